@@ -1,0 +1,85 @@
+"""Turn environment variables into Django settings values.
+
+Every function takes the environment as a plain mapping so that tests can pass a
+fake dict instead of patching ``os.environ``. ``settings.py`` calls them with
+``os.environ``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+DEV_SECRET_KEY = "django-insecure-dev-only-never-use-in-production"
+
+DEFAULT_ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
+DEFAULT_SITE_URL = "http://127.0.0.1:8000"
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def env_bool(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    """Read a yes/no variable; an unrecognised value is an error, not a silent default."""
+    raw = environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r}: expected one of {sorted(_TRUE | _FALSE)}")
+
+
+def env_list(environ: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    """Read a comma-separated list; blank items are dropped."""
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def secret_key(environ: Mapping[str, str], *, debug: bool) -> str:
+    """SECRET_KEY from the environment; the insecure fallback exists only for DEBUG."""
+    key = environ.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    if debug:
+        return DEV_SECRET_KEY
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+
+
+def database_config(environ: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:
+    """DATABASES["default"]: DATABASE_URL when set, else a SQLite file in the repo root."""
+    url = environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": base_dir / "db.sqlite3",
+        }
+    # conn_max_age stays 0: under ASGI each request may run in a different thread,
+    # so persistent connections would pile up instead of being reused.
+    return dict(dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True))
+
+
+def channel_layers_config(environ: Mapping[str, str]) -> dict[str, Any]:
+    """CHANNEL_LAYERS: Redis when REDIS_URL is set (shared by all processes), else in-memory."""
+    url = environ.get("REDIS_URL", "").strip()
+    if not url:
+        # one process only: groups are not shared between daphne processes
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url]},
+        }
+    }
+
+
+def site_url(environ: Mapping[str, str]) -> str:
+    """The public base URL of the site, without a trailing slash."""
+    return (environ.get("SITE_URL", "").strip() or DEFAULT_SITE_URL).rstrip("/")

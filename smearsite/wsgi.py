@@ -1,0 +1,9 @@
+"""WSGI entry point (plain HTTP only; the site is served with daphne via ``asgi.py``)."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "smearsite.settings")
+
+application = get_wsgi_application()
