@@ -1,0 +1,153 @@
+"""Rules engine speed: random rounds, legal_actions() + apply(), and replay throughput.
+
+    python bench/engine.py [--rounds 20000] [--records 2000]
+
+Plain timings on one core (best of three runs each); prints its figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from random import Random
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from game.engine import record  # noqa: E402
+from game.engine.rules import PASS  # noqa: E402
+from game.engine.state import MatchSetup, MatchState, RoundState, shuffle_deal  # noqa: E402
+
+
+def best_of(runs: int, work) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def random_rounds(setup: MatchSetup, rounds: int) -> float:
+    """Seconds to deal and play ``rounds`` rounds with uniformly random legal actions."""
+
+    def work():
+        rng = Random(0)
+        for i in range(rounds):
+            state = RoundState(setup, shuffle_deal(setup, i % setup.players, rng))
+            while not state.is_terminal():
+                state = state.apply(rng.choice(state.legal_actions()))
+
+    return best_of(3, work)
+
+
+def recorded_rounds(setup: MatchSetup, rounds: int):
+    rng = Random(1)
+    games = []
+    for i in range(rounds):
+        start = RoundState(setup, shuffle_deal(setup, i % setup.players, rng))
+        state = start
+        while not state.is_terminal():
+            state = state.apply(rng.choice(state.legal_actions()))
+        games.append((start, state.history))
+    return games
+
+
+def step_cost(games) -> tuple[float, float, int]:
+    """Seconds for legal_actions() + apply() over every step, and for apply() alone."""
+    steps = sum(len(actions) for _, actions in games)
+
+    def both():
+        for state, actions in games:
+            for action in actions:
+                state.legal_actions()
+                state = state.apply(action)
+
+    def apply_only():
+        for state, actions in games:
+            for action in actions:
+                state = state.apply(action)
+
+    return best_of(3, both), best_of(3, apply_only), steps
+
+
+def write_records(path: Path, count: int) -> int:
+    """Full 4-player matches (forced opener bids 1, random cards); returns the rounds written."""
+    rng = Random(2)
+    rounds = 0
+    with path.open("w") as out:
+        for _ in range(count):
+            match = MatchState(MatchSetup.partnerships(4, 2), first_dealer=rng.randrange(4))
+            while not match.is_terminal() and len(match.rounds) < 40:
+                match = match.deal_round(rng)
+                while match.current_player() is not None:
+                    legal = match.legal_actions()
+                    auction = match.round.in_auction()
+                    choice = (PASS if PASS in legal else legal[0]) if auction else rng.choice(legal)
+                    match = match.apply(choice)
+            rounds += len(match.rounds)
+            out.write(record.dumps(match) + "\n")
+    return rounds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20000)
+    parser.add_argument("--records", type=int, default=2000)
+    args = parser.parse_args()
+
+    print(f"Python {sys.version.split()[0]}, one core, best of 3")
+    for players in (4, 8):
+        setup = MatchSetup.partnerships(players, 2)
+        count = args.rounds if players == 4 else args.rounds // 2
+        seconds = random_rounds(setup, count)
+        print(
+            f"random rounds, {players} players: {count / seconds:,.0f} rounds/s "
+            f"({seconds / count * 1e3:.3f} ms per round, deal included)"
+        )
+
+    for players in (4, 8):
+        games = recorded_rounds(MatchSetup.partnerships(players, 2), args.rounds // 4)
+        both, apply_only, steps = step_cost(games)
+        print(
+            f"{players} players: legal_actions() + apply() {both / steps * 1e6:.2f} us/step; "
+            f"apply() alone {apply_only / steps * 1e6:.2f} us/step, "
+            f"{apply_only / len(games) * 1e3:.3f} ms to replay a round"
+        )
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "records.jsonl"
+        rounds = write_records(path, args.records)
+        size_mb = path.stat().st_size / 1e6
+        text = path.read_text()
+
+        def in_process():
+            for chunk in record.split_records(text):
+                record.replay(chunk)
+
+        seconds = best_of(3, in_process)
+        print(
+            f"record.replay in process: {args.records / seconds:,.0f} records/s, "
+            f"{rounds / seconds:,.0f} rounds/s ({seconds / rounds * 1e3:.3f} ms per round)"
+        )
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        command = [sys.executable, str(ROOT / "manage.py"), "replay", str(path)]
+
+        def run_command():
+            subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+
+        seconds = best_of(3, run_command)
+        print(
+            f"manage.py replay: {args.records} records ({rounds} rounds, {size_mb:.1f} MB) in "
+            f"{seconds:.2f} s: {args.records / seconds:,.0f} records/s, "
+            f"{rounds / seconds:,.0f} rounds/s, Django start-up included"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""Cards as small ints, hands as bit masks, and the functional deck per player count.
+
+A card is ``suit * 13 + rank`` with suits S H D C and ranks 2..A as 0..12; the two
+jokers are 52 (``J1``) and 53 (``J2``). A set of cards is an int with one bit per card,
+so a hand, a suit or a deck is one mask and the rules are a few bit operations.
+"""
+
+from __future__ import annotations
+
+SUITS = "SHDC"
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+JACK = RANKS.index("J")
+JOKER_1 = 52
+JOKER_2 = 53
+JOKER_CODES = {JOKER_1: "J1", JOKER_2: "J2"}
+JOKERS = (1 << JOKER_1) | (1 << JOKER_2)
+CARD_COUNT = 54
+
+SUIT_MASK = tuple(0x1FFF << (13 * suit) for suit in range(4))
+# Suit of each card; -1 for the jokers, which belong to no suit.
+SUIT_OF = tuple([card // 13 for card in range(52)] + [-1, -1])
+RANK_OF = tuple([card % 13 for card in range(52)] + [-1, -1])
+
+# Toward game: 10 = 10, J = 1, Q = 2, K = 3, A = 4; 2-9 and the jokers count nothing.
+_RANK_GAME_VALUE = (0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)
+GAME_VALUE = tuple([_RANK_GAME_VALUE[card % 13] for card in range(52)] + [0, 0])
+# Game value of every 13-bit set of ranks, so a suit's captured cards sum in one lookup.
+_SUIT_GAME_TOTAL = tuple(
+    sum(value for rank, value in enumerate(_RANK_GAME_VALUE) if ranks >> rank & 1)
+    for ranks in range(1 << 13)
+)
+
+HAND_SIZE = 6
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+# players -> (lowest rank kept, hidden cards after dealing six each)
+LOW_RANK = {3: "10", 4: "9", 5: "7", 6: "6", 7: "4", 8: "3"}
+
+
+def card(rank: str, suit: str) -> int:
+    return SUITS.index(suit) * 13 + RANKS.index(rank)
+
+
+def card_code(card: int) -> str:
+    if card >= 52:
+        return JOKER_CODES[card]
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def parse_card(code: str) -> int:
+    """The card for a code such as ``10H``, ``as`` or ``J1`` (case-insensitive)."""
+    text = code.strip().upper() if isinstance(code, str) else ""
+    if text == "J1":
+        return JOKER_1
+    if text == "J2":
+        return JOKER_2
+    rank, suit = text[:-1], text[-1:]
+    if rank not in RANKS or not suit or suit not in SUITS:
+        raise ValueError(f"unknown card {code!r}")
+    return card(rank, suit)
+
+
+def mask_of(cards) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask in ascending order."""
+    out = []
+    while mask:
+        lowest = mask & -mask
+        out.append(lowest.bit_length() - 1)
+        mask ^= lowest
+    return out
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def game_total(mask: int) -> int:
+    return (
+        _SUIT_GAME_TOTAL[mask & 0x1FFF]
+        + _SUIT_GAME_TOTAL[(mask >> 13) & 0x1FFF]
+        + _SUIT_GAME_TOTAL[(mask >> 26) & 0x1FFF]
+        + _SUIT_GAME_TOTAL[(mask >> 39) & 0x1FFF]
+    )
+
+
+def functional_deck(players: int) -> int:
+    """The cards in play for this many players: every rank from the low up, and both jokers."""
+    if players not in LOW_RANK:
+        raise ValueError(
+            f"Smear is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+        )
+    low = RANKS.index(LOW_RANK[players])
+    ranks = ((1 << 13) - 1) & ~((1 << low) - 1)
+    return ranks | ranks << 13 | ranks << 26 | ranks << 39 | JOKERS
+
+
+def hidden_count(players: int) -> int:
+    return functional_deck(players).bit_count() - HAND_SIZE * players

@@ -1,0 +1,263 @@
+"""smear-record/1: write a match, read it back, and replay it (shared/spec/record.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import rules
+from .cards import SUITS, card_code, cards_of, parse_card
+from .rules import PASS
+from .state import Deal, IllegalAction, MatchSetup, MatchState, RoundState
+
+FORMAT = "smear-record/1"
+
+
+class RecordError(ValueError):
+    """A record that is malformed or breaks the rules; ``round``/``action`` locate it (0-based)."""
+
+    def __init__(self, message: str, round: int | None = None, action: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.round = round
+        self.action = action
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"error": self.message, "round": self.round, "action": self.action}
+
+
+# --- Writing -----------------------------------------------------------------------
+
+
+def write(match: MatchState) -> dict[str, Any]:
+    setup = match.setup
+    return {
+        "format": FORMAT,
+        "players": setup.players,
+        "teams": [list(unit) for unit in setup.teams],
+        "target": setup.target,
+        "rounds": [_write_round(state) for state in match.rounds],
+    }
+
+
+def dumps(match: MatchState) -> str:
+    return json.dumps(write(match))
+
+
+def _codes(mask: int) -> list[str]:
+    return [card_code(c) for c in cards_of(mask)]
+
+
+def _write_round(state: RoundState) -> dict[str, Any]:
+    deal = state.deal
+    return {
+        "dealer": deal.dealer,
+        "hands": [_codes(hand) for hand in deal.hands],
+        "hidden": _codes(deal.hidden),
+        "actions": [_write_action(seat, action) for seat, action in state.seated_history()],
+    }
+
+
+def _write_action(seat: int, action: int) -> dict[str, Any]:
+    if action == PASS:
+        return {"seat": seat, "pass": True}
+    if rules.is_bid(action):
+        return {"seat": seat, "bid": rules.bid_amount(action)}
+    return {"seat": seat, "play": card_code(action)}
+
+
+# --- Reading -----------------------------------------------------------------------
+
+
+def loads(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise RecordError(f"not valid JSON: {error}") from None
+
+
+def read(data: str | bytes | dict, legal_log: list[list[list[str]]] | None = None) -> MatchState:
+    """The match a record describes, checked against the rules.
+
+    Raises RecordError naming the first offending round and action. When ``legal_log``
+    is given, it receives per round the sorted legal action codes before each action.
+    """
+    if isinstance(data, (str, bytes)):
+        data = loads(data)
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    setup = _read_setup(data)
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list):
+        raise RecordError("rounds must be a list")
+    first_dealer = _first_dealer(rounds, setup)
+    match = MatchState(setup, first_dealer)
+    for index, round_data in enumerate(rounds):
+        match = _read_round(match, index, round_data, legal_log)
+    return match
+
+
+def _read_setup(data: dict) -> MatchSetup:
+    players, teams, target = data.get("players"), data.get("teams"), data.get("target", 21)
+    if not _is_int(players):
+        raise RecordError("players must be a whole number")
+    if not isinstance(teams, list) or not all(
+        isinstance(unit, list) and all(_is_int(seat) for seat in unit) for unit in teams
+    ):
+        raise RecordError("teams must be a list of lists of seats")
+    if not _is_int(target):
+        raise RecordError("target must be a whole number")
+    try:
+        return MatchSetup(players, tuple(tuple(unit) for unit in teams), target)
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+
+
+def _first_dealer(rounds: list, setup: MatchSetup) -> int:
+    if rounds and isinstance(rounds[0], dict):
+        dealer = rounds[0].get("dealer")
+        if _is_int(dealer) and 0 <= dealer < setup.players:
+            return dealer
+    return 0  # a bad first dealer is reported by _read_round
+
+
+def _read_round(match: MatchState, index: int, data: Any, legal_log: list | None) -> MatchState:
+    if not isinstance(data, dict):
+        raise RecordError("a round is a JSON object", index)
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("actions must be a list", index)
+    if match.is_terminal():
+        raise RecordError("the match is already over", index, 0 if actions else None)
+    if not match.needs_deal():
+        raise RecordError(f"round {index - 1} is unfinished", index)
+    try:
+        match = match.start_round(_read_deal(data))
+    except (IllegalAction, ValueError) as error:
+        raise RecordError(str(error), index) from None
+    state = match.round
+    legal_lists: list[list[str]] = []
+    if legal_log is not None:
+        legal_log.append(legal_lists)
+    for number, action_data in enumerate(actions):
+        seat, action = _read_action(action_data, index, number)
+        if legal_log is not None:
+            legal_lists.append(sorted(rules.action_code(a) for a in state.legal_actions()))
+        try:
+            state = state.apply(action, seat)
+        except IllegalAction as error:
+            raise RecordError(str(error), index, number) from None
+    return MatchState(match.setup, match.first_dealer, match.rounds[:-1] + (state,))
+
+
+def _read_deal(data: dict) -> Deal:
+    dealer, hands, hidden = data.get("dealer"), data.get("hands"), data.get("hidden")
+    if not _is_int(dealer):
+        raise ValueError("dealer must be a seat number")
+    if not isinstance(hands, list) or not all(isinstance(hand, list) for hand in hands):
+        raise ValueError("hands must be a list of lists of cards")
+    if not isinstance(hidden, list):
+        raise ValueError("hidden must be a list of cards")
+    return Deal(dealer, tuple(_read_cards(hand) for hand in hands), _read_cards(hidden))
+
+
+def _read_cards(codes: list) -> int:
+    mask = 0
+    for code in codes:
+        c = parse_card(code)
+        if mask >> c & 1:
+            raise ValueError(f"{card_code(c)} is dealt twice")
+        mask |= 1 << c
+    return mask
+
+
+def _read_action(data: Any, round_index: int, number: int) -> tuple[int, int]:
+    def fail(message: str) -> RecordError:
+        return RecordError(message, round_index, number)
+
+    if not isinstance(data, dict):
+        raise fail("an action is a JSON object")
+    seat = data.get("seat")
+    if not _is_int(seat):
+        raise fail("an action needs a seat number")
+    kinds = [key for key in ("bid", "pass", "play") if key in data]
+    if len(kinds) != 1:
+        raise fail("an action has exactly one of bid, pass or play")
+    kind = kinds[0]
+    value = data[kind]
+    if kind == "pass":
+        if value is not True:
+            raise fail("pass must be true")
+        return seat, PASS
+    if kind == "bid":
+        if not _is_int(value) or not rules.MIN_BID <= value <= rules.MAX_BID:
+            raise fail(f"a bid is a whole number from {rules.MIN_BID} to {rules.MAX_BID}")
+        return seat, rules.bid_action(value)
+    if not isinstance(value, str):
+        raise fail("play must be a card code")
+    try:
+        return seat, parse_card(value)
+    except ValueError as error:
+        raise fail(str(error)) from None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# --- Replay ------------------------------------------------------------------------
+
+
+def replay(data: str | bytes | dict) -> dict[str, Any]:
+    """The replay command's output object for one record: its rounds and winner, or its error."""
+    legal_log: list[list[list[str]]] = []
+    try:
+        match = read(data, legal_log)
+    except RecordError as error:
+        return error.as_dict()
+    return {
+        "rounds": [
+            _round_summary(state, legal)
+            for state, legal in zip(match.rounds, legal_log, strict=True)
+        ],
+        "winner": match.winner,
+    }
+
+
+def _round_summary(state: RoundState, legal: list[list[str]]) -> dict[str, Any]:
+    result = state.result
+    points = None
+    if result is not None:
+        p = result.points
+        points = {
+            "high": p.high,
+            "low": p.low,
+            "jack": p.jack,
+            "jokers": list(p.jokers),
+            "game": p.game,
+        }
+    bidder = state.bidder_seat
+    return {
+        "legal": legal,
+        "trump": SUITS[state.trump] if state.trump >= 0 else None,
+        "points": points,
+        "raw": list(result.raw) if result else None,
+        "match_after": list(result.match_after) if result else None,
+        "bidder_unit": None if bidder is None else state.setup.unit_of[bidder],
+        "bid": state.bid,
+        "made": result.made if result else None,
+    }
+
+
+def split_records(text: str) -> list[str]:
+    """One record per line (JSON Lines), or the whole text when it is a single JSON value."""
+    stripped = text.strip()
+    if not stripped:
+        return []
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return [line for line in text.splitlines() if line.strip()]
+    return [stripped]

@@ -1,0 +1,212 @@
+"""The house rules of Smear: the only copy of them.
+
+Everything here works on ints and bit masks (see ``cards``) so that the state machine
+and the solver share these functions at full speed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import (
+    JACK,
+    JOKER_1,
+    JOKER_2,
+    JOKERS,
+    SUIT_MASK,
+    SUIT_OF,
+    card_code,
+    game_total,
+    parse_card,
+)
+
+MIN_BID = 1
+MAX_BID = 6
+DEFAULT_TARGET = 21
+
+# Actions are ints: a card is its own action, then pass, then the bids 1..6.
+PASS = 54
+_BID_BASE = PASS
+BIDS = tuple(range(_BID_BASE + MIN_BID, _BID_BASE + MAX_BID + 1))
+
+
+def bid_action(amount: int) -> int:
+    if not MIN_BID <= amount <= MAX_BID:
+        raise ValueError(f"a bid is {MIN_BID} to {MAX_BID}, not {amount}")
+    return _BID_BASE + amount
+
+
+def bid_amount(action: int) -> int:
+    return action - _BID_BASE
+
+
+def is_bid(action: int) -> bool:
+    return BIDS[0] <= action <= BIDS[-1]
+
+
+def is_card(action: int) -> bool:
+    return 0 <= action < PASS
+
+
+def action_code(action: int) -> str:
+    """``bid:N``, ``pass`` or a card code: the spelling the game record uses."""
+    if action == PASS:
+        return "pass"
+    if is_bid(action):
+        return f"bid:{bid_amount(action)}"
+    return card_code(action)
+
+
+def parse_action_code(text: str) -> int:
+    lowered = text.strip().lower()
+    if lowered == "pass":
+        return PASS
+    if lowered.startswith("bid:"):
+        try:
+            return bid_action(int(lowered[4:]))
+        except ValueError:
+            raise ValueError(f"unknown action {text!r}") from None
+    return parse_card(text)
+
+
+# --- The auction -------------------------------------------------------------------
+
+
+def legal_bids(high_bid: int, must_open: bool) -> tuple[int, ...]:
+    """One lap, bids strictly increasing; the last seat must open if nobody has."""
+    raises = BIDS[high_bid:]  # high_bid 0 (nobody has bid) keeps all six
+    if must_open:
+        return raises
+    return raises + (PASS,)
+
+
+# --- Card play ---------------------------------------------------------------------
+
+
+def legal_cards(hand: int, led: int, trump: int) -> int:
+    """The mask of cards ``hand`` may play.
+
+    ``led`` is the first card of the current trick, or -1 when leading; ``trump`` is
+    the trump suit, or -1 before the round's first card sets it.
+    """
+    if led < 0:
+        if trump < 0:
+            return hand & ~JOKERS  # a joker may not open the round: trump is not set yet
+        return hand
+    if led >= JOKER_1:
+        return hand  # a joker lead leaves every card legal
+    trumpish = hand & (SUIT_MASK[trump] | JOKERS)
+    led_suit = SUIT_OF[led]
+    if led_suit == trump:
+        # a trump lead forbids off-suit discards while any trump or joker is held
+        return trumpish or hand
+    following = hand & SUIT_MASK[led_suit]
+    if following:
+        return following | trumpish  # trump and jokers are always allowed
+    return hand
+
+
+def trick_winner(trick: tuple[int, ...] | list[int], trump: int) -> int:
+    """Index in ``trick`` of the winning card: highest trump, else the first joker,
+    else the highest card of the suit led."""
+    played = 0
+    for c in trick:
+        played |= 1 << c
+    trumps = played & SUIT_MASK[trump]
+    if trumps:
+        return trick.index(trumps.bit_length() - 1)
+    if played & JOKERS:
+        for index, c in enumerate(trick):
+            if c >= JOKER_1:
+                return index
+    led_suit = SUIT_OF[trick[0]]
+    return trick.index((played & SUIT_MASK[led_suit]).bit_length() - 1)
+
+
+# --- Scoring -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundPoints:
+    """Which unit took each point; None where nobody did."""
+
+    high: int
+    low: int
+    jack: int | None
+    jokers: tuple[int, ...]  # one unit per joker that scored, sorted
+    game: int | None
+
+    def raw(self, units: int) -> tuple[int, ...]:
+        totals = [0] * units
+        for unit in (self.high, self.low, self.jack, self.game, *self.jokers):
+            if unit is not None:
+                totals[unit] += 1
+        return tuple(totals)
+
+
+def round_points(
+    *, trump: int, dealt: tuple[int, ...], captured: tuple[int, ...], unit_of: tuple[int, ...]
+) -> RoundPoints:
+    """Score a finished round.
+
+    ``dealt`` is each seat's original hand, ``captured`` each unit's captured cards.
+    Only dealt cards count: the hidden cards are out of play.
+    """
+    in_play = 0
+    for hand in dealt:
+        in_play |= hand
+    trumps_in_play = in_play & SUIT_MASK[trump]
+
+    def capturer(c: int) -> int:
+        bit = 1 << c
+        for unit, cards in enumerate(captured):
+            if cards & bit:
+                return unit
+        raise ValueError(f"nobody captured {card_code(c)}")
+
+    high = capturer(trumps_in_play.bit_length() - 1)
+    lowest = (trumps_in_play & -trumps_in_play).bit_length() - 1
+    # low belongs to whoever was dealt it, whoever captures it
+    low = next(unit_of[seat] for seat, hand in enumerate(dealt) if hand >> lowest & 1)
+    jack_card = trump * 13 + JACK
+    jack = capturer(jack_card) if in_play >> jack_card & 1 else None
+    jokers = tuple(sorted(capturer(j) for j in (JOKER_1, JOKER_2) if in_play >> j & 1))
+    totals = [game_total(cards) for cards in captured]
+    best = max(totals)
+    game = totals.index(best) if totals.count(best) == 1 else None
+    return RoundPoints(high=high, low=low, jack=jack, jokers=jokers, game=game)
+
+
+def points_available(*, trump: int, dealt: tuple[int, ...]) -> int:
+    """How many round points a deal holds once trump is known."""
+    in_play = 0
+    for hand in dealt:
+        in_play |= hand
+    jack = in_play >> (trump * 13 + JACK) & 1
+    return 3 + jack + (in_play & JOKERS).bit_count()  # high, low, game, jack, jokers
+
+
+@dataclass(frozen=True)
+class MatchScoring:
+    match_after: tuple[int, ...]
+    made: bool
+    winner: int | None
+
+
+def settle_round(
+    *, scores: tuple[int, ...], raw: tuple[int, ...], bidder_unit: int, bid: int, target: int
+) -> MatchScoring:
+    """Apply a round to the match score.
+
+    A failed bid costs the amount bid; non-bidders are capped at target - 1, so only
+    the bidder can reach the target, and reaching it wins.
+    """
+    made = raw[bidder_unit] >= bid
+    after = []
+    for unit, (score, points) in enumerate(zip(scores, raw, strict=True)):
+        if unit == bidder_unit:
+            after.append(score + points if made else score - bid)
+        else:
+            after.append(min(score + points, target - 1))
+    winner = bidder_unit if after[bidder_unit] >= target else None
+    return MatchScoring(match_after=tuple(after), made=made, winner=winner)

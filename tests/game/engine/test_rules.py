@@ -1,0 +1,268 @@
+"""One test per rule of shared/seeds/000 (the online house rules), on exact positions."""
+
+import pytest
+
+from game.engine import rules
+from game.engine.cards import SUITS, card_code, cards_of, game_total, parse_card
+from game.engine.rules import PASS, bid_action, legal_bids, legal_cards, trick_winner
+from tests.game.engine.builders import cards
+
+S, H, D, C = (SUITS.index(s) for s in "SHDC")
+NOT_SET = -1
+LEADING = -1
+
+
+def legal(hand: list[str], led: str | None, trump: int) -> list[str]:
+    led_card = parse_card(led) if led else LEADING
+    return sorted(card_code(c) for c in cards_of(legal_cards(cards(*hand), led_card, trump)))
+
+
+def winner(trick: list[str], trump: int) -> str:
+    played = [parse_card(code) for code in trick]
+    return trick[trick_winner(played, trump)]
+
+
+# --- The seed's four worked examples, verbatim -------------------------------------
+
+
+def test_seed_example_offsuit_lead_allows_following_suit_trump_and_joker_but_not_a_discard():
+    # Trump is hearts, the trick is led with AD, and your hand is 9D, 10H, J1, KS.
+    assert legal(["9D", "10H", "J1", "KS"], "AD", H) == sorted(["9D", "10H", "J1"])
+
+
+def test_seed_example_trump_lead_forbids_offsuit_discard_while_holding_trump():
+    # Trump is hearts, the trick is led with AH, and your hand is 9D, 10H, J1, KS.
+    assert legal(["9D", "10H", "J1", "KS"], "AH", H) == sorted(["10H", "J1"])
+
+
+def test_seed_example_joker_is_the_only_trump_capable_answer_to_a_trump_lead():
+    # Trump is diamonds, the trick is led with AD, and your hand is JH, QH, AH, 10S, KS, J2.
+    assert legal(["JH", "QH", "AH", "10S", "KS", "J2"], "AD", D) == ["J2"]
+
+
+def test_seed_example_joker_lead_makes_every_card_legal():
+    hand = ["9D", "10H", "KS", "QC", "J2"]
+    assert legal(hand, "J1", H) == sorted(hand)
+
+
+# --- Legal plays -------------------------------------------------------------------
+
+
+def test_joker_may_not_open_the_round_because_trump_is_not_set():
+    assert legal(["J1", "AS", "10H"], None, NOT_SET) == sorted(["AS", "10H"])
+
+
+def test_leader_after_trump_is_set_may_lead_any_card_including_a_joker():
+    assert legal(["J1", "AS", "10H"], None, C) == sorted(["J1", "AS", "10H"])
+
+
+def test_trump_lead_allows_any_card_when_holding_no_trump_or_joker():
+    assert legal(["9D", "KS", "QC"], "AH", H) == sorted(["9D", "KS", "QC"])
+
+
+def test_trump_lead_allows_any_trump_or_joker():
+    assert legal(["2H", "AH", "J2", "KS"], "10H", H) == sorted(["2H", "AH", "J2"])
+
+
+def test_offsuit_lead_requires_following_suit_with_a_non_trump_card():
+    assert legal(["9D", "QD", "KS", "QC"], "AD", H) == sorted(["9D", "QD"])
+
+
+def test_offsuit_lead_always_allows_trump_and_jokers_even_when_able_to_follow():
+    assert legal(["9D", "2H", "J1", "KS"], "AD", H) == sorted(["9D", "2H", "J1"])
+
+
+def test_offsuit_lead_allows_any_discard_when_void_in_the_led_suit():
+    assert legal(["KS", "QC", "2H"], "AD", H) == sorted(["KS", "QC", "2H"])
+
+
+# --- Trick resolution --------------------------------------------------------------
+
+
+def test_highest_trump_wins_the_trick():
+    assert winner(["AD", "2H", "KH", "KD"], H) == "KH"
+
+
+def test_trump_beats_a_joker():
+    assert winner(["AD", "J1", "2H"], H) == "2H"
+
+
+def test_first_joker_wins_when_no_trump_is_played():
+    assert winner(["AD", "J2", "J1"], H) == "J2"
+    assert winner(["J1", "AD", "J2"], H) == "J1"
+
+
+def test_highest_card_of_the_suit_led_wins_without_trump_or_joker():
+    assert winner(["9D", "AS", "KD", "10D"], H) == "KD"
+
+
+def test_an_offsuit_ace_does_not_win():
+    assert winner(["2C", "AS", "AD"], H) == "2C"
+
+
+# --- The auction -------------------------------------------------------------------
+
+
+def test_bids_run_from_one_to_six_and_pass_before_anyone_has_bid():
+    assert legal_bids(0, must_open=False) == tuple(bid_action(n) for n in range(1, 7)) + (PASS,)
+
+
+def test_bids_must_strictly_increase_the_high_bid():
+    assert legal_bids(3, must_open=False) == (bid_action(4), bid_action(5), bid_action(6), PASS)
+
+
+def test_last_seat_must_open_when_nobody_has_bid():
+    assert PASS not in legal_bids(0, must_open=True)
+    assert legal_bids(0, must_open=True) == tuple(bid_action(n) for n in range(1, 7))
+
+
+def test_only_pass_remains_once_six_is_bid():
+    assert legal_bids(6, must_open=False) == (PASS,)
+
+
+@pytest.mark.parametrize("amount", [0, 7, -1])
+def test_bids_outside_one_to_six_do_not_exist(amount):
+    with pytest.raises(ValueError):
+        bid_action(amount)
+
+
+@pytest.mark.parametrize("code", ["bid:1", "bid:6", "pass", "AS", "10H", "J2"])
+def test_action_codes_round_trip(code):
+    assert rules.action_code(rules.parse_action_code(code)) == code
+
+
+# --- Round scoring -----------------------------------------------------------------
+
+UNIT_OF_4 = (0, 1, 0, 1)
+
+
+def points(dealt: list[list[str]], captured: list[list[str]], trump: int) -> rules.RoundPoints:
+    return rules.round_points(
+        trump=trump,
+        dealt=tuple(cards(*hand) for hand in dealt),
+        captured=tuple(cards(*pile) for pile in captured),
+        unit_of=UNIT_OF_4,
+    )
+
+
+# Four hands of a 4-player deal (9 and up), 24 of 26 cards: 9C and QC are hidden.
+DEALT = [
+    ["AS", "9S", "10H", "KH", "9D", "J1"],
+    ["KS", "JS", "AH", "10D", "JD", "AC"],
+    ["QS", "10S", "QH", "JH", "QD", "KC"],
+    ["9H", "AD", "KD", "10C", "JC", "J2"],
+]
+
+
+def test_high_goes_to_the_unit_that_captures_the_highest_trump_in_play():
+    assert points(DEALT, [_rest(["AS"]), ["AS"]], S).high == 1
+
+
+def test_a_hidden_trump_cannot_be_high_or_low():
+    # clubs: AC, KC, JC, 10C in play; QC and 9C are hidden, so AC is high and 10C is low
+    result = points(DEALT, [["AC"], _rest(["AC"])], C)
+    assert result.high == 0
+    assert result.low == 1  # 10C was dealt to seat 3, unit 1
+
+
+def test_jack_point_goes_to_the_unit_that_captures_the_jack_of_trump():
+    result = points(DEALT, [["JS"], _rest(["JS"])], S)
+    assert result.jack == 0
+
+
+def test_nobody_takes_the_jack_point_when_the_jack_of_trump_is_hidden():
+    dealt = [hand[:] for hand in DEALT]
+    dealt[3][dealt[3].index("JC")] = "QC"  # JC hidden now, QC dealt
+    assert points(dealt, [[], sum(dealt, [])], C).jack is None
+
+
+def test_low_goes_to_the_unit_dealt_the_lowest_trump_even_when_another_captures_it():
+    # 9S was dealt to seat 0 (unit 0) but unit 1 captured it
+    result = points(DEALT, [_rest(["9S"]), ["9S"]], S)
+    assert result.low == 0
+
+
+def test_the_low_card_counts_toward_game_for_the_unit_that_captured_it():
+    # clubs are trump; 10C is low (QC and 9C are hidden) and was dealt to seat 3, unit 1.
+    # Unit 0 captures it: 40 game points against 38, so game is unit 0's and low unit 1's.
+    captured_by_0 = ["10C", "10H", "10D", "AS", "AH", "QS"]
+    result = points(DEALT, [captured_by_0, _rest(captured_by_0)], C)
+    assert result.low == 1
+    assert result.game == 0
+
+
+def test_each_captured_joker_is_a_point_for_its_capturer():
+    result = points(DEALT, [["J1"], _rest(["J1"])], S)
+    assert result.jokers == (0, 1)
+
+
+def test_a_hidden_joker_scores_nobody():
+    dealt = [hand[:] for hand in DEALT]
+    dealt[3][dealt[3].index("J2")] = "QC"  # J2 hidden now
+    result = points(dealt, [["J1"], [c for c in sum(dealt, []) if c != "J1"]], S)
+    assert result.jokers == (0,)
+
+
+def test_game_goes_to_the_unique_highest_game_total():
+    result = points(DEALT, [["10H", "10D"], _rest(["10H", "10D"])], S)
+    assert result.game == 1  # 58 against 20
+
+
+def test_nobody_takes_game_when_the_highest_totals_tie():
+    # the deal holds 78 game points: 39 each
+    left = ["10H", "10D", "10S", "AS", "AH", "JS", "J1"]
+    right = _rest(left)
+    assert game_total(cards(*left)) == game_total(cards(*right)) == 39
+    assert points(DEALT, [left, right], S).game is None
+
+
+def test_raw_points_count_one_per_point_taken():
+    result = rules.RoundPoints(high=0, low=1, jack=None, jokers=(0, 0), game=1)
+    assert result.raw(2) == (3, 2)
+
+
+def _rest(excluded: list[str]) -> list[str]:
+    return [c for c in sum(DEALT, []) if c not in excluded]
+
+
+# --- Match scoring -----------------------------------------------------------------
+
+
+def settle(scores, raw, bidder_unit, bid, target=21):
+    return rules.settle_round(
+        scores=scores, raw=raw, bidder_unit=bidder_unit, bid=bid, target=target
+    )
+
+
+def test_a_made_bid_adds_the_full_round_points():
+    result = settle((5, 5), (4, 2), bidder_unit=0, bid=3)
+    assert result.made and result.match_after == (9, 7)
+
+
+def test_a_failed_bid_loses_the_amount_bid_not_the_points_scored():
+    result = settle((5, 5), (2, 4), bidder_unit=0, bid=3)
+    assert not result.made and result.match_after == (2, 9)
+
+
+def test_a_failed_bid_can_go_below_zero():
+    assert settle((1, 0), (0, 6), bidder_unit=0, bid=5).match_after == (-4, 6)
+
+
+def test_non_bidding_units_are_capped_at_target_minus_one():
+    result = settle((10, 18), (1, 5), bidder_unit=0, bid=1)
+    assert result.match_after == (11, 20)
+    assert result.winner is None
+
+
+def test_only_the_bidder_can_win_and_reaching_the_target_wins():
+    result = settle((19, 20), (3, 3), bidder_unit=0, bid=2)
+    assert result.match_after == (22, 20)
+    assert result.winner == 0
+
+
+def test_a_bidder_short_of_the_target_does_not_win_even_if_another_unit_is_close():
+    assert settle((5, 20), (3, 3), bidder_unit=0, bid=3).winner is None
+
+
+def test_the_default_target_is_21():
+    assert rules.DEFAULT_TARGET == 21
