@@ -33,7 +33,7 @@ _SUIT_GAME_TOTAL = tuple(
 HAND_SIZE = 6
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
-# players -> (lowest rank kept, hidden cards after dealing six each)
+# players -> the lowest rank kept, so that about two cards stay hidden after the deal
 LOW_RANK = {3: "10", 4: "9", 5: "7", 6: "6", 7: "4", 8: "3"}
 
 
@@ -41,7 +41,7 @@ def card(rank: str, suit: str) -> int:
     return SUITS.index(suit) * 13 + RANKS.index(rank)
 
 
-def card_code(card: int) -> str:
+def _code(card: int) -> str:
     if card >= 52:
         return JOKER_CODES[card]
     return RANKS[card % 13] + SUITS[card // 13]
@@ -49,15 +49,21 @@ def card_code(card: int) -> str:
 
 def parse_card(code: str) -> int:
     """The card for a code such as ``10H``, ``as`` or ``J1`` (case-insensitive)."""
-    text = code.strip().upper() if isinstance(code, str) else ""
-    if text == "J1":
-        return JOKER_1
-    if text == "J2":
-        return JOKER_2
-    rank, suit = text[:-1], text[-1:]
-    if rank not in RANKS or not suit or suit not in SUITS:
-        raise ValueError(f"unknown card {code!r}")
-    return card(rank, suit)
+    if isinstance(code, str):
+        found = _CARD_BY_CODE.get(code)
+        if found is None:
+            found = _CARD_BY_CODE.get(code.strip().upper())
+        if found is not None:
+            return found
+    raise ValueError(f"unknown card {code!r}")
+
+
+CARD_CODES = tuple(_code(c) for c in range(CARD_COUNT))
+_CARD_BY_CODE = {code: c for c, code in enumerate(CARD_CODES)}
+
+
+def card_code(card: int) -> str:
+    return CARD_CODES[card]
 
 
 def mask_of(cards) -> int:

@@ -48,13 +48,22 @@ def is_card(action: int) -> bool:
     return 0 <= action < PASS
 
 
-def action_code(action: int) -> str:
-    """``bid:N``, ``pass`` or a card code: the spelling the game record uses."""
+def _spell(action: int) -> str:
     if action == PASS:
         return "pass"
     if is_bid(action):
         return f"bid:{bid_amount(action)}"
     return card_code(action)
+
+
+_ACTION_CODES = tuple(_spell(action) for action in range(BIDS[-1] + 1))
+
+
+def action_code(action: int) -> str:
+    """``bid:N``, ``pass`` or a card code: the spelling the game record uses."""
+    if not 0 <= action < len(_ACTION_CODES):
+        raise ValueError(f"no action {action!r}")
+    return _ACTION_CODES[action]
 
 
 def parse_action_code(text: str) -> int:

@@ -383,7 +383,7 @@ class RoundState:
 def _describe(action: int) -> str:
     try:
         return rules.action_code(action)
-    except (KeyError, IndexError, TypeError):
+    except (ValueError, TypeError):
         return repr(action)
 
 
@@ -448,6 +448,7 @@ class MatchState:
             raise IllegalAction("the match is over")
         if not self.needs_deal():
             raise IllegalAction("the current round is not finished")
+        deal.check(self.setup)
         if deal.dealer != self.next_dealer():
             raise IllegalAction(
                 f"seat {self.next_dealer()} deals this round, not seat {deal.dealer}"
