@@ -153,6 +153,30 @@ class RoundPoints:
         return tuple(totals)
 
 
+def capture_points(trump: int, in_play: int) -> tuple[int, int]:
+    """The cards that score for whoever captures them, as (once, twice) masks.
+
+    High (the highest trump in play), the jack of trump if in play, and each joker in
+    play score once; a jack that is also the highest trump in play scores twice.
+    """
+    trumps = in_play & SUIT_MASK[trump]
+    high = 1 << (trumps.bit_length() - 1)
+    jack = in_play & (1 << (trump * 13 + JACK))
+    return high | jack | (in_play & JOKERS), high & jack
+
+
+def low_card(trump: int, in_play: int) -> int:
+    """The lowest trump in play: its point goes to whoever was dealt it."""
+    trumps = in_play & SUIT_MASK[trump]
+    return (trumps & -trumps).bit_length() - 1
+
+
+def game_winner(totals: list[int] | tuple[int, ...]) -> int | None:
+    """The unit with the unique highest game-value total, or None on a tie."""
+    best = max(totals)
+    return totals.index(best) if totals.count(best) == 1 else None
+
+
 def round_points(
     *, trump: int, dealt: tuple[int, ...], captured: tuple[int, ...], unit_of: tuple[int, ...]
 ) -> RoundPoints:
@@ -164,7 +188,6 @@ def round_points(
     in_play = 0
     for hand in dealt:
         in_play |= hand
-    trumps_in_play = in_play & SUIT_MASK[trump]
 
     def capturer(c: int) -> int:
         bit = 1 << c
@@ -173,26 +196,25 @@ def round_points(
                 return unit
         raise ValueError(f"nobody captured {card_code(c)}")
 
-    high = capturer(trumps_in_play.bit_length() - 1)
-    lowest = (trumps_in_play & -trumps_in_play).bit_length() - 1
+    scoring, _ = capture_points(trump, in_play)
+    high = capturer((scoring & SUIT_MASK[trump]).bit_length() - 1)
+    jack_card = trump * 13 + JACK
+    jack = capturer(jack_card) if scoring >> jack_card & 1 else None
+    jokers = tuple(sorted(capturer(j) for j in (JOKER_1, JOKER_2) if scoring >> j & 1))
+    lowest = low_card(trump, in_play)
     # low belongs to whoever was dealt it, whoever captures it
     low = next(unit_of[seat] for seat, hand in enumerate(dealt) if hand >> lowest & 1)
-    jack_card = trump * 13 + JACK
-    jack = capturer(jack_card) if in_play >> jack_card & 1 else None
-    jokers = tuple(sorted(capturer(j) for j in (JOKER_1, JOKER_2) if in_play >> j & 1))
-    totals = [game_total(cards) for cards in captured]
-    best = max(totals)
-    game = totals.index(best) if totals.count(best) == 1 else None
+    game = game_winner([game_total(cards) for cards in captured])
     return RoundPoints(high=high, low=low, jack=jack, jokers=jokers, game=game)
 
 
 def points_available(*, trump: int, dealt: tuple[int, ...]) -> int:
-    """How many round points a deal holds once trump is known."""
+    """How many round points a deal holds once trump is known: low, game and the rest."""
     in_play = 0
     for hand in dealt:
         in_play |= hand
-    jack = in_play >> (trump * 13 + JACK) & 1
-    return 3 + jack + (in_play & JOKERS).bit_count()  # high, low, game, jack, jokers
+    once, twice = capture_points(trump, in_play)
+    return 2 + once.bit_count() + twice.bit_count()
 
 
 @dataclass(frozen=True)

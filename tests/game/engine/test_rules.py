@@ -216,6 +216,21 @@ def test_nobody_takes_game_when_the_highest_totals_tie():
     assert points(DEALT, [left, right], S).game is None
 
 
+def test_a_jack_that_is_the_highest_trump_in_play_scores_high_and_jack():
+    # 3 players (10 and up): AH, KH, QH and J2 hidden, so JH is the highest heart in play
+    dealt = [["JH", "10H", "AS", "KS", "QS", "JS"], ["10S", "AD", "KD", "QD", "JD", "10D"],
+             ["AC", "KC", "QC", "JC", "10C", "J1"]]  # fmt: skip
+    scored = rules.round_points(
+        trump=H,
+        dealt=tuple(cards(*hand) for hand in dealt),
+        captured=(cards("JH"), cards(*[c for hand in dealt for c in hand if c != "JH"]), 0),
+        unit_of=(0, 1, 2),
+    )
+    assert (scored.high, scored.jack, scored.low) == (0, 0, 0)  # 10H is low, dealt to seat 0
+    assert scored.raw(3)[0] == 3
+    assert rules.points_available(trump=H, dealt=tuple(cards(*hand) for hand in dealt)) == 5
+
+
 def test_raw_points_count_one_per_point_taken():
     result = rules.RoundPoints(high=0, low=1, jack=None, jokers=(0, 0), game=1)
     assert result.raw(2) == (3, 2)
