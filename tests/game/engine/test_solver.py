@@ -1,0 +1,127 @@
+"""The solver against a brute-force minimax that knows nothing but the rules."""
+
+from random import Random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.engine import rules
+from game.engine.solver import Utility, action_values, advance, principal_variation, solve
+from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from tests.game.engine.test_properties import setups
+
+# A bid-shaped utility: making 3 is worth much more than 2; the other side's points count less.
+BID_TABLE = tuple(
+    tuple((10 + a if a >= 3 else -3) - (b if b < 4 else 4) for b in range(7)) for a in range(7)
+)
+
+
+def brute_force(position, utility) -> int:
+    if not any(position.hands):
+        return final_value(position, utility)
+    maximizing = position.unit_of[position.to_act] in utility.side
+    values = [brute_force(advance(position, c), utility) for c in cards_of(position.legal())]
+    return max(values) if maximizing else min(values)
+
+
+def final_value(position, utility) -> int:
+    trump = position.trump
+    points = rules.round_points(
+        trump=trump, dealt=position.dealt, captured=position.taken, unit_of=position.unit_of
+    )
+    raw = points.raw(len(position.taken))
+    a = sum(p for unit, p in enumerate(raw) if unit in utility.side)
+    b = sum(p for unit, p in enumerate(raw) if unit not in utility.side)
+    return utility.table[a][b]
+
+
+def cards_of(mask):
+    from game.engine.cards import cards_of as split
+
+    return split(mask)
+
+
+def endgame(setup: MatchSetup, seed: int, cards_left: int) -> RoundState:
+    """A random round played at random until each seat holds ``cards_left`` cards (or a few
+    cards into that trick)."""
+    rng = Random(seed)
+    state = RoundState(setup, shuffle_deal(setup, rng.randrange(setup.players), rng))
+    stop_at = setup.players + (6 - cards_left) * setup.players + rng.randrange(setup.players)
+    while len(state.history) < stop_at:
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(setups(), st.integers(0, 2**32), st.booleans())
+def test_solver_matches_brute_force_on_endgames(setup, seed, bid_shaped):
+    cards_left = 2 if setup.players <= 5 else 1
+    position = endgame(setup, seed, cards_left).solver_position()
+    side = frozenset({position.unit_of[position.to_act]})
+    utility = Utility(side, BID_TABLE if bid_shaped else ())
+    expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
+    assert action_values(position, utility) == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_solver_matches_brute_force_from_the_third_trick_with_four_players(seed):
+    position = endgame(MatchSetup.partnerships(4, 2), seed, 3).solver_position()
+    utility = Utility(frozenset({1}), BID_TABLE)
+    expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
+    assert action_values(position, utility) == expected
+
+
+def test_solving_from_the_first_lead_chooses_trump_among_the_leads():
+    setup = MatchSetup.partnerships(4, 2)
+    rng = Random(5)
+    state = RoundState(setup, shuffle_deal(setup, 0, rng))
+    while state.in_auction():
+        state = state.apply(
+            rules.PASS if rules.PASS in state.legal_actions() else rules.bid_action(1)
+        )
+    position = state.solver_position()
+    utility = Utility(frozenset({setup.unit_of[position.to_act]}))
+    values = action_values(position, utility)
+    assert set(values) == set(state.legal_actions())
+    assert solve(position, utility) == max(values.values())
+
+
+def test_the_principal_variation_plays_out_the_round_with_its_value():
+    position = endgame(MatchSetup.cutthroat(3), 7, 3).solver_position()
+    utility = Utility(frozenset({position.unit_of[position.to_act]}))
+    line = principal_variation(position, utility)
+    end = position
+    for card in line:
+        end = advance(end, card)
+    assert not any(end.hands)
+    assert final_value(end, utility) == solve(position, utility)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(6, 8), st.integers(0, 2**32))
+def test_merging_equivalent_low_cards_keeps_the_exact_value_at_big_tables(players, seed):
+    # ranks below 10 are all worth nothing toward game here, so many cards merge
+    position = endgame(MatchSetup.cutthroat(players), seed, 2).solver_position()
+    utility = Utility(frozenset({position.unit_of[position.to_act]}), BID_TABLE)
+    expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
+    values = action_values(position, utility)
+    assert max(values.values()) == max(expected.values())
+    assert all(values[c] == expected[c] for c in values)
+
+
+def test_touching_cards_merge_only_when_no_card_in_play_lies_between():
+    from game.engine.cards import SUITS, mask_of, parse_card
+    from game.engine.solver import Position, _Search
+
+    def m(*codes):
+        return mask_of(parse_card(c) for c in codes)
+
+    setup = MatchSetup.cutthroat(6)
+    hands = (m("6D", "7D", "9D"), m("8D"), m("AH"), m("KH"), m("QH"), m("JH"))
+    dealt = hands  # a 1-trick-long toy deal is enough for the helper
+    position = Position(setup.unit_of, hands, dealt, SUITS.index("H"), leader=0)
+    search = _Search(position, position.trump, Utility(frozenset({0})), stats=None)
+    kept = search._merge_equivalent(hands[0], hands, trick_mask=0)
+    assert kept == m("6D", "9D")  # 7D is 6D's twin; 8D, held by seat 1, separates 9D
+    assert search._merge_equivalent(hands[0], hands, trick_mask=m("8D")) == m("6D", "9D")
