@@ -14,6 +14,7 @@ scoring card) so only one of them is searched.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from time import perf_counter
 
 from .cards import GAME_VALUE, JOKER_1, JOKERS, RANK_OF, SUIT_MASK, SUIT_OF, cards_of, game_total
 from .rules import capture_points, game_winner, legal_cards, low_card, trick_winner
@@ -64,25 +65,52 @@ class Utility:
                 assert b == 0 or t[a][b] <= t[a][b - 1], "the table must fall with b"
 
 
+class SearchTimeout(RuntimeError):
+    """The search passed its deadline; it has no answer for this deal."""
+
+
 @dataclass
 class SearchStats:
+    """Nodes searched so far, and an optional ``time.perf_counter()`` deadline."""
+
     nodes: int = 0
+    deadline: float | None = None
 
 
 def action_values(
     position: Position, utility: Utility, stats: SearchStats | None = None
 ) -> dict[int, int]:
-    """The exact value, to the maximising side, of every legal card for the seat to act."""
+    """The exact value, to the maximising side, of every legal card for the seat to act.
+
+    Each value is pinned down by zero-window tests (a binary search over the table's
+    range), which prune far more than one full-window search.
+    """
     stats = stats if stats is not None else SearchStats()
     values = {}
     searches: dict[int, _Search] = {}
-    for card in cards_of(position.legal()):
+    for card in _root_order(position):
         trump = position.trump if position.trump >= 0 else SUIT_OF[card]
         search = searches.get(trump)
         if search is None:
             search = searches[trump] = _Search(position, trump, utility, stats)
-        values[card] = search.after(card)
+        values[card] = _bisect(
+            lambda goal, card=card, search=search: search.after(card, goal - 1, goal) >= goal,
+            utility,
+        )
     return values
+
+
+def _bisect(reaches, utility: Utility) -> int:
+    """The largest value ``reaches`` accepts, within the table's range."""
+    entries = [v for row in utility.table for v in row]
+    low, high = min(entries), max(entries)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if reaches(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
@@ -148,16 +176,27 @@ def utility_side_moves(position: Position, utility: Utility) -> bool:
 
 
 def principal_variation(position: Position, utility: Utility) -> list[int]:
-    """One line of best play to the end of the round (ties go to the lowest card)."""
+    """One line of best play to the end of the round."""
     line = []
     while any(position.hands):
-        values = action_values(position, utility)
-        pick = max if utility_side_moves(position, utility) else min
-        best = pick(values.values())
-        card = min(c for c, v in values.items() if v == best)
+        card = best_card(position, utility)
         line.append(card)
         position = advance(position, card)
     return line
+
+
+def best_card(position: Position, utility: Utility) -> int:
+    """A card that achieves the position's exact value."""
+    value = solve(position, utility)
+    searches: dict[int, _Search] = {}
+    for card in _root_order(position):
+        trump = position.trump if position.trump >= 0 else SUIT_OF[card]
+        search = searches.get(trump) or searches.setdefault(
+            trump, _Search(position, trump, utility, None)
+        )
+        if search.after(card, value - 1, value + 1) == value:
+            return card
+    raise AssertionError("no card reaches the solved value")
 
 
 def advance(position: Position, card: int) -> Position:
@@ -344,8 +383,12 @@ class _Search:
                 tt[key] = (value, value)
             return value
 
+        deadline = stats.deadline
+
         def play(hands, leader, seat, trick, winning, win_seat, a, b, games, alpha, beta):
             stats.nodes += 1
+            if deadline is not None and not stats.nodes & 1023 and perf_counter() > deadline:
+                raise SearchTimeout
             hand = hands[seat]
             legal = legal_cards(hand, trick[0] if trick else -1, trump)
             if merges:

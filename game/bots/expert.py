@@ -1,0 +1,227 @@
+"""The expert: sample deals consistent with the view, solve each exactly, choose by match value.
+
+Perfect-information Monte Carlo: every sampled deal is solved by the exact double-dummy
+search, with the round's value measured in match terms (valuation.py), and the action
+with the best average wins. The analysis behind a choice is returned as data, which is
+what the trainer shows a learner.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+
+from game.engine.rules import PASS, bid_amount, is_bid
+from game.engine.solver import (
+    Position,
+    SearchStats,
+    SearchTimeout,
+    action_values,
+    advance,
+    principal_variation,
+    solve,
+)
+from game.engine.view import SeatView
+
+from .basic import GreedyBot
+from .sampling import Knowledge, knowledge, sample_hands, sample_position
+from .valuation import (
+    Situation,
+    contract_utility,
+    decode,
+    match_value,
+    points_utility,
+    utility_for,
+)
+
+
+@dataclass(frozen=True)
+class ActionStats:
+    action: int
+    value: float  # expected change in match value (our gain minus theirs, match end counted)
+    value_se: float  # its standard error over the sampled deals
+    points: tuple[float, float] | None  # expected round points: (our unit, everyone else)
+    made: float | None  # chance the bid is made (for a bid: if we bid it)
+    # points and made are None when the analysis was not detailed
+
+
+@dataclass(frozen=True)
+class Analysis:
+    seat: int
+    actions: tuple[ActionStats, ...]  # best first
+    deals: int  # sampled deals solved
+    complete: bool  # False when the deadline cut the sampling short
+    line: tuple[tuple[int, int], ...]  # (seat, card): best play in one representative deal
+    line_deal: tuple[int, ...]  # that deal's hands at the decision (a sample, not the real deal)
+
+    @property
+    def best(self) -> int:
+        return self.actions[0].action
+
+
+@dataclass
+class ExpertBot:
+    """Budget: at most ``max_deals`` sampled deals and ``budget_ms`` of thinking per decision."""
+
+    budget_ms: float = 250.0
+    max_deals: int = 40
+    min_deals: int = 4
+    bid_margin: float = 0.5  # expected match value a bid must promise over passing
+
+    name = "expert"
+
+    def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        analysis = self.analyse(view, legal, rng, detailed=False)
+        if not analysis.deals:
+            return GreedyBot().choose(view, legal, rng)
+        return analysis.best
+
+    def analyse(
+        self, view: SeatView, legal: Sequence[int], rng: Random, detailed: bool = True
+    ) -> Analysis:
+        """Every legal action priced over sampled deals. ``detailed`` adds each card's
+        expected points and bid chances and the best line of play in one sampled deal;
+        without it the search is coarser and faster (what live play uses)."""
+        deadline = time.perf_counter() + self.budget_ms / 1000
+        if view.bidder is None:
+            return self._analyse_auction(view, legal, rng, deadline)
+        return self._analyse_play(view, legal, rng, deadline, detailed)
+
+    # --- Card play ----------------------------------------------------------------
+
+    def _analyse_play(self, view, legal, rng, deadline, detailed) -> Analysis:
+        known = knowledge(view)
+        unit_of = view.unit_of
+        situation = Situation(view.unit, unit_of[view.bidder], view.bid, view.scores, view.target)
+        if view.trump is None and not detailed:
+            utility = contract_utility(view.unit, view.bid)  # the opening lead picks trump
+        else:
+            utility = utility_for(situation, with_points=detailed)
+        samples: dict[int, list[tuple[int, int, int]]] = {action: [] for action in legal}
+        first_deal = None
+        complete = True
+        while len(samples[legal[0]]) < self.max_deals:
+            if len(samples[legal[0]]) >= self.min_deals and time.perf_counter() > deadline:
+                complete = False
+                break
+            position = sample_position(view, known, rng)
+            try:
+                values = action_values(position, utility, SearchStats(deadline=deadline))
+            except SearchTimeout:
+                complete = False
+                break
+            first_deal = first_deal or position
+            for action in legal:
+                value = values[action]
+                samples[action].append(decode(value) if detailed else (value, None, None))
+        stats = [_summarise(action, rows, situation) for action, rows in samples.items()]
+        stats.sort(key=lambda s: -s.value)
+        line: tuple = ()
+        if detailed and first_deal is not None:
+            line = _line(first_deal, stats[0].action, utility)
+        return Analysis(
+            seat=view.seat,
+            actions=tuple(stats),
+            deals=len(samples[legal[0]]),
+            complete=complete,
+            line=line,
+            line_deal=first_deal.hands if first_deal else (),
+        )
+
+    # --- The auction --------------------------------------------------------------
+
+    def _analyse_auction(self, view, legal, rng, deadline) -> Analysis:
+        """What we could take as the bidder, over sampled deals, priced for each legal bid."""
+        known = knowledge(view)
+        outcomes: list[tuple[int, int]] = []
+        complete = True
+        while len(outcomes) < self.max_deals:
+            if len(outcomes) >= self.min_deals and time.perf_counter() > deadline:
+                complete = False
+                break
+            position = self._as_leader(view, known, rng)
+            try:
+                value = solve(position, points_utility(view.unit), SearchStats(deadline=deadline))
+            except SearchTimeout:
+                complete = False
+                break
+            _, ours, theirs = decode(value)
+            outcomes.append((ours, theirs))
+        partner_holds_bid = self._partner_holds_bid(view)
+        stats = []
+        for action in legal:
+            if action == PASS or not outcomes:
+                stats.append(
+                    ActionStats(
+                        action, self.bid_margin if action == PASS else 0.0, 0.0, (0, 0), None
+                    )
+                )
+                continue
+            amount = bid_amount(action)
+            situation = Situation(view.unit, view.unit, amount, view.scores, view.target)
+            values = [match_value(situation, ours, theirs) for ours, theirs in outcomes]
+            mean, se = _mean_se(values)
+            if partner_holds_bid:
+                mean -= self.bid_margin  # raising a partner only adds risk
+            stats.append(
+                ActionStats(
+                    action,
+                    mean,
+                    se,
+                    (_mean([o for o, _ in outcomes]), _mean([t for _, t in outcomes])),
+                    sum(ours >= amount for ours, _ in outcomes) / len(outcomes),
+                )
+            )
+        stats.sort(key=lambda s: (-s.value, s.action))
+        return Analysis(view.seat, tuple(stats), len(outcomes), complete, (), ())
+
+    @staticmethod
+    def _partner_holds_bid(view: SeatView) -> bool:
+        bids = [(seat, a) for seat, a in view.auction if is_bid(a)]
+        return bool(bids) and view.unit_of[bids[-1][0]] == view.unit
+
+    @staticmethod
+    def _as_leader(view: SeatView, known: Knowledge, rng: Random) -> Position:
+        """A sampled deal in which this seat won the auction and is about to lead."""
+        hands = sample_hands(view, known, rng)
+        return Position(view.unit_of, hands, hands, trump=-1, leader=view.seat)
+
+
+def _summarise(action: int, rows: list[tuple], situation: Situation) -> ActionStats:
+    values = [m for m, _, _ in rows]
+    mean, se = _mean_se(values)
+    if not rows or rows[0][1] is None:
+        return ActionStats(action, mean, se, None, None)
+    bidder_points = [ours if situation.we_bid else theirs for _, ours, theirs in rows]
+    made = sum(p >= situation.bid for p in bidder_points) / len(rows) if rows else None
+    points = (_mean([o for _, o, _ in rows]), _mean([t for _, _, t in rows]))
+    return ActionStats(action, mean, se, points, made)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _mean_se(values: Sequence[float]) -> tuple[float, float]:
+    if not values:
+        return 0.0, 0.0
+    mean = _mean(values)
+    if len(values) < 2:
+        return mean, 0.0
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, math.sqrt(variance / len(values))
+
+
+def _line(position: Position, first: int, utility) -> tuple[tuple[int, int], ...]:
+    seat = position.to_act
+    line = [(seat, first)]
+    rest = advance(position, first)
+    for card in principal_variation(rest, utility) if any(rest.hands) else []:
+        line.append((rest.to_act, card))
+        rest = advance(rest, card)
+    return tuple(line)

@@ -1,0 +1,92 @@
+"""What a round's points are worth in the match, as a table the solver can search.
+
+A point is not always a point: a missed bid costs the whole bid, a side that did not
+bid stops at target - 1, and only the bidder can win at the end of a round. The table
+scores each (points we take, points the others take) pair in match terms, from the
+view of one unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.engine.solver import MAX_POINTS, Utility
+
+# Winning the match now, in points: worth more than any single round's swing.
+WIN_VALUE = 12
+# Each table entry is scaled and given a tie-break so that the searched value also says
+# how many points each side took: value = match_value * SCALE + ours * 8 + (7 - theirs).
+SCALE = 64
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The match around one round, from one unit's seat."""
+
+    unit: int
+    bidder_unit: int | None  # None during the auction
+    bid: int
+    scores: tuple[int, ...]
+    target: int
+
+    @property
+    def we_bid(self) -> bool:
+        return self.bidder_unit == self.unit
+
+
+def match_value(situation: Situation, ours: int, theirs: int) -> int:
+    """Our gain minus the others' gain in match points, with the match end counted."""
+    s = situation
+    our_score = s.scores[s.unit]
+    their_best = max((score for u, score in enumerate(s.scores) if u != s.unit), default=0)
+    if s.we_bid:
+        made = ours >= s.bid
+        ours_gain = ours if made else -s.bid
+        theirs_gain = min(theirs, max(0, s.target - 1 - their_best))
+        bonus = WIN_VALUE if made and our_score + ours >= s.target else 0
+    else:
+        made = theirs >= s.bid
+        theirs_gain = theirs if made else -s.bid
+        ours_gain = min(ours, max(0, s.target - 1 - our_score))
+        bidder_score = s.scores[s.bidder_unit] if s.bidder_unit is not None else their_best
+        bonus = -WIN_VALUE if made and bidder_score + theirs >= s.target else 0
+    return ours_gain - theirs_gain + bonus
+
+
+def utility_for(situation: Situation, with_points: bool = True) -> Utility:
+    """The match value of each round outcome. ``with_points`` also encodes both sides'
+    points in each value (see ``decode``); without it the values are coarser, so the
+    search prunes more, which is what a bot in a hurry wants."""
+    scale, detail = (SCALE, 1) if with_points else (1, 0)
+    table = tuple(
+        tuple(
+            match_value(situation, ours, theirs) * scale + detail * (ours * 8 + (7 - theirs))
+            for theirs in range(MAX_POINTS)
+        )
+        for ours in range(MAX_POINTS)
+    )
+    return Utility(frozenset({situation.unit}), table)
+
+
+def contract_utility(unit: int, bid: int) -> Utility:
+    """For the bidder's opening lead, which also picks trump: make the bid first, then up
+    to two points more. Few distinct values make the search's zero-window tests cheap."""
+    table = tuple(
+        tuple(0 if ours < bid else 1 + min(ours - bid, 2) for _ in range(MAX_POINTS))
+        for ours in range(MAX_POINTS)
+    )
+    return Utility(frozenset({unit}), table)
+
+
+def points_utility(unit: int) -> Utility:
+    """Most points for us, then fewest for the others: what a bidder can count on taking."""
+    table = tuple(
+        tuple(ours * 8 + (7 - theirs) for theirs in range(MAX_POINTS)) for ours in range(MAX_POINTS)
+    )
+    return Utility(frozenset({unit}), table)
+
+
+def decode(value: int) -> tuple[int, int, int]:
+    """(match value, our points, their points) from a searched value."""
+    match, rest = divmod(value, SCALE)
+    return match, rest // 8, 7 - rest % 8

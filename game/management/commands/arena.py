@@ -1,0 +1,107 @@
+"""python manage.py arena: bots play full matches; win rates with 95% intervals."""
+
+import json
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from game import arena
+from game.bots import LEVELS
+from game.engine.state import MatchSetup
+
+
+class Command(BaseCommand):
+    help = "Play bots against each other over full matches and report how each did."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--bots", default="expert,greedy", help="comma list: " + ",".join(LEVELS)
+        )
+        parser.add_argument("--players", type=int, default=4)
+        parser.add_argument(
+            "--teams",
+            help="units as seat lists, e.g. 0,2:1,3 (default: "
+            "two partnerships for an even table, else everyone for themselves)",
+        )
+        parser.add_argument("--target", type=int, default=21)
+        parser.add_argument("--matches", type=int, default=100)
+        parser.add_argument(
+            "--fair", action="store_true", help="replay the same deals with the bots' seats swapped"
+        )
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--workers", type=int, default=1)
+        parser.add_argument(
+            "--budget-ms", type=float, help="the expert's thinking time per decision"
+        )
+        parser.add_argument("--records", help="write every match as a game record (JSON Lines)")
+        parser.add_argument(
+            "--json", action="store_true", help="print the summary as one JSON object"
+        )
+
+    def handle(self, *args, **opts):
+        bots = [name.strip() for name in opts["bots"].split(",") if name.strip()]
+        unknown = [name for name in bots if name not in LEVELS]
+        if unknown or not bots:
+            raise CommandError(f"unknown bot {unknown}; choose from {', '.join(LEVELS)}")
+        setup = self._setup(opts)
+        options = {"expert": {"budget_ms": opts["budget_ms"]}} if opts["budget_ms"] else {}
+        games = arena.schedule(bots, setup.units, opts["matches"], opts["fair"], opts["seed"])
+        play = partial(arena.play, setup, bot_options=options, keep_record=bool(opts["records"]))
+        outcomes = self._run(play, games, opts["workers"])
+        if opts["records"]:
+            Path(opts["records"]).write_text("".join(o.record + "\n" for o in outcomes))
+        summary = arena.summarise(outcomes)
+        if opts["json"]:
+            self.stdout.write(json.dumps(summary))
+        else:
+            self._print(summary, setup, opts)
+
+    def _setup(self, opts) -> MatchSetup:
+        players = opts["players"]
+        try:
+            if opts["teams"]:
+                teams = [
+                    [int(seat) for seat in unit.split(",")] for unit in opts["teams"].split(":")
+                ]
+                return MatchSetup(players, teams, opts["target"])
+            if players % 2 == 0:
+                return MatchSetup.partnerships(players, 2, opts["target"])
+            return MatchSetup.cutthroat(players, opts["target"])
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+
+    def _run(self, play, games, workers):
+        progress = tqdm(total=len(games), desc="matches", unit="match", file=self.stderr._out)
+        outcomes = []
+        try:
+            if workers <= 1:
+                for game in games:
+                    outcomes.append(play(game))
+                    progress.update()
+            else:
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    for outcome in pool.map(play, games):
+                        outcomes.append(outcome)
+                        progress.update()
+        finally:
+            progress.close()
+        return outcomes
+
+    def _print(self, summary, setup, opts):
+        self.stdout.write(
+            f"{opts['matches']} matches, {setup.players} players, teams "
+            f"{[list(u) for u in setup.teams]}, target {setup.target}"
+            f"{', fair' if opts['fair'] else ''}"
+        )
+        for name, s in summary.items():
+            low, high = s["win_rate_95"]
+            bids = "n/a" if s["bid_success"] is None else f"{s['bid_success']:.0%}"
+            self.stdout.write(
+                f"{name:>7}: won {s['wins']}/{s['matches']} = {s['win_rate']:.1%} "
+                f"(95% {low:.1%}-{high:.1%}), {s['points_per_round']:.2f} points/round, "
+                f"bids made {bids}, decision p50 {s['latency_ms_p50']:.1f} ms "
+                f"p95 {s['latency_ms_p95']:.1f} ms"
+            )

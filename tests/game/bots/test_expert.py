@@ -1,0 +1,59 @@
+"""The expert: exact search over sampled deals, priced in match value."""
+
+from random import Random
+
+from game.bots.expert import ExpertBot
+from game.engine.rules import bid_action, is_bid
+from tests.game.engine.builders import act, auction_won_by, round_with
+from tests.game.engine.test_state import SCRIPT, SCRIPTED_HANDS
+
+REPEATABLE = {"budget_ms": 1e9, "max_deals": 6}
+
+
+def test_the_expert_takes_the_last_tricks_it_can_see_are_its_own():
+    # 3 players, scripted round up to trick 5: seat 1 leads KH with only hearts/diamonds left
+    state = act(round_with(SCRIPTED_HANDS, players=3, dealer=2), *SCRIPT[:15])
+    seat = state.current_player()
+    analysis = ExpertBot(**REPEATABLE).analyse(
+        state.view_for(seat), state.legal_actions(), Random(1)
+    )
+    assert {s.action for s in analysis.actions} == set(state.legal_actions())
+    assert analysis.deals == 6 and analysis.complete
+    assert analysis.actions[0].value >= analysis.actions[-1].value
+
+
+def test_the_analysis_prices_every_card_with_points_bid_chances_and_a_line():
+    state = act(auction_won_by(round_with({}, players=4, dealer=0), seat=1, amount=3))
+    seat = state.current_player()
+    legal = state.legal_actions()
+    analysis = ExpertBot(**REPEATABLE).analyse(state.view_for(seat), legal, Random(2))
+    assert analysis.best in legal
+    for stats in analysis.actions:
+        assert 0.0 <= stats.made <= 1.0
+        assert stats.value_se >= 0.0
+        assert 0.0 <= stats.points[0] <= 6.0 and 0.0 <= stats.points[1] <= 6.0
+    # the line starts with the best card and plays out the rest of the round in one deal
+    assert analysis.line[0] == (seat, analysis.best)
+    assert len(analysis.line) == 24
+    assert sum(hand.bit_count() for hand in analysis.line_deal) == 24
+
+
+def test_the_expert_bids_only_legal_amounts_and_opens_when_forced():
+    state = act(round_with({}, players=4, dealer=3), "pass", "pass", "pass")
+    bot = ExpertBot(**REPEATABLE)
+    choice = bot.choose(state.view_for(2), state.legal_actions(), Random(3))
+    assert is_bid(choice)
+    analysis = bot.analyse(state.view_for(2), state.legal_actions(), Random(3))
+    assert analysis.deals == 6
+    assert all(s.made is not None for s in analysis.actions)
+
+
+def test_the_expert_prefers_a_bid_it_can_make_over_one_it_cannot():
+    middling = {0: ["AS", "9S", "10D", "KC", "QH", "JH"]}  # spades give high and low
+    state = round_with(middling, players=4, dealer=3)
+    bot = ExpertBot(**REPEATABLE)
+    analysis = bot.analyse(state.view_for(0), state.legal_actions(), Random(4))
+    by_action = {s.action: s for s in analysis.actions}
+    assert by_action[bid_action(2)].made == 1.0  # high and low are sure with spades trump
+    assert by_action[bid_action(2)].made > by_action[bid_action(6)].made
+    assert by_action[bid_action(2)].value > by_action[bid_action(6)].value
