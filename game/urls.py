@@ -7,4 +7,6 @@ app_name = "game"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("rules/", views.rules, name="rules"),
+    path("accounts/profile/", views.profile, name="profile"),
 ]

@@ -1,6 +1,13 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from game import rules_guide, services
+from game.engine import cards as engine_cards
+from game.engine import rules as engine_rules
+from game.forms import ProfileForm
 
 
 @require_GET
@@ -12,3 +19,33 @@ def home(request: HttpRequest) -> HttpResponse:
 def healthz(request: HttpRequest) -> HttpResponse:
     # liveness only: answers without touching the database or Redis
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "game/rules.html",
+        {
+            "deck_rows": rules_guide.deck_table(),
+            "examples": rules_guide.play_examples(),
+            "hand_size": engine_cards.HAND_SIZE,
+            "min_players": engine_cards.MIN_PLAYERS,
+            "max_players": engine_cards.MAX_PLAYERS,
+            "max_bid": engine_rules.MAX_BID,
+            "target": engine_rules.DEFAULT_TARGET,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    current = services.profile_get_or_create(user=request.user)
+    data = request.POST if request.method == "POST" else None
+    form = ProfileForm(data, initial={"display_name": current.display_name})
+    if request.method == "POST" and form.is_valid():
+        services.profile_update(user=request.user, display_name=form.cleaned_data["display_name"])
+        messages.success(request, "Your display name is saved.")
+        return redirect("game:profile")
+    return render(request, "game/profile.html", {"profile": current, "form": form})

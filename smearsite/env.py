@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -83,3 +84,70 @@ def channel_layers_config(environ: Mapping[str, str]) -> dict[str, Any]:
 def site_url(environ: Mapping[str, str]) -> str:
     """The public base URL of the site, without a trailing slash."""
     return (environ.get("SITE_URL", "").strip() or DEFAULT_SITE_URL).rstrip("/")
+
+
+def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
+    """Read a whole number of at least 0; anything else is an error, not a silent default."""
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number") from None
+    if value < 0:
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected 0 or more")
+    return value
+
+
+def cache_config(environ: Mapping[str, str]) -> dict[str, Any]:
+    """CACHES: Redis when REDIS_URL is set, else an in-process memory cache.
+
+    The log-in rate limits are counted in this cache, so they hold across every
+    daphne process only when it is shared, i.e. on Redis.
+    """
+    url = environ.get("REDIS_URL", "").strip()
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            # the channel layer may share this Redis database: keep our keys apart
+            "KEY_PREFIX": "smear",
+        }
+    }
+
+
+def email_config(environ: Mapping[str, str], *, site_url: str) -> dict[str, Any]:
+    """The EMAIL_* settings: SMTP when EMAIL_HOST is set, else printed to the console.
+
+    Password-reset and address-confirmation emails are the only mail the site sends.
+    """
+    host = urlsplit(site_url).hostname or "localhost"
+    config: dict[str, Any] = {
+        "DEFAULT_FROM_EMAIL": environ.get("DEFAULT_FROM_EMAIL", "").strip()
+        or f"Smear <noreply@{host}>",
+    }
+    config["SERVER_EMAIL"] = config["DEFAULT_FROM_EMAIL"]
+    smtp_host = environ.get("EMAIL_HOST", "").strip()
+    if not smtp_host:
+        config["EMAIL_BACKEND"] = "django.core.mail.backends.console.EmailBackend"
+        return config
+    use_ssl = env_bool(environ, "EMAIL_USE_SSL", default=False)
+    use_tls = env_bool(environ, "EMAIL_USE_TLS", default=not use_ssl)
+    if use_ssl and use_tls:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be true.")
+    config.update(
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST=smtp_host,
+        # 587 is submission with STARTTLS, 465 is implicit TLS, 25 is plain SMTP
+        EMAIL_PORT=env_int(environ, "EMAIL_PORT", 465 if use_ssl else 587 if use_tls else 25),
+        EMAIL_HOST_USER=environ.get("EMAIL_HOST_USER", "").strip(),
+        EMAIL_HOST_PASSWORD=environ.get("EMAIL_HOST_PASSWORD", ""),
+        EMAIL_USE_TLS=use_tls,
+        EMAIL_USE_SSL=use_ssl,
+        # a stuck mail server must not hold a request (and a worker) forever
+        EMAIL_TIMEOUT=10,
+    )
+    return config

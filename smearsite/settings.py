@@ -20,9 +20,36 @@ SITE_URL = env.site_url(os.environ)
 
 # A proxy that terminates TLS forwards POSTs whose Origin is the public URL.
 CSRF_TRUSTED_ORIGINS = [SITE_URL]
-if not DEBUG and SITE_URL.startswith("https://"):
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+
+# --- Security: HTTPS, cookies, headers ----------------------------------------------
+
+# Production is DEBUG off with a public https:// SITE_URL, TLS terminated by a proxy in
+# front of daphne. DEBUG off with an http:// SITE_URL is a plain-http install (a LAN
+# without certificates): secure cookies or an HTTPS redirect would lock everyone out.
+HTTPS_ONLY = not DEBUG and SITE_URL.startswith("https://")
+SESSION_COOKIE_SECURE = HTTPS_ONLY
+CSRF_COOKIE_SECURE = HTTPS_ONLY
+SECURE_SSL_REDIRECT = env.env_bool(os.environ, "SECURE_SSL_REDIRECT", default=HTTPS_ONLY)
+SECURE_HSTS_SECONDS = env.env_int(
+    os.environ, "SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS_ONLY else 0
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.env_bool(
+    os.environ, "SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True
+)
+SECURE_HSTS_PRELOAD = env.env_bool(os.environ, "SECURE_HSTS_PRELOAD", default=True)
+# Reverse proxies we run in front of daphne: they set X-Forwarded-Proto (so a request
+# that reached the proxy over TLS counts as secure) and X-Forwarded-For (so rate limits
+# count the client's address, not the proxy's). With none, both headers are ignored.
+TRUSTED_PROXY_COUNT = env.env_int(os.environ, "TRUSTED_PROXY_COUNT", default=int(HTTPS_ONLY))
+if TRUSTED_PROXY_COUNT:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+# a load balancer's liveness probe talks plain HTTP straight to daphne
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 # --- Applications -----------------------------------------------------------------
 
@@ -35,6 +62,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # accounts: sign-up, log-in, password change and reset, log-in rate limits
+    "allauth",
+    "allauth.account",
     "channels",
     "django_htmx",
     "template_partials",
@@ -51,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -78,7 +109,48 @@ TEMPLATES = [
 
 DATABASES = {"default": env.database_config(os.environ, base_dir=BASE_DIR)}
 CHANNEL_LAYERS = env.channel_layers_config(os.environ)
+CACHES = env.cache_config(os.environ)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Accounts (django-allauth) -----------------------------------------------------
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+# login_required sends guests here with ?next=, and they come back after logging in
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "game:home"
+ACCOUNT_LOGOUT_REDIRECT_URL = "game:home"
+# a username to log in; an email address only if the player wants password resets
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smear] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS_ONLY else "http"
+ACCOUNT_ADAPTER = "game.accounts.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "game.accounts.user_display"
+ACCOUNT_FORMS = {"signup": "game.forms.SignupForm"}
+# Password guessing: at most 5 failed log-ins per username in 5 minutes, and 10 a
+# minute from one address. The counts live in CACHES (shared when REDIS_URL is set).
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+
+# --- Email --------------------------------------------------------------------------
+
+_email = env.email_config(os.environ, site_url=SITE_URL)
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+DEFAULT_FROM_EMAIL = _email["DEFAULT_FROM_EMAIL"]
+SERVER_EMAIL = _email["SERVER_EMAIL"]
+if "EMAIL_HOST" in _email:
+    EMAIL_HOST = _email["EMAIL_HOST"]
+    EMAIL_PORT = _email["EMAIL_PORT"]
+    EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+    EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+    EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+    EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+    EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
 
 # --- Auth, i18n -------------------------------------------------------------------
 

@@ -5,11 +5,15 @@ import re
 import uuid
 
 import pytest
+from asgiref.testing import ApplicationCommunicator
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
+from django.core.asgi import get_asgi_application
+from django.core.management import call_command
+from django.test import override_settings
 
 from smearsite.asgi import application
 
@@ -112,3 +116,67 @@ async def test_channel_layer_delivers_a_group_message():
         await layer.group_discard(group, channel)
 
     assert message == {"type": "table.changed", "table": 7}
+
+
+async def _asgi_get(app, path: str) -> dict:
+    """One GET through an ASGI app, the way daphne calls it."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    communicator = ApplicationCommunicator(app, scope)
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start = await communicator.receive_output(timeout=10)
+    body = b""
+    while True:
+        # the last message may carry no "body" key at all (ASGI makes it optional)
+        message = await communicator.receive_output(timeout=10)
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    await communicator.wait(timeout=10)
+    return {"status": start["status"], "headers": start["headers"], "body": body}
+
+
+# whitenoise is WSGI-style: under ASGI Django reads its file iterator in a thread and says so
+@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous iterators")
+async def test_production_mode_serves_collected_hashed_static_files_under_asgi(tmp_path):
+    """DEBUG off: collectstatic writes hashed files, pages link them, whitenoise serves them."""
+    production = override_settings(
+        DEBUG=False,
+        STATIC_ROOT=tmp_path,
+        STORAGES={
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        },
+        WHITENOISE_USE_FINDERS=False,
+        WHITENOISE_AUTOREFRESH=False,
+    )
+    with production:
+        call_command("collectstatic", "--noinput", verbosity=0)
+        # a fresh ASGI app, as daphne builds it: whitenoise indexes STATIC_ROOT at start
+        app = get_asgi_application()
+        page = await _asgi_get(app, "/")
+        body = page["body"].decode()
+        (css,) = re.findall(r'<link rel="stylesheet" href="([^"]+)"', body)
+        scripts = re.findall(r'<script[^>]*\ssrc="([^"]+)"', body)
+        styles = await _asgi_get(app, css)
+        htmx = await _asgi_get(app, next(src for src in scripts if "htmx" in src))
+
+    assert page["status"] == 200
+    assert re.fullmatch(r"/static/css/site\.[0-9a-f]{12}\.css", css), css
+    assert styles["status"] == 200
+    headers = {name.decode().lower(): value.decode() for name, value in styles["headers"]}
+    assert headers["content-type"].startswith("text/css")
+    assert "immutable" in headers["cache-control"]  # hashed name: cache forever
+    assert styles["body"] == (tmp_path / css.removeprefix("/static/")).read_bytes()
+    assert htmx["status"] == 200 and b"htmx" in htmx["body"]

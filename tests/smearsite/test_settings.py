@@ -2,11 +2,15 @@
 
 import importlib.util
 import os
+import secrets
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.test import Client
 
 from smearsite import env
 
@@ -25,6 +29,18 @@ def load_settings(monkeypatch, **environ: str):
         "STRIPE_SECRET_KEY",
         "STRIPE_WEBHOOK_SECRET",
         "STRIPE_CURRENCY",
+        "SECURE_SSL_REDIRECT",
+        "SECURE_HSTS_SECONDS",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+        "SECURE_HSTS_PRELOAD",
+        "TRUSTED_PROXY_COUNT",
+        "EMAIL_HOST",
+        "EMAIL_PORT",
+        "EMAIL_HOST_USER",
+        "EMAIL_HOST_PASSWORD",
+        "EMAIL_USE_TLS",
+        "EMAIL_USE_SSL",
+        "DEFAULT_FROM_EMAIL",
     ):
         monkeypatch.delenv(name, raising=False)
     for name, value in environ.items():
@@ -186,6 +202,8 @@ def test_installed_apps_order_and_asgi_application():
         "django.contrib.staticfiles"
     )
     assert settings.INSTALLED_APPS[-4:] == ["channels", "django_htmx", "template_partials", "game"]
+    assert {"allauth", "allauth.account"} <= set(settings.INSTALLED_APPS)
+    assert "allauth.account.middleware.AccountMiddleware" in settings.MIDDLEWARE
     assert settings.ASGI_APPLICATION == "smearsite.asgi.application"
     assert "django_htmx.middleware.HtmxMiddleware" in settings.MIDDLEWARE
     assert settings.MIDDLEWARE[1] == "whitenoise.middleware.WhiteNoiseMiddleware"
@@ -204,3 +222,192 @@ def test_running_settings_follow_this_processes_environment():
         assert backend == "channels_redis.core.RedisChannelLayer"
     else:
         assert backend == "channels.layers.InMemoryChannelLayer"
+
+
+# --- Whole numbers, CACHES, email ---------------------------------------------------
+
+
+def test_env_int_default_value_and_errors():
+    assert env.env_int({}, "SECURE_HSTS_SECONDS", 7) == 7
+    assert env.env_int({"SECURE_HSTS_SECONDS": " 60 "}, "SECURE_HSTS_SECONDS", 7) == 60
+    for bad in ("soon", "-1", "1.5"):
+        with pytest.raises(ImproperlyConfigured, match="SECURE_HSTS_SECONDS"):
+            env.env_int({"SECURE_HSTS_SECONDS": bad}, "SECURE_HSTS_SECONDS", 7)
+
+
+def test_no_redis_url_means_a_per_process_memory_cache():
+    assert env.cache_config({}) == {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    }
+
+
+def test_redis_url_means_djangos_redis_cache_shared_by_every_process():
+    caches = env.cache_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})
+
+    assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert caches["default"]["LOCATION"] == "redis://127.0.0.1:6379/0"
+    assert caches["default"]["KEY_PREFIX"]
+
+
+def test_email_goes_to_the_console_by_default_from_the_sites_host():
+    config = env.email_config({}, site_url="https://smear.example")
+
+    assert config["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert config["DEFAULT_FROM_EMAIL"] == "Smear <noreply@smear.example>"
+    assert "EMAIL_HOST" not in config
+
+
+def test_email_host_switches_to_smtp_with_starttls_on_587():
+    config = env.email_config(
+        {
+            "EMAIL_HOST": "smtp.example",
+            "EMAIL_HOST_USER": "smear",
+            "EMAIL_HOST_PASSWORD": "pw",
+            "DEFAULT_FROM_EMAIL": "Smear <games@smear.example>",
+        },
+        site_url="https://smear.example",
+    )
+
+    assert config["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (config["EMAIL_HOST"], config["EMAIL_PORT"]) == ("smtp.example", 587)
+    assert (config["EMAIL_HOST_USER"], config["EMAIL_HOST_PASSWORD"]) == ("smear", "pw")
+    assert config["EMAIL_USE_TLS"] is True and config["EMAIL_USE_SSL"] is False
+    assert config["DEFAULT_FROM_EMAIL"] == "Smear <games@smear.example>"
+    assert config["EMAIL_TIMEOUT"] > 0
+
+
+def test_email_implicit_tls_and_plain_smtp_ports():
+    ssl = env.email_config({"EMAIL_HOST": "mx", "EMAIL_USE_SSL": "true"}, site_url="http://x")
+    plain = env.email_config({"EMAIL_HOST": "mx", "EMAIL_USE_TLS": "false"}, site_url="http://x")
+    custom = env.email_config({"EMAIL_HOST": "mx", "EMAIL_PORT": "2525"}, site_url="http://x")
+
+    assert (ssl["EMAIL_PORT"], ssl["EMAIL_USE_SSL"], ssl["EMAIL_USE_TLS"]) == (465, True, False)
+    assert (plain["EMAIL_PORT"], plain["EMAIL_USE_TLS"]) == (25, False)
+    assert custom["EMAIL_PORT"] == 2525
+    with pytest.raises(ImproperlyConfigured, match="both"):
+        env.email_config(
+            {"EMAIL_HOST": "mx", "EMAIL_USE_SSL": "true", "EMAIL_USE_TLS": "true"},
+            site_url="http://x",
+        )
+
+
+def test_settings_module_reads_email_and_cache(monkeypatch):
+    module = load_settings(
+        monkeypatch, EMAIL_HOST="smtp.example", EMAIL_PORT="2525", REDIS_URL="redis://r:6379/1"
+    )
+
+    assert module.EMAIL_BACKEND.endswith("smtp.EmailBackend")
+    assert (module.EMAIL_HOST, module.EMAIL_PORT) == ("smtp.example", 2525)
+    assert module.CACHES["default"]["LOCATION"] == "redis://r:6379/1"
+    assert load_settings(monkeypatch).EMAIL_BACKEND.endswith("console.EmailBackend")
+
+
+# --- Security when DEBUG is off -----------------------------------------------------
+
+
+def test_debug_settings_leave_https_to_production(monkeypatch):
+    module = load_settings(monkeypatch)
+
+    assert module.SECURE_SSL_REDIRECT is False
+    assert module.SECURE_HSTS_SECONDS == 0
+    assert module.SESSION_COOKIE_SECURE is False
+    assert not hasattr(module, "SECURE_PROXY_SSL_HEADER")
+
+
+def test_production_settings_are_https_only_behind_a_tls_proxy(monkeypatch):
+    module = load_settings(
+        monkeypatch, DEBUG="false", SECRET_KEY="x" * 50, SITE_URL="https://smear.example"
+    )
+
+    assert module.SECURE_SSL_REDIRECT is True
+    assert module.SECURE_HSTS_SECONDS == 31_536_000
+    assert module.SECURE_HSTS_INCLUDE_SUBDOMAINS and module.SECURE_HSTS_PRELOAD
+    assert module.SESSION_COOKIE_SECURE and module.CSRF_COOKIE_SECURE
+    assert module.SECURE_PROXY_SSL_HEADER == ("HTTP_X_FORWARDED_PROTO", "https")
+    assert module.ALLAUTH_TRUSTED_PROXY_COUNT == 1
+    assert module.SECURE_CONTENT_TYPE_NOSNIFF is True
+    assert module.SECURE_REFERRER_POLICY == "same-origin"
+    assert module.X_FRAME_OPTIONS == "DENY"
+    assert module.ACCOUNT_DEFAULT_HTTP_PROTOCOL == "https"
+    # the load balancer's plain-HTTP liveness probe is not redirected
+    assert module.SECURE_REDIRECT_EXEMPT == [r"^healthz$"]
+
+
+def test_production_security_settings_can_be_tuned(monkeypatch):
+    module = load_settings(
+        monkeypatch,
+        DEBUG="false",
+        SECRET_KEY="x" * 50,
+        SITE_URL="https://smear.example",
+        SECURE_SSL_REDIRECT="false",
+        SECURE_HSTS_SECONDS="3600",
+        SECURE_HSTS_PRELOAD="false",
+        TRUSTED_PROXY_COUNT="2",
+    )
+
+    assert module.SECURE_SSL_REDIRECT is False
+    assert module.SECURE_HSTS_SECONDS == 3600
+    assert module.SECURE_HSTS_PRELOAD is False
+    assert module.ALLAUTH_TRUSTED_PROXY_COUNT == 2
+
+
+def test_production_over_plain_http_on_a_lan_keeps_working_cookies(monkeypatch):
+    module = load_settings(
+        monkeypatch, DEBUG="false", SECRET_KEY="x" * 50, SITE_URL="http://smear.lan:8000"
+    )
+
+    assert module.SECURE_SSL_REDIRECT is False
+    assert module.SECURE_HSTS_SECONDS == 0
+    assert module.SESSION_COOKIE_SECURE is False and module.CSRF_COOKIE_SECURE is False
+    assert not hasattr(module, "SECURE_PROXY_SSL_HEADER")
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    environ = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("DJANGO_", "SECURE_", "EMAIL_", "TRUSTED_"))
+    }
+    environ.update(
+        DJANGO_SETTINGS_MODULE="smearsite.settings",
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50)[:50],
+        SITE_URL="https://smear.example",
+        ALLOWED_HOSTS="smear.example",
+    )
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
+        cwd=REPO,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_production_https_settings_redirect_http_but_not_the_health_check(monkeypatch, settings):
+    production = load_settings(
+        monkeypatch, DEBUG="false", SECRET_KEY="x" * 50, SITE_URL="https://smear.example"
+    )
+    for name in ("SECURE_SSL_REDIRECT", "SECURE_REDIRECT_EXEMPT", "SECURE_PROXY_SSL_HEADER"):
+        setattr(settings, name, getattr(production, name))
+    for name in ("SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD"):
+        setattr(settings, name, getattr(production, name))
+    client = Client()
+
+    plain = client.get("/rules/")
+    behind_proxy = client.get("/rules/", headers={"x-forwarded-proto": "https"})
+
+    assert plain.status_code == 301 and plain["Location"] == "https://testserver/rules/"
+    assert client.get("/healthz").status_code == 200
+    assert behind_proxy.status_code == 200
+    assert behind_proxy["Strict-Transport-Security"] == (
+        "max-age=31536000; includeSubDomains; preload"
+    )
+    assert behind_proxy["X-Frame-Options"] == "DENY"
+    assert behind_proxy["X-Content-Type-Options"] == "nosniff"
+    assert behind_proxy["Referrer-Policy"] == "same-origin"

@@ -1,0 +1,26 @@
+"""How django-allauth fits the site: our wording, and players shown by display name."""
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ObjectDoesNotExist
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "too_many_login_attempts": (
+            "Too many failed log-in attempts. For your safety, logging in to this "
+            "account is paused for a few minutes: please wait, then try again."
+        ),
+        "username_password_mismatch": (
+            "That username and password do not match an account. Check both and try again."
+        ),
+    }
+
+
+def user_display(user: AbstractBaseUser) -> str:
+    """The name shown in messages and the navigation: the display name, else the username."""
+    try:
+        return user.profile.display_name or user.get_username()
+    except ObjectDoesNotExist:
+        return user.get_username()

@@ -1,0 +1,76 @@
+"""Playing cards in templates: ``{% card "10H" %}`` draws one with ``cards/card.html``.
+
+``"10H"|card_face`` gives what the partial needs, for templates that lay cards out
+themselves. A card code is what the engine and the game record use: ``10H``, ``AS``,
+``J1``, ``J2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import template
+
+from game.engine import cards
+
+register = template.Library()
+
+STATES = ("", "playable", "unplayable")
+
+_SUITS = {
+    # U+FE0E asks for the text glyph, never a coloured emoji
+    "S": ("\u2660\ufe0e", "spades", "black"),
+    "H": ("\u2665\ufe0e", "hearts", "red"),
+    "D": ("\u2666\ufe0e", "diamonds", "red"),
+    "C": ("\u2663\ufe0e", "clubs", "black"),
+}
+_RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    code: str
+    rank: str  # what the corner shows: 10, J, ... or a star for a joker
+    symbol: str
+    colour: str  # red, black or joker
+    label: str  # what a screen reader says: "10 of hearts", "joker"
+
+    @property
+    def is_joker(self) -> bool:
+        return self.colour == "joker"
+
+
+@register.filter
+def card_face(code: str) -> CardFace:
+    card = cards.parse_card(code)  # an unknown code is a bug in the caller: fail loudly
+    canonical = cards.card_code(card)
+    if card >= cards.JOKER_1:
+        return CardFace(code=canonical, rank="\u2605", symbol="", colour="joker", label="joker")
+    rank = cards.RANKS[cards.RANK_OF[card]]
+    symbol, suit_name, colour = _SUITS[cards.SUITS[cards.SUIT_OF[card]]]
+    return CardFace(
+        code=canonical,
+        rank=rank,
+        symbol=symbol,
+        colour=colour,
+        label=f"{_RANK_NAMES.get(rank, rank)} of {suit_name}",
+    )
+
+
+@register.inclusion_tag("cards/card.html")
+def card(code: str, state: str = "") -> dict:
+    """One card; ``state`` is "playable" or "unplayable" where the page says which."""
+    if state not in STATES:
+        raise template.TemplateSyntaxError(f"card state {state!r} is not one of {STATES}")
+    return {"card": card_face(code), "state": state}
+
+
+@register.filter
+def suit_symbol(suit: str) -> str:
+    """The symbol of a suit letter (S, H, D, C)."""
+    return _SUITS[suit.upper()][0]
+
+
+@register.filter
+def suit_colour(suit: str) -> str:
+    return _SUITS[suit.upper()][2]

@@ -1,0 +1,87 @@
+"""Real-browser tests: Playwright driving Debian's chromium against pytest-django's live server.
+
+Run them on their own (``pytest -m browser``, as ``make test`` does): the sync
+Playwright API keeps an event loop running, which the asyncio tests must not share.
+Playwright never downloads a browser here; a missing chromium fails under CI=true and
+skips otherwise.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",  # we run as root in CI
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} not found (apt-get install chromium)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    # The sync API runs an event loop in this thread for the whole session, and Django
+    # refuses database work in a thread with a running loop unless told it is safe:
+    # the test code here is plain synchronous code.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(autouse=True)
+def _site_for_browsers(isolated_cache, fast_password_hashing):
+    """Every browser test: its own rate-limit counts, cheap password hashing."""
+
+
+def _page(browser: Browser, live_server, viewport: dict) -> Page:
+    context = browser.new_context(viewport=viewport, base_url=live_server.url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+@pytest.fixture
+def page(browser, live_server):
+    page = _page(browser, live_server, DESKTOP)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    page = _page(browser, live_server, PHONE)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,216 @@
+"""The site shell and the rules page (Django test client), and the card partial."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.template import Context, Template, TemplateSyntaxError
+
+from game import rules_guide, services
+from game.templatetags.cards import card_face
+
+
+def main_of(body: str) -> str:
+    return body.split('<main class="site-main" id="main">', 1)[1].split("</main>", 1)[0]
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+# --- Navigation and layout --------------------------------------------------------
+
+
+def test_nav_links_home_and_rules_and_shows_the_parts_to_come_as_soon(client):
+    body = client.get("/").text
+    nav = body.split('aria-label="Main"', 1)[1].split("</nav>", 1)[0]
+
+    assert 'href="/"' in nav and 'href="/rules/"' in nav
+    for part in ("Play", "Learn", "Score sheet", "Donate"):
+        # listed, marked as not there yet, and not a link
+        assert re.search(rf'<span class="nav-soon" aria-disabled="true">{part} <small>soon', nav)
+        assert not re.search(rf"<a [^>]*>{part}\b", nav)
+
+
+def test_guest_sees_log_in_and_sign_up_that_come_back_to_this_page(client):
+    body = client.get("/rules/").text
+
+    assert 'href="/accounts/login/?next=/rules/"' in body
+    assert 'href="/accounts/signup/?next=/rules/"' in body
+    assert "Log out" not in body
+
+
+def test_account_pages_do_not_send_the_guest_back_to_themselves(client):
+    body = client.get("/accounts/login/").text
+
+    assert "next=/accounts/login/" not in body
+
+
+@pytest.mark.django_db
+def test_signed_in_nav_shows_the_display_name_and_a_log_out_form(client):
+    user = get_user_model().objects.create_user(username="dealer", password="x-7-long-pass")
+    services.profile_update(user=user, display_name="Dealer <Dan>")
+    client.force_login(user)
+
+    body = client.get("/").text
+
+    assert 'href="/accounts/profile/">Dealer &lt;Dan&gt;</a>' in body
+    # log-out is a POST with a CSRF token, never a link
+    form = re.search(r'<form method="post" action="/accounts/logout/">(.*?)</form>', body, re.S)
+    assert form and "csrfmiddlewaretoken" in form.group(1) and "Log out" in form.group(1)
+    assert "Sign up</a>" not in body.split("</header>")[0]
+
+
+def test_layout_has_a_footer_and_is_readable_on_a_phone(client):
+    body = client.get("/").text
+
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in body
+    assert '<footer class="site-footer">' in body
+    assert not re.search(r'(src|href)="(https?:)?//', body), "no off-site assets"
+
+
+# --- Rules page -------------------------------------------------------------------
+
+
+def test_rules_page_is_linked_and_served(client):
+    response = client.get("/rules/")
+
+    assert response.status_code == 200
+    assert "<title>Rules · Smear</title>" in response.text
+    assert 'href="/rules/" aria-current="page"' in response.text
+    assert client.post("/rules/").status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("players", "low", "hidden"),
+    [(3, "10", 4), (4, "9", 2), (5, "7", 4), (6, "6", 2), (7, "4", 4), (8, "3", 2)],
+)
+def test_rules_page_has_the_functional_deck_row(client, players, low, hidden):
+    body = client.get("/rules/").text
+    row = re.search(rf'<tr data-players="{players}">(.*?)</tr>', body, re.S)
+
+    assert row, f"no row for {players} players"
+    cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row.group(1))
+    in_play = 4 * (13 - ["2", "3", "4", "5", "6", "7", "8", "9", "10"].index(low)) + 2
+    assert cells == [str(players), f"{low} and up", str(in_play), str(hidden)]
+    assert in_play - 6 * players == hidden
+
+
+# The seed's four worked examples: trump, card led, hand, the legal plays.
+SEED_EXAMPLES = [
+    ("H", "AD", ["9D", "10H", "J1", "KS"], ["9D", "10H", "J1"]),
+    ("H", "AH", ["9D", "10H", "J1", "KS"], ["10H", "J1"]),
+    ("D", "AD", ["JH", "QH", "AH", "10S", "KS", "J2"], ["J2"]),
+]
+
+
+def test_rules_guide_examples_match_the_house_rules():
+    examples = rules_guide.play_examples()
+
+    assert len(examples) == 4
+    for example, (trump, led, hand, legal) in zip(examples, SEED_EXAMPLES, strict=False):
+        assert (example.trump, example.led, list(example.hand)) == (trump, led, hand)
+        assert list(example.legal) == legal
+    joker_lead = examples[3]
+    assert joker_lead.led in ("J1", "J2")
+    assert joker_lead.legal == joker_lead.hand  # a joker lead leaves every card legal
+
+
+def test_rules_page_draws_the_four_examples_with_playable_cards_marked(client):
+    body = client.get("/rules/").text
+    figures = re.findall(
+        r'<figure class="play-example" data-example="\d">(.*?)</figure>', body, re.S
+    )
+
+    assert len(figures) == 4
+    for figure, (_, led, hand, legal) in zip(figures, SEED_EXAMPLES, strict=False):
+        assert re.search(
+            rf'<p class="led">The trick was led with\s*<span [^>]*data-card="{led}"', figure
+        )
+        shown = re.findall(
+            r'class="card [^"]*card--(playable|unplayable)"[^>]*data-card="(\w+)"', figure
+        )
+        assert [code for _, code in shown] == hand
+        assert [code for state, code in shown if state == "playable"] == legal
+    assert "every card in your hand is legal" in figures[3]
+    assert "unplayable" not in figures[3]
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        # the auction
+        "once around the table",
+        "dealer speaks last",
+        "more than the highest bid so far",
+        "the dealer must open",
+        "does not stop the auction",
+        # trump and leads
+        "first card of a round may not be a joker",
+        # trick resolution
+        "The highest trump played wins",
+        "the first joker played wins",
+        "the highest card of the suit led wins",
+        # round points
+        "highest trump that was dealt",
+        "was dealt the lowest trump in play",
+        "If the jack is one of the hidden cards, nobody gets this point",
+        "1 point for each joker",
+        "10 counts 10, jack 1, queen 2, king 3, ace 4",
+        "if two sides tie for the highest total, nobody does",
+        # match scoring
+        "loses the amount it bid",
+        "cannot go past 20",
+        "only the side that won the auction can reach 21",
+    ],
+)
+def test_rules_page_explains(client, phrase):
+    assert phrase in text_of(main_of(client.get("/rules/").text))
+
+
+# --- The card partial -------------------------------------------------------------
+
+
+def render(source: str) -> str:
+    return Template("{% load cards %}" + source).render(Context({}))
+
+
+def test_card_ten_of_hearts_is_red_with_its_rank_and_suit():
+    html = render('{% card "10H" %}')
+
+    assert 'class="card card--red"' in html
+    assert 'aria-label="10 of hearts"' in html
+    assert ">10<" in html and "\u2665" in html
+
+
+def test_card_ace_of_spades_is_black():
+    html = render('{% card "as" %}')
+
+    assert 'class="card card--black"' in html
+    assert 'aria-label="ace of spades"' in html and 'data-card="AS"' in html
+    assert "\u2660" in html
+
+
+def test_jokers_are_drawn_distinctly_and_named_joker():
+    for code in ("J1", "J2"):
+        html = render(f'{{% card "{code}" %}}')
+        assert 'class="card card--joker"' in html
+        assert 'aria-label="joker"' in html
+        assert "Joker" in html
+        assert not any(suit in html for suit in "\u2660\u2665\u2666\u2663")
+
+
+def test_card_states_show_and_say_whether_a_card_may_be_played():
+    assert 'card--playable" role="img" aria-label="queen of diamonds, can be played"' in render(
+        '{% card "QD" "playable" %}'
+    )
+    assert "king of clubs, cannot be played" in render('{% card "KC" state="unplayable" %}')
+    with pytest.raises(TemplateSyntaxError):
+        render('{% card "KC" "maybe" %}')
+
+
+def test_card_face_filter_and_unknown_codes():
+    face = card_face("JD")
+    assert (face.rank, face.colour, face.label) == ("J", "red", "jack of diamonds")
+    with pytest.raises(ValueError):
+        card_face("11H")
