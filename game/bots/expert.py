@@ -98,8 +98,8 @@ class ExpertBot:
         known = knowledge(view)
         unit_of = view.unit_of
         situation = Situation(view.unit, unit_of[view.bidder], view.bid, view.scores, view.target)
-        if view.trump is None and not detailed:
-            utility = contract_utility(view.unit, view.bid)  # the opening lead picks trump
+        if not view.trick_winners and not detailed:
+            utility = contract_utility(situation)  # the first trick: the dearest to search
         else:
             utility = utility_for(situation, with_points=detailed)
         samples: dict[int, list[tuple[int, int, int]]] = {action: [] for action in legal}
@@ -138,7 +138,7 @@ class ExpertBot:
     def _analyse_auction(self, view, legal, rng, deadline) -> Analysis:
         """What we could take as the bidder, over sampled deals, priced for each legal bid."""
         known = knowledge(view)
-        outcomes: list[tuple[int, int]] = []
+        outcomes: list[int] = []  # points we take as the bidder, one per sampled deal
         complete = True
         while len(outcomes) < self.max_deals:
             if len(outcomes) >= self.min_deals and time.perf_counter() > deadline:
@@ -146,12 +146,11 @@ class ExpertBot:
                 break
             position = self._as_leader(view, known, rng)
             try:
-                value = solve(position, points_utility(view.unit), SearchStats(deadline=deadline))
+                ours = solve(position, points_utility(view.unit), SearchStats(deadline=deadline))
             except SearchTimeout:
                 complete = False
                 break
-            _, ours, theirs = decode(value)
-            outcomes.append((ours, theirs))
+            outcomes.append(ours)
         partner_holds_bid = self._partner_holds_bid(view)
         stats = []
         for action in legal:
@@ -164,7 +163,8 @@ class ExpertBot:
                 continue
             amount = bid_amount(action)
             situation = Situation(view.unit, view.unit, amount, view.scores, view.target)
-            values = [match_value(situation, ours, theirs) for ours, theirs in outcomes]
+            # the search counts only our points; a round holds about five, the rest theirs
+            values = [match_value(situation, ours, max(0, 5 - ours)) for ours in outcomes]
             mean, se = _mean_se(values)
             if partner_holds_bid:
                 mean -= self.bid_margin  # raising a partner only adds risk
@@ -173,8 +173,8 @@ class ExpertBot:
                     action,
                     mean,
                     se,
-                    (_mean([o for o, _ in outcomes]), _mean([t for _, t in outcomes])),
-                    sum(ours >= amount for ours, _ in outcomes) / len(outcomes),
+                    (_mean(outcomes), _mean([max(0, 5 - ours) for ours in outcomes])),
+                    sum(ours >= amount for ours in outcomes) / len(outcomes),
                 )
             )
         stats.sort(key=lambda s: (-s.value, s.action))

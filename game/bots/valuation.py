@@ -68,21 +68,22 @@ def utility_for(situation: Situation, with_points: bool = True) -> Utility:
     return Utility(frozenset({situation.unit}), table)
 
 
-def contract_utility(unit: int, bid: int) -> Utility:
-    """For the bidder's opening lead, which also picks trump: make the bid first, then up
-    to two points more. Few distinct values make the search's zero-window tests cheap."""
-    table = tuple(
-        tuple(0 if ours < bid else 1 + min(ours - bid, 2) for _ in range(MAX_POINTS))
-        for ours in range(MAX_POINTS)
-    )
-    return Utility(frozenset({unit}), table)
+def contract_utility(situation: Situation) -> Utility:
+    """For the first trick, where search is dearest: make (or beat) the bid first, then a
+    point or two more. Few distinct values make the zero-window tests cheap."""
+
+    def value(ours: int, theirs: int) -> int:
+        if situation.we_bid:
+            return 0 if ours < situation.bid else 1 + min(ours - situation.bid, 2)
+        return (2 if theirs < situation.bid else 0) + min(ours, 1)
+
+    table = tuple(tuple(value(o, t) for t in range(MAX_POINTS)) for o in range(MAX_POINTS))
+    return Utility(frozenset({situation.unit}), table)
 
 
 def points_utility(unit: int) -> Utility:
-    """Most points for us, then fewest for the others: what a bidder can count on taking."""
-    table = tuple(
-        tuple(ours * 8 + (7 - theirs) for theirs in range(MAX_POINTS)) for ours in range(MAX_POINTS)
-    )
+    """The points we take: what a bidder can count on."""
+    table = tuple(tuple(ours for _ in range(MAX_POINTS)) for ours in range(MAX_POINTS))
     return Utility(frozenset({unit}), table)
 
 

@@ -1,0 +1,81 @@
+"""Bot decision latency at the live-play budget, and how many deals the expert solves.
+
+    python bench/bots.py [--rounds 8] [--players 3 4]
+
+The expert sits at every other seat against greedy bots; every decision with more than
+one legal action is timed. Prints p50/p95/max per table size and phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from game.bots import make_bot  # noqa: E402
+from game.bots.basic import GreedyBot  # noqa: E402
+from game.engine.state import MatchSetup, MatchState  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(players: int, rounds: int, seed: int) -> None:
+    setup = (
+        MatchSetup.partnerships(players, 2) if players % 2 == 0 else MatchSetup.cutthroat(players)
+    )
+    expert, greedy = make_bot("expert"), GreedyBot()
+    rng = Random(seed)
+    match = MatchState(setup)
+    times: dict[str, list[float]] = defaultdict(list)
+    deals: dict[str, list[int]] = defaultdict(list)
+    for _ in range(rounds):
+        if match.is_terminal():
+            match = MatchState(setup)
+        match = match.deal_round(rng)
+        while match.current_player() is not None:
+            seat = match.current_player()
+            view, legal = match.view_for(seat), match.legal_actions()
+            if seat % 2 == 0 and len(legal) > 1:
+                phase = "auction" if view.bidder is None else f"trick {len(view.trick_winners) + 1}"
+                started = time.perf_counter()
+                analysis = expert.analyse(view, legal, rng, detailed=False)
+                action = analysis.best if analysis.deals else greedy.choose(view, legal, rng)
+                times[phase].append(time.perf_counter() - started)
+                times["all"].append(times[phase][-1])
+                deals[phase].append(analysis.deals)
+            else:
+                action = greedy.choose(view, legal, rng)
+            match = match.apply(action, seat)
+    for phase in ["all", "auction"] + [f"trick {n}" for n in range(1, 7)]:
+        if phase not in times:
+            continue
+        ms = [t * 1e3 for t in times[phase]]
+        solved = f", deals solved p50 {percentile(deals[phase], 0.5)}" if phase != "all" else ""
+        p50, p95 = percentile(ms, 0.5), percentile(ms, 0.95)
+        print(
+            f"{players} players, {phase:>7}: {len(ms)} decisions, p50 {p50:.0f} ms, "
+            f"p95 {p95:.0f} ms, max {max(ms):.0f} ms{solved}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4])
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    print(f"expert budget {make_bot('expert').budget_ms:.0f} ms per decision")
+    for players in args.players:
+        measure(players, args.rounds, args.seed)
+
+
+if __name__ == "__main__":
+    main()
