@@ -2,8 +2,11 @@
 
 from random import Random
 
+import pytest
+
 from game.bots.expert import ExpertBot
 from game.engine.rules import bid_action, is_bid
+from game.engine.state import MatchSetup, RoundState, shuffle_deal
 from tests.game.engine.builders import act, auction_won_by, round_with
 from tests.game.engine.test_state import SCRIPT, SCRIPTED_HANDS
 
@@ -57,3 +60,18 @@ def test_the_expert_prefers_a_bid_it_can_make_over_one_it_cannot():
     assert by_action[bid_action(2)].made == 1.0  # high and low are sure with spades trump
     assert by_action[bid_action(2)].made > by_action[bid_action(6)].made
     assert by_action[bid_action(2)].value > by_action[bid_action(6)].value
+
+
+@pytest.mark.parametrize("players", [3, 8])
+def test_the_expert_plays_whole_rounds_at_small_and_big_tables(players):
+    setup = MatchSetup.cutthroat(3) if players == 3 else MatchSetup.partnerships(8, 4)
+    bot = ExpertBot(budget_ms=20, max_deals=3)
+    rng = Random(players)
+    state = RoundState(setup, shuffle_deal(setup, 0, rng))
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        choice = bot.choose(state.view_for(seat), legal, rng)
+        assert choice in legal
+        state = state.apply(choice, seat)
+    assert sum(state.result.raw) >= 2  # high and low at least
