@@ -101,9 +101,13 @@ def action_values(
 
 
 def _bisect(reaches, utility: Utility) -> int:
-    """The largest value ``reaches`` accepts, within the table's range."""
+    """The largest value ``reaches`` accepts, within the table's range. The best value is
+    tried first: a side with the lead and a free choice of trump often takes everything."""
     entries = [v for row in utility.table for v in row]
     low, high = min(entries), max(entries)
+    if reaches(high):
+        return high
+    high -= 1
     while low < high:
         middle = (low + high + 1) // 2
         if reaches(middle):
@@ -116,14 +120,14 @@ def _bisect(reaches, utility: Utility) -> int:
 def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
     """The exact value of the position to the maximising side.
 
-    A binary search over zero-window tests ("can the side to move get at least g?"): each
-    test prunes far more than a full-window search, and the table keeps what earlier
-    tests proved.
+    Zero-window tests ("is the value at least g?") under a binary search: each test
+    prunes far more than a full-window search, and the table keeps what earlier tests
+    proved.
     """
     stats = stats if stats is not None else SearchStats()
-    maximizing = utility_side_moves(position, utility)
     searches: dict[int, _Search] = {}
     order = _root_order(position)
+    pick = any if utility_side_moves(position, utility) else all
 
     def search_for(card: int) -> _Search:
         trump = position.trump if position.trump >= 0 else SUIT_OF[card]
@@ -131,29 +135,10 @@ def solve(position: Position, utility: Utility, stats: SearchStats | None = None
             searches[trump] = _Search(position, trump, utility, stats)
         return searches[trump]
 
-    def reaches(goal: int) -> bool:
-        """Can the seat to act reach ``goal`` (at least, or at most when minimising)?"""
-        for card in order:
-            if maximizing and search_for(card).after(card, goal - 1, goal) >= goal:
-                return True
-            if not maximizing and search_for(card).after(card, goal, goal + 1) <= goal:
-                return True
-        return False
-
-    values = [v for row in utility.table for v in row]
-    low, high = min(values), max(values)  # the answer lies in [low, high]
-    while low < high:
-        middle = (low + high + 1) // 2 if maximizing else (low + high) // 2
-        if maximizing:
-            if reaches(middle):
-                low = middle
-            else:
-                high = middle - 1
-        elif reaches(middle):
-            high = middle
-        else:
-            low = middle + 1
-    return low
+    return _bisect(
+        lambda goal: pick(search_for(card).after(card, goal - 1, goal) >= goal for card in order),
+        utility,
+    )
 
 
 def _root_order(position: Position) -> list[int]:
