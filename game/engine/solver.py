@@ -279,6 +279,26 @@ class _Search:
                 return False
             return suit_of[card] == suit_of[current] and card > current
 
+        def take(mask, winner, a, b, games):
+            """Score a finished trick: its capture points and its game value go to ``winner``."""
+            points = (mask & once).bit_count() + (mask & twice).bit_count()
+            if side_of_seat[winner]:
+                a += points
+            else:
+                b += points
+            unit = unit_of[winner]
+            return a, b, games[:unit] + (games[unit] + game_total(mask),) + games[unit + 1 :]
+
+        def final(a, b, games):
+            """The value of a finished round: game goes to the unique highest total."""
+            winner = game_winner(games)
+            if winner is not None:
+                if side_of_unit[winner]:
+                    a += 1
+                else:
+                    b += 1
+            return table[a][b]
+
         def cont(hands, leader, seat, trick, winning, win_seat, a, b, games, alpha, beta):
             """After ``seat`` added the last card of ``trick``: finish the trick or pass on."""
             if len(trick) < players:
@@ -287,13 +307,7 @@ class _Search:
             mask = 0
             for c in trick:
                 mask |= 1 << c
-            points = (mask & once).bit_count() + (mask & twice).bit_count()
-            if side_of_seat[win_seat]:
-                a += points
-            else:
-                b += points
-            unit = unit_of[win_seat]
-            games = games[:unit] + (games[unit] + game_total(mask),) + games[unit + 1 :]
+            a, b, games = take(mask, win_seat, a, b, games)
             return trick_start(hands, win_seat, a, b, games, alpha, beta)
 
         def trick_start(hands, leader, a, b, games, alpha, beta):
@@ -301,31 +315,12 @@ class _Search:
             for hand in hands:
                 remaining |= hand
             if not remaining:
-                winner = game_winner(games)
-                if winner is not None:
-                    if side_of_unit[winner]:
-                        a += 1
-                    else:
-                        b += 1
-                return table[a][b]
+                return final(a, b, games)
             if remaining.bit_count() == players:
                 # one card each: the last trick plays itself
                 trick = [hands[(leader + i) % players].bit_length() - 1 for i in range(players)]
                 winner = (leader + trick_winner(trick, trump)) % players
-                points = (remaining & once).bit_count() + (remaining & twice).bit_count()
-                if side_of_seat[winner]:
-                    a += points
-                else:
-                    b += points
-                unit = unit_of[winner]
-                games = games[:unit] + (games[unit] + game_total(remaining),) + games[unit + 1 :]
-                winner = game_winner(games)
-                if winner is not None:
-                    if side_of_unit[winner]:
-                        a += 1
-                    else:
-                        b += 1
-                return table[a][b]
+                return final(*take(remaining, winner, a, b, games))
             # Bounds from the points still out: stop when they cannot change the answer.
             out = (remaining & once).bit_count() + (remaining & twice).bit_count()
             settled = None  # the side game surely goes to, if either
