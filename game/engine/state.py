@@ -21,6 +21,8 @@ from .cards import (
     functional_deck,
 )
 from .rules import PASS, MatchScoring, RoundPoints
+from .solver import Position
+from .view import SeatView, view_for
 
 
 class IllegalAction(ValueError):
@@ -224,9 +226,7 @@ class RoundState:
             return self._apply_bid(action)
         return self._apply_play(action)
 
-    def view_for(self, seat: int):
-        from .view import view_for
-
+    def view_for(self, seat: int) -> SeatView:
         return view_for(self, seat)
 
     # --- Derived facts --------------------------------------------------------------
@@ -243,10 +243,8 @@ class RoundState:
     def bidder_seat(self) -> int | None:
         return None if self.auction_left or self.bidder == _NOBODY else self.bidder
 
-    def solver_position(self):
+    def solver_position(self) -> Position:
         """This complete deal as the solver's Position (card play only)."""
-        from .solver import Position
-
         if self.auction_left or self.to_act == _NOBODY:
             raise ValueError("the solver takes positions in card play")
         return Position(
@@ -489,7 +487,7 @@ class MatchState:
         played = self.round.apply(action, seat)
         return MatchState(self.setup, self.first_dealer, self.rounds[:-1] + (played,))
 
-    def view_for(self, seat: int):
+    def view_for(self, seat: int) -> SeatView:
         if self.round is None:
             raise IllegalAction("no round has been dealt")
         return self.round.view_for(seat)
