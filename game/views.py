@@ -4,6 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from donations import selectors as donation_selectors
 from game import rules_guide, services
 from game.engine import cards as engine_cards
 from game.engine import rules as engine_rules
@@ -48,4 +49,10 @@ def profile(request: HttpRequest) -> HttpResponse:
         services.profile_update(user=request.user, display_name=form.cleaned_data["display_name"])
         messages.success(request, "Your display name is saved.")
         return redirect("game:profile")
-    return render(request, "game/profile.html", {"profile": current, "form": form})
+    # a paid donation earns the supporter badge
+    is_supporter = donation_selectors.user_is_supporter(user=request.user)
+    return render(
+        request,
+        "game/profile.html",
+        {"profile": current, "form": form, "is_supporter": is_supporter},
+    )

@@ -1,0 +1,179 @@
+"""Services: the only code that writes donations. Keyword-only, named <thing>_<verb>."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from donations import amounts, stripe_client
+from donations.models import Donation, WebhookEvent
+
+logger = logging.getLogger(__name__)
+
+# In every session's metadata: tells our sessions apart from others on the same account.
+METADATA_APP = "smear-donations"
+PRODUCT_NAME = "Donation to the Smear web site"
+
+
+@dataclass(frozen=True)
+class CheckoutStart:
+    donation: Donation
+    # where to send the donor: Stripe's payment page
+    redirect_url: str
+
+
+def _idempotency_key(*, attempt: str, **request: object) -> str:
+    """The same form, sent twice (a double click), gets the same session back from Stripe.
+
+    ``attempt`` is minted when the form is drawn; the rest is what the donor chose, so
+    going back and changing the amount or the message starts a new session instead of
+    colliding with the old one.
+    """
+    text = "|".join([attempt, *(f"{key}={request[key]}" for key in sorted(request))])
+    return "donation-" + hashlib.sha256(text.encode()).hexdigest()[:48]
+
+
+def donation_checkout_start(
+    *,
+    units: int,
+    user: AbstractBaseUser | AnonymousUser,
+    name: str,
+    message: str,
+    list_publicly: bool,
+    attempt: str,
+) -> CheckoutStart:
+    """Create the Stripe Checkout Session and our pending Donation for it.
+
+    Raises ``stripe_client.Unavailable`` (nothing is recorded) when Stripe says no.
+    """
+    currency = settings.STRIPE_CURRENCY
+    amount = amounts.to_minor(units, currency)
+    user_id = user.pk if user.is_authenticated else None
+    metadata = {"app": METADATA_APP}
+    if user_id is not None:
+        metadata["user_id"] = str(user_id)
+    session = stripe_client.checkout_session_create(
+        amount=amount,
+        currency=currency,
+        product_name=PRODUCT_NAME,
+        # Stripe puts the session id in place of {CHECKOUT_SESSION_ID}
+        success_url=f"{settings.SITE_URL}{reverse('donations:thanks')}"
+        "?session_id={CHECKOUT_SESSION_ID}",
+        cancel_url=f"{settings.SITE_URL}{reverse('donations:donate')}?cancelled=1",
+        metadata=metadata,
+        idempotency_key=_idempotency_key(
+            attempt=attempt,
+            amount=amount,
+            currency=currency,
+            user=user_id,
+            name=name,
+            message=message,
+            list_publicly=list_publicly,
+        ),
+    )
+    # a repeated form gets the same session back: keep the one donation already recorded
+    donation, _ = Donation.objects.get_or_create(
+        checkout_session_id=session.id,
+        defaults={
+            "amount": amount,
+            "currency": currency,
+            "user_id": user_id,
+            "name": name,
+            "message": message,
+            "list_publicly": list_publicly,
+        },
+    )
+    redirect_url = session.url or f"{settings.SITE_URL}{reverse('donations:thanks')}"
+    return CheckoutStart(donation=donation, redirect_url=redirect_url)
+
+
+# --- Webhook ------------------------------------------------------------------------
+
+
+def _donation_for(session: stripe_client.CheckoutSession) -> Donation | None:
+    """Our record of the session; rebuilt from Stripe's data if only our write was lost."""
+    donation = Donation.objects.filter(checkout_session_id=session.id).first()
+    # found, or not ours at all (another product on the same Stripe account)
+    if donation is not None or session.metadata.get("app") != METADATA_APP:
+        return donation
+    user_id = session.metadata.get("user_id", "")
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id.isdigit() else None
+    logger.warning("Checkout Session %s had no donation record; recorded it now", session.id)
+    donation, _ = Donation.objects.get_or_create(
+        checkout_session_id=session.id,
+        defaults={
+            "amount": session.amount_total or 0,
+            "currency": session.currency or settings.STRIPE_CURRENCY,
+            "user": user,
+        },
+    )
+    return donation
+
+
+def _settle(session: stripe_client.CheckoutSession, status: Donation.Status) -> None:
+    donation = _donation_for(session)
+    if donation is None:
+        return
+    changes = {"status": status, "updated": timezone.now()}
+    charged = (session.amount_total, session.currency or donation.currency)
+    if status == Donation.Status.PAID and session.amount_total is not None:
+        # what Stripe took is what we record
+        changes.update(amount=charged[0], currency=charged[1])
+    # paid and failed are final: a late or out-of-order event changes nothing
+    settled = Donation.objects.filter(pk=donation.pk, status=Donation.Status.PENDING).update(
+        **changes
+    )
+    if settled and "amount" in changes and charged != (donation.amount, donation.currency):
+        logger.warning("Checkout Session %s was paid another amount than we asked", session.id)
+
+
+def _session_completed(session: stripe_client.CheckoutSession) -> None:
+    # a delayed payment method (a bank debit) completes the session unpaid; its outcome
+    # comes later as async_payment_succeeded or async_payment_failed
+    if session.payment_status == "paid":
+        _settle(session, Donation.Status.PAID)
+    else:
+        _donation_for(session)
+
+
+def _async_payment_succeeded(session: stripe_client.CheckoutSession) -> None:
+    _settle(session, Donation.Status.PAID)
+
+
+def _async_payment_failed(session: stripe_client.CheckoutSession) -> None:
+    _settle(session, Donation.Status.FAILED)
+
+
+_HANDLERS: dict[str, Callable[[stripe_client.CheckoutSession], None]] = {
+    "checkout.session.completed": _session_completed,
+    "checkout.session.async_payment_succeeded": _async_payment_succeeded,
+    "checkout.session.async_payment_failed": _async_payment_failed,
+}
+
+
+def webhook_event_handle(*, event: stripe_client.Event) -> str:
+    """Apply a verified Stripe event once: 'processed', 'ignored' or 'duplicate'.
+
+    The event id is recorded in the same transaction as its effect, so a failure leaves
+    neither (and Stripe's retry starts afresh) and a redelivery finds the id and stops.
+    """
+    handler = _HANDLERS.get(event.type)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                WebhookEvent.objects.create(stripe_event_id=event.id, type=event.type)
+        except IntegrityError:
+            return "duplicate"
+        if handler is None or event.session is None:
+            return "ignored"
+        handler(event.session)
+    return "processed"

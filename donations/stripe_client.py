@@ -1,0 +1,151 @@
+"""Everything that talks to Stripe, and the only module that imports ``stripe``.
+
+The rest of the app sees plain dataclasses and our own exceptions, never a Stripe object.
+The keys come from the settings (``STRIPE_SECRET_KEY``, ``STRIPE_WEBHOOK_SECRET``, read
+from the environment) and are never logged: errors are logged by class and code only.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+
+import stripe
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+# a stuck Stripe must not hold a request (and a worker) for the library's default 80 s
+TIMEOUT_SECONDS = 20
+# retries are safe: every session we create carries an idempotency key
+NETWORK_RETRIES = 2
+
+
+class NotConfigured(Exception):
+    """STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is not set."""
+
+
+class Unavailable(Exception):
+    """Stripe refused the request or could not be reached."""
+
+
+class BadWebhook(Exception):
+    """A webhook whose signature does not verify, or that is not a Stripe event at all."""
+
+
+@dataclass(frozen=True)
+class CheckoutSession:
+    id: str
+    url: str | None
+    payment_status: str = "unpaid"
+    amount_total: int | None = None
+    currency: str = ""
+    metadata: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    type: str
+    # the event's object when it is a Checkout Session, else None
+    session: CheckoutSession | None
+
+
+def is_configured() -> bool:
+    """Both keys are needed: without the webhook secret no payment could be confirmed."""
+    return bool(settings.STRIPE_SECRET_KEY.strip() and settings.STRIPE_WEBHOOK_SECRET.strip())
+
+
+def _client() -> stripe.StripeClient:
+    if not is_configured():
+        raise NotConfigured("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must both be set")
+    base_addresses = {"api": settings.STRIPE_API_BASE} if settings.STRIPE_API_BASE else None
+    return stripe.StripeClient(
+        settings.STRIPE_SECRET_KEY.strip(),
+        base_addresses=base_addresses,
+        max_network_retries=NETWORK_RETRIES,
+        http_client=stripe.RequestsClient(timeout=TIMEOUT_SECONDS),
+    )
+
+
+def _session_from(values: dict) -> CheckoutSession:
+    metadata = values.get("metadata") or {}
+    return CheckoutSession(
+        id=str(values["id"]),
+        url=values.get("url"),
+        payment_status=str(values.get("payment_status") or "unpaid"),
+        amount_total=values.get("amount_total"),
+        currency=str(values.get("currency") or ""),
+        metadata={str(key): str(value) for key, value in metadata.items()},
+    )
+
+
+def checkout_session_create(
+    *,
+    amount: int,
+    currency: str,
+    product_name: str,
+    success_url: str,
+    cancel_url: str,
+    metadata: dict[str, str],
+    idempotency_key: str,
+) -> CheckoutSession:
+    """A one-time Checkout Session for ``amount`` minor units, priced inline."""
+    params = {
+        "mode": "payment",
+        "submit_type": "donate",
+        "line_items": [
+            {
+                "quantity": 1,
+                "price_data": {
+                    "currency": currency,
+                    "unit_amount": amount,
+                    "product_data": {"name": product_name},
+                },
+            }
+        ],
+        "success_url": success_url,
+        "cancel_url": cancel_url,
+        "metadata": metadata,
+        "payment_intent_data": {"metadata": metadata},
+    }
+    try:
+        session = _client().v1.checkout.sessions.create(
+            params=params, options={"idempotency_key": idempotency_key}
+        )
+    except stripe.StripeError as error:
+        # class, code and status only: a message may quote (part of) the request
+        logger.warning(
+            "Stripe refused a Checkout Session: %s code=%s status=%s request=%s",
+            type(error).__name__,
+            error.code,
+            error.http_status,
+            error.request_id,
+        )
+        raise Unavailable(type(error).__name__) from None
+    return _session_from(session.to_dict())
+
+
+def webhook_event_parse(*, payload: bytes, signature: str) -> Event:
+    """The event Stripe signed, or BadWebhook: a wrong signature, an old one, or no secret."""
+    secret = settings.STRIPE_WEBHOOK_SECRET.strip()
+    if not secret:
+        raise BadWebhook("STRIPE_WEBHOOK_SECRET is not set")
+    try:
+        stripe.WebhookSignature.verify_header(
+            payload, signature, secret, stripe.Webhook.DEFAULT_TOLERANCE
+        )
+        values = json.loads(payload)
+    except stripe.SignatureVerificationError:
+        raise BadWebhook("signature does not verify") from None
+    except ValueError:
+        raise BadWebhook("body is not JSON") from None
+    if not isinstance(values, dict) or not values.get("id") or not values.get("type"):
+        raise BadWebhook("not a Stripe event")
+    data = values.get("data")
+    obj = data.get("object") if isinstance(data, dict) else None
+    session = None
+    if isinstance(obj, dict) and obj.get("object") == "checkout.session" and obj.get("id"):
+        session = _session_from(obj)
+    return Event(id=str(values["id"]), type=str(values["type"]), session=session)
