@@ -31,3 +31,96 @@ class ProfileForm(forms.Form):
         help_text="The name other players see at the table.",
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
+
+
+# --- Play bots now --------------------------------------------------------------------
+
+BOT_LEVEL_CHOICES = [("random", "Random"), ("greedy", "Greedy"), ("expert", "Expert")]
+# name -> (players it fits, or None for any; how many equal units partners sit in)
+TEAM_LAYOUTS = {
+    "2v2": (4, 2),
+    "cutthroat": (None, None),
+    "3v3": (6, 2),
+    "2v2v2": (6, 3),
+    "4v4": (8, 2),
+    "custom": (None, None),
+}
+LAYOUT_CHOICES = [
+    ("2v2", "2 against 2 (4 players)"),
+    ("cutthroat", "Cutthroat: everyone for themselves"),
+    ("3v3", "3 against 3 (6 players)"),
+    ("2v2v2", "Three teams of 2 (6 players)"),
+    ("4v4", "4 against 4 (8 players)"),
+    ("custom", "Custom (write the teams below)"),
+]
+MAX_BOT_SEATS = 7
+
+
+def parse_teams(text: str, players: int) -> list[list[int]]:
+    """Teams written as seats, units split by colons: ``0,2:1,3``."""
+    teams = []
+    for part in text.replace(" ", "").split(":"):
+        try:
+            unit = [int(seat) for seat in part.split(",") if seat != ""]
+        except ValueError:
+            raise ValidationError("Write seat numbers, like 0,2:1,3.") from None
+        teams.append(unit)
+    seats = sorted(seat for unit in teams for seat in unit)
+    if seats != list(range(players)) or any(not unit for unit in teams):
+        raise ValidationError(
+            f"Put every seat from 0 to {players - 1} in exactly one team, like 0,2:1,3."
+        )
+    return teams
+
+
+def layout_teams(layout: str, players: int) -> list[list[int]]:
+    fits, units = TEAM_LAYOUTS[layout]
+    if fits is not None and fits != players:
+        raise ValidationError(f"That team layout is for {fits} players.")
+    if units is None:
+        return [[seat] for seat in range(players)]
+    # partners sit alternately: with 4 players, seats 0 and 2 against 1 and 3
+    return [list(range(unit, players, units)) for unit in range(units)]
+
+
+class PlayBotsForm(forms.Form):
+    players = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(3, 9)], coerce=int, initial=4
+    )
+    layout = forms.ChoiceField(label="Teams", choices=LAYOUT_CHOICES, initial="2v2")
+    custom_teams = forms.CharField(
+        label="Custom teams",
+        required=False,
+        max_length=40,
+        help_text="Seats 0 (you) and up; teams split by colons: 0,2:1,3.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in range(1, MAX_BOT_SEATS + 1):
+            self.fields[f"bot_{seat}"] = forms.ChoiceField(
+                label=f"Seat {seat} bot",
+                choices=BOT_LEVEL_CHOICES,
+                initial="expert",
+                required=False,
+            )
+
+    def bot_fields(self):
+        return [self[f"bot_{seat}"] for seat in range(1, MAX_BOT_SEATS + 1)]
+
+    def clean(self):
+        data = super().clean()
+        players = data.get("players")
+        layout = data.get("layout")
+        if players is None or layout is None:
+            return data
+        try:
+            if layout == "custom":
+                data["teams"] = parse_teams(data.get("custom_teams", ""), players)
+            else:
+                data["teams"] = layout_teams(layout, players)
+        except ValidationError as error:
+            self.add_error("custom_teams" if layout == "custom" else "layout", error)
+            return data
+        data["bot_levels"] = [data.get(f"bot_{seat}") or "expert" for seat in range(1, players)]
+        return data

@@ -17,3 +17,93 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+
+# --- Live tables ----------------------------------------------------------------------
+# A table's state is its deals plus its actions: the true match is rebuilt by replaying
+# them through the engine (game.selectors.match_for_table). Nothing derived from a
+# seat's cards is stored anywhere else.
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    code = models.CharField(max_length=8, unique=True)  # the short share code
+    players = models.PositiveSmallIntegerField()
+    teams = models.JSONField()  # the scoring units: a partition of the seats
+    target = models.PositiveSmallIntegerField(default=21)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.LOBBY)
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_tables",
+    )
+
+    def __str__(self) -> str:
+        return f"Table {self.code}"
+
+
+class Seat(models.Model):
+    """Who sits in a seat: a user, a guest (by session key) or a bot of some level."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    session_key = models.CharField(max_length=40, null=True, blank=True)
+    bot_level = models.CharField(max_length=16, null=True, blank=True)
+    display_name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} seat {self.number}: {self.display_name}"
+
+
+class Round(models.Model):
+    """The chance event of one round: the dealer, each seat's six cards and the hidden rest,
+    as card codes."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    hands = models.JSONField()
+    hidden = models.JSONField()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_unique_number"),
+        ]
+
+
+class ActionLog(models.Model):
+    """One bid, pass or card, in order within its round; the unique index makes a repeated
+    submission of the same move apply once."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    round = models.PositiveSmallIntegerField()
+    index = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.PositiveSmallIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "round", "index"], name="action_unique_position"
+            ),
+        ]

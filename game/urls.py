@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import views
+from game import table_views, views
 
 app_name = "game"
 
@@ -9,4 +9,16 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("rules/", views.rules, name="rules"),
     path("accounts/profile/", views.profile, name="profile"),
+    # play bots now, and the table page with its moves and hand history
+    path("play/", table_views.play, name="play"),
+    path("table/<str:code>/", table_views.table, name="table"),
+    path("table/<str:code>/play", table_views.table_play, name="table_play"),
+    path("table/<str:code>/rematch", table_views.table_rematch, name="table_rematch"),
+    path("table/<str:code>/record", table_views.table_record, name="table_record"),
+    path("table/<str:code>/rounds/<int:number>/", table_views.round_replay, name="round_replay"),
+    path(
+        "table/<str:code>/rounds/<int:number>/record",
+        table_views.round_record,
+        name="round_record",
+    ),
 ]

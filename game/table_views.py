@@ -1,0 +1,163 @@
+"""Playing at a table over plain HTTP: every form posts and redirects back, and with htmx
+the response swaps in the table partial instead. Thin: services write, selectors read."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from game import selectors, services
+from game.engine import record
+from game.engine.state import MatchState
+from game.forms import PlayBotsForm
+from game.models import Table
+from game.selectors import SeatOwner
+
+
+def _owner(request: HttpRequest, *, start_session: bool = False) -> SeatOwner:
+    """Who is asking: the signed-in user, or the guest by their session key."""
+    if request.user.is_authenticated:
+        return SeatOwner(user_id=request.user.pk)
+    if start_session and not request.session.session_key:
+        request.session["guest"] = True  # a change, so the session cookie is sent
+        request.session.save()
+    return SeatOwner(session_key=request.session.session_key)
+
+
+def _no_seat(request: HttpRequest) -> HttpResponse:
+    return render(request, "game/no_seat.html", status=403)
+
+
+@require_http_methods(["GET", "POST"])
+def play(request: HttpRequest) -> HttpResponse:
+    form = PlayBotsForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        table = services.table_create_vs_bots(
+            owner=_owner(request, start_session=True),
+            players=data["players"],
+            teams=data["teams"],
+            bot_levels=data["bot_levels"],
+        )
+        services.table_advance_bots(table_id=table.pk)
+        return redirect("game:table", code=table.code)
+    return render(request, "game/play.html", {"form": form})
+
+
+@require_GET
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    found = get_object_or_404(Table, code=code.upper())
+    view = selectors.table_view_for(table=found, seat_owner=_owner(request))
+    if view is None:
+        return _no_seat(request)
+    return render(request, "game/table.html", {"t": view})
+
+
+@require_POST
+def table_play(request: HttpRequest, code: str) -> HttpResponse:
+    found = get_object_or_404(Table, code=code.upper())
+    owner = _owner(request)
+    index = request.POST.get("index", "")
+    error = None
+    try:
+        services.table_play(
+            table_id=found.pk,
+            seat_owner=owner,
+            action=request.POST.get("action", ""),
+            index=int(index) if index.isdigit() else None,
+        )
+    except services.TableError as refused:
+        error = str(refused)
+    else:
+        services.table_advance_bots(table_id=found.pk)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("game:table", code=found.code)
+    found.refresh_from_db()
+    view = selectors.table_view_for(table=found, seat_owner=owner)
+    if view is None:
+        return _no_seat(request)
+    return render(request, "game/table.html#table", {"t": view, "error": error})
+
+
+@require_POST
+def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
+    found = get_object_or_404(Table, code=code.upper())
+    try:
+        fresh = services.table_rematch(table_id=found.pk, owner=_owner(request))
+    except services.TableError as refused:
+        messages.error(request, str(refused))
+        return redirect("game:table", code=found.code)
+    services.table_advance_bots(table_id=fresh.pk)
+    return redirect("game:table", code=fresh.code)
+
+
+# --- Hand history -----------------------------------------------------------------------
+
+
+def _seated_table(request: HttpRequest, code: str) -> Table | None:
+    found = get_object_or_404(Table, code=code.upper())
+    if selectors.seat_number_for(found, _owner(request)) is None:
+        return None
+    return found
+
+
+def _download(match: MatchState, filename: str) -> HttpResponse:
+    response = JsonResponse(record.write(match))
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def table_record(request: HttpRequest, code: str) -> HttpResponse:
+    """The match so far as a game record: finished rounds only."""
+    found = _seated_table(request, code)
+    if found is None:
+        return _no_seat(request)
+    match = selectors.finished_match_for_table(found)
+    if not match.rounds:
+        raise Http404("no round has finished yet")
+    return _download(match, f"smear-{found.code}.json")
+
+
+@require_GET
+def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    found = _seated_table(request, code)
+    if found is None:
+        return _no_seat(request)
+    match = selectors.finished_match_for_table(found)
+    if not 1 <= number <= len(match.rounds):
+        raise Http404("no such finished round")
+    state = match.rounds[number - 1]
+    single = MatchState(match.setup, state.dealer, (state,))
+    return _download(single, f"smear-{found.code}-round-{number}.json")
+
+
+@require_GET
+def round_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """A finished round, trick by trick: ``?trick=N`` shows the first N tricks."""
+    found = _seated_table(request, code)
+    if found is None:
+        return _no_seat(request)
+    replay = selectors.round_replay(table=found, number=number - 1)
+    if replay is None:
+        raise Http404("no such finished round")
+    shown = request.GET.get("trick", "")
+    shown = min(int(shown), len(replay.tricks)) if shown.isdigit() else 0
+    return render(
+        request,
+        "game/round_replay.html",
+        {
+            "code": found.code,
+            "number": number,
+            "replay": replay,
+            "tricks": replay.tricks[:shown],
+            "shown": shown,
+            "total": len(replay.tricks),
+            "previous": shown - 1 if shown > 0 else None,
+            "next": shown + 1 if shown < len(replay.tricks) else None,
+        },
+    )

@@ -1,0 +1,261 @@
+"""The table pages through the Django test client: guests play, strangers cannot, and no
+page ever shows a card its seat may not see."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from game import selectors
+from game.engine import record
+from game.engine.cards import card_code, cards_of
+from game.engine.rules import action_code
+from game.models import ActionLog, Round, Table
+
+pytestmark = pytest.mark.django_db
+
+GREEDY_2V2 = {
+    "players": "4",
+    "layout": "2v2",
+    "bot_1": "greedy",
+    "bot_2": "greedy",
+    "bot_3": "greedy",
+}
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def start_table(client: Client, **form) -> Table:
+    response = client.post("/play/", {**GREEDY_2V2, **form})
+    assert response.status_code == 302
+    code = response.url.rstrip("/").rsplit("/", 1)[-1]
+    assert response.url == f"/table/{code}/"
+    return Table.objects.get(code=code)
+
+
+def truth(table: Table):
+    table.refresh_from_db()
+    return selectors.match_for_table(table)
+
+
+def post_move(client: Client, table: Table, action: str, index=None, htmx=True):
+    data = {"action": action}
+    if index is not None:
+        data["index"] = str(index)
+    return client.post(f"/table/{table.code}/play", data, **(HTMX if htmx else {}))
+
+
+def test_home_offers_play_bots_now_and_the_nav_links_play(client):
+    body = client.get("/").text
+
+    assert 'action="/play/"' in body and "Play bots now" in body
+    nav = body.split('aria-label="Main"', 1)[1].split("</nav>", 1)[0]
+    assert 'href="/play/"' in nav
+
+
+def test_play_page_offers_players_layouts_and_bot_levels(client):
+    body = client.get("/play/").text
+
+    for option in ("2v2", "cutthroat", "3v3", "2v2v2", "4v4", "custom"):
+        assert f'value="{option}"' in body
+    for level in ("random", "greedy", "expert"):
+        assert f'value="{level}"' in body
+    assert 'name="bot_7"' in body
+
+
+def test_one_click_from_home_makes_a_4_player_2v2_table_of_expert_bots(client):
+    response = client.post("/play/", {"players": "4", "layout": "2v2"})
+
+    table = Table.objects.get()
+    assert response.url == f"/table/{table.code}/"
+    assert table.teams == [[0, 2], [1, 3]]
+    assert [s.bot_level for s in table.seats.all()] == [None, "expert", "expert", "expert"]
+
+
+def test_custom_teams_are_parsed_and_checked(client):
+    table = start_table(
+        client, players="5", layout="custom", custom_teams="0,3:1,4:2", bot_4="random"
+    )
+    assert table.teams == [[0, 3], [1, 4], [2]]
+
+    response = client.post("/play/", {**GREEDY_2V2, "layout": "custom", "custom_teams": "0,1:1"})
+    assert response.status_code == 200 and "exactly one team" in response.text
+    response = client.post("/play/", {**GREEDY_2V2, "layout": "3v3"})
+    assert "for 6 players" in response.text
+    assert Table.objects.count() == 1
+
+
+def test_a_guest_creates_a_table_and_plays_a_move(client):
+    table = start_table(client)
+    page = client.get(f"/table/{table.code}/")
+    assert page.status_code == 200 and "Your hand" in page.text and "Your turn" in page.text
+    before = ActionLog.objects.filter(table=table, seat=0).count()
+    legal = truth(table).legal_actions()
+
+    response = post_move(client, table, action_code(legal[0]))
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<section id="table"')  # the partial only
+    assert ActionLog.objects.filter(table=table, seat=0).count() == before + 1
+
+
+def test_without_htmx_a_move_redirects_back_to_the_table(client):
+    table = start_table(client)
+    legal = truth(table).legal_actions()
+
+    response = post_move(client, table, action_code(legal[0]), htmx=False)
+
+    assert response.status_code == 302 and response.url == f"/table/{table.code}/"
+
+
+def test_bad_input_gets_a_clear_message_and_changes_nothing(client):
+    table = start_table(client)
+    count = ActionLog.objects.count()
+
+    body = post_move(client, table, "QX").text
+    assert "is not a bid, a pass or a card" in body
+    assert "not your turn" in post_move(client, table, "pass", index=99).text
+    followed = client.post(f"/table/{table.code}/play", {"action": "7Z"}, follow=True)
+    assert "is not a bid, a pass or a card" in followed.text
+
+    assert ActionLog.objects.count() == count
+
+
+def test_another_session_cannot_see_or_act_for_the_seat(client):
+    table = start_table(client)
+    other = Client()
+    count = ActionLog.objects.count()
+
+    assert other.get(f"/table/{table.code}/").status_code == 403
+    for action in ("pass", "bid:1", action_code(truth(table).legal_actions()[0])):
+        other.post(f"/table/{table.code}/play", {"action": action}, **HTMX)
+    assert other.get(f"/table/{table.code}/record").status_code == 403
+
+    assert ActionLog.objects.count() == count
+
+
+def test_a_get_does_not_play_and_an_unknown_table_is_404(client):
+    table = start_table(client)
+
+    assert client.get(f"/table/{table.code}/play").status_code == 405
+    assert client.get("/table/NOPE42/").status_code == 404
+
+
+CARD_ATTR = re.compile(r'(?:data-card|value)="([0-9JQKA]{1,2}[SHDC]|J[12])"')
+SUMMARY = re.compile(r'<(section|details) class="(?:round-summary|match-end)".*?</\1>', re.S)
+
+
+def check_only_seat_0_knowledge(html: str, table: Table) -> None:
+    """Every card the page names is seat 0's own, already played this round, or (in the
+    round summary) played in the round just finished."""
+    match = truth(table)
+    current = match.round
+    finished = [r for r in match.rounds if r.is_terminal()]
+    played_now = {card_code(c) for c in current.history if c < 54}
+    own = {card_code(c) for c in cards_of(current.hands[0])}
+    others = set()
+    for seat, hand in enumerate(current.hands):
+        if seat:
+            others |= {card_code(c) for c in cards_of(hand)}
+    others |= {card_code(c) for c in cards_of(current.deal.hidden)}
+    last_round = set()
+    if finished:
+        last_round = {card_code(c) for c in finished[-1].history if c < 54}
+    for block in SUMMARY.finditer(html):
+        assert set(CARD_ATTR.findall(block.group(0))) <= last_round
+    rest = SUMMARY.sub("", html)
+    shown = set(CARD_ATTR.findall(rest))
+    if current.is_terminal():  # the match is over: the final round is all played
+        return
+    assert not shown & others, f"seat 0 was shown {sorted(shown & others)}"
+    assert shown <= own | played_now
+
+
+def test_no_page_shows_a_card_seat_0_may_not_see(client):
+    table = start_table(client)
+    check_only_seat_0_knowledge(client.get(f"/table/{table.code}/").text, table)
+
+    for _ in range(60):  # two rounds at least: the auctions and twelve tricks
+        match = truth(table)
+        if len(match.rounds) > 2 or match.is_terminal():
+            break
+        legal = match.legal_actions()
+        index = len(match.round.history)
+        html = post_move(client, table, action_code(legal[-1]), index=index).text
+        check_only_seat_0_knowledge(html, table)
+        check_only_seat_0_knowledge(client.get(f"/table/{table.code}/").text, table)
+
+    assert Round.objects.filter(table=table).count() >= 2
+
+
+def play_until_a_round_is_finished(client: Client, table: Table) -> str:
+    for _ in range(30):
+        match = truth(table)
+        if match.rounds[0].is_terminal():
+            break
+        html = post_move(client, table, action_code(match.legal_actions()[0])).text
+    return html
+
+
+def test_the_round_summary_follows_a_finished_round(client):
+    table = start_table(client)
+
+    html = play_until_a_round_is_finished(client, table)
+
+    assert "Round summary" in html or "Last round" in html
+    for label in ("High", "Low", "Game", "How the score changed"):
+        assert label in html
+
+
+def test_finished_rounds_download_as_records_that_replay(client):
+    table = start_table(client)
+    assert client.get(f"/table/{table.code}/record").status_code == 404
+    assert client.get(f"/table/{table.code}/rounds/1/record").status_code == 404
+    assert client.get(f"/table/{table.code}/rounds/1/").status_code == 404
+
+    play_until_a_round_is_finished(client, table)
+
+    for url in (f"/table/{table.code}/record", f"/table/{table.code}/rounds/1/record"):
+        response = client.get(url)
+        assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+        data = json.loads(response.content)
+        assert data["format"] == "smear-record/1" and len(data["rounds"]) == 1
+        assert "error" not in record.replay(data)
+    # only the finished round: the one in progress is never in the download
+    assert data["rounds"][0]["hands"] == Round.objects.get(table=table, number=0).hands
+
+
+def test_the_replay_page_steps_through_a_finished_round(client):
+    table = start_table(client)
+    play_until_a_round_is_finished(client, table)
+
+    start = client.get(f"/table/{table.code}/rounds/1/").text
+    two = client.get(f"/table/{table.code}/rounds/1/?trick=2").text
+    end = client.get(f"/table/{table.code}/rounds/1/?trick=6").text
+
+    assert "Tricks: 0 of 6" in start and 'href="?trick=1"' in start
+    assert 'data-trick="2"' in two and 'data-trick="3"' not in two
+    assert 'href="?trick=1"' in two and 'href="?trick=3"' in two
+    assert "Summary" in end and 'href="?trick=7"' not in end
+    assert client.get(f"/table/{table.code}/rounds/2/").status_code == 404
+
+
+def test_the_match_end_shows_the_winner_and_offers_a_rematch(client):
+    table = start_table(client)
+    Table.objects.filter(pk=table.pk).update(target=1)  # the first bid made wins
+
+    html = ""
+    for _ in range(200):
+        match = truth(table)
+        if match.is_terminal():
+            break
+        html = post_move(client, table, action_code(match.legal_actions()[0])).text
+
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert "Match over" in html and "Rematch" in html and "How the score changed" in html
+    assert "Your hand" not in html
+    assert "the match is over" in post_move(client, table, "pass").text
+    response = client.post(f"/table/{table.code}/rematch")
+    fresh = Table.objects.exclude(pk=table.pk).get()
+    assert response.url == f"/table/{fresh.code}/" and fresh.status == Table.Status.PLAYING

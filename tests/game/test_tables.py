@@ -1,0 +1,198 @@
+"""Tables over the database: creating one against bots, storing moves, bots, rounds, match end."""
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from game import selectors, services
+from game.engine import record
+from game.engine.rules import action_code
+from game.models import ActionLog, Round, Table
+from game.selectors import SeatOwner
+
+pytestmark = pytest.mark.django_db
+
+GUEST = SeatOwner(session_key="guest-session-key-0123456789abcdef")
+STRANGER = SeatOwner(session_key="someone-else-0123456789abcdef")
+
+
+def make_table(players=4, teams=((0, 2), (1, 3)), target=21) -> Table:
+    return services.table_create_vs_bots(
+        owner=GUEST,
+        players=players,
+        teams=[list(unit) for unit in teams],
+        bot_levels=["greedy"] * (players - 1),
+        target=target,
+    )
+
+
+def match_of(table: Table):
+    table.refresh_from_db()
+    return selectors.match_for_table(table)
+
+
+def play_first_legal(table: Table) -> None:
+    """Seat 0 plays its first legal action, then the bots answer."""
+    match = match_of(table)
+    services.table_play(
+        table_id=table.pk, seat_owner=GUEST, action=action_code(match.legal_actions()[0])
+    )
+    services.table_advance_bots(table_id=table.pk)
+
+
+def finish_round(table: Table) -> None:
+    rounds = Round.objects.filter(table=table).count()
+    services.table_advance_bots(table_id=table.pk)
+    while Round.objects.filter(table=table).count() == rounds:
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            return
+        play_first_legal(table)
+
+
+def test_create_seats_the_owner_and_bots_and_deals_the_first_round():
+    table = make_table()
+
+    assert table.status == Table.Status.PLAYING and len(table.code) == services.CODE_LENGTH
+    seats = list(table.seats.all())
+    assert [s.number for s in seats] == [0, 1, 2, 3]
+    assert seats[0].session_key == GUEST.session_key and seats[0].bot_level is None
+    assert [s.bot_level for s in seats[1:]] == ["greedy"] * 3
+    (dealt,) = Round.objects.filter(table=table)
+    assert dealt.dealer == table.first_dealer
+    assert [len(hand) for hand in dealt.hands] == [6] * 4 and len(dealt.hidden) == 2
+    assert not ActionLog.objects.filter(table=table).exists()
+
+
+def test_create_refuses_a_layout_that_is_not_a_partition():
+    with pytest.raises(services.TableError):
+        make_table(teams=((0, 1), (1, 3)))
+    assert not Table.objects.exists()
+
+
+def test_bots_advance_until_the_person_is_to_act():
+    table = make_table()
+
+    services.table_advance_bots(table_id=table.pk)
+
+    match = match_of(table)
+    assert match.current_player() == 0
+    stored = list(ActionLog.objects.filter(table=table))
+    assert all(log.seat != 0 for log in stored)
+    assert [log.index for log in stored] == list(range(len(stored)))
+
+
+def test_a_legal_play_is_stored_in_order():
+    table = make_table()
+    services.table_advance_bots(table_id=table.pk)
+    before = ActionLog.objects.filter(table=table).count()
+    legal = match_of(table).legal_actions()
+
+    services.table_play(table_id=table.pk, seat_owner=GUEST, action=action_code(legal[-1]))
+
+    last = ActionLog.objects.filter(table=table).last()
+    assert (last.index, last.seat, last.action) == (before, 0, legal[-1])
+
+
+def test_an_illegal_action_raises_and_stores_nothing():
+    table = make_table()
+    services.table_advance_bots(table_id=table.pk)
+    before = ActionLog.objects.filter(table=table).count()
+    hand_card = match_of(table).round.deal.hands[0].bit_length() - 1
+
+    for bad in (action_code(hand_card), "bid:9", "XQ", "", "play"):  # a card in the auction
+        with pytest.raises(services.TableError):
+            services.table_play(table_id=table.pk, seat_owner=GUEST, action=bad)
+
+    assert ActionLog.objects.filter(table=table).count() == before
+
+
+def test_out_of_turn_and_strangers_are_refused():
+    table = make_table()
+    services.table_advance_bots(table_id=table.pk)
+
+    with pytest.raises(services.TableError, match="no seat"):
+        services.table_play(table_id=table.pk, seat_owner=STRANGER, action="pass")
+    services.table_play(
+        table_id=table.pk, seat_owner=GUEST, action=action_code(match_of(table).legal_actions()[0])
+    )
+    count = ActionLog.objects.filter(table=table).count()
+    if match_of(table).current_player() != 0:
+        with pytest.raises(services.TableError, match="not your turn"):
+            services.table_play(table_id=table.pk, seat_owner=GUEST, action="pass")
+    assert ActionLog.objects.filter(table=table).count() == count
+
+
+def test_a_double_submit_of_the_same_move_applies_once():
+    table = make_table()
+    services.table_advance_bots(table_id=table.pk)
+    match = match_of(table)
+    index = len(match.round.history)
+    action = action_code(match.legal_actions()[0])
+
+    services.table_play(table_id=table.pk, seat_owner=GUEST, action=action, index=index)
+    with pytest.raises(services.TableError, match="not your turn"):
+        services.table_play(table_id=table.pk, seat_owner=GUEST, action=action, index=index)
+
+    assert ActionLog.objects.filter(table=table, seat=0).count() == 1
+
+
+def test_a_finished_round_deals_the_next_one_from_the_next_dealer():
+    table = make_table()
+
+    finish_round(table)
+
+    first, second = Round.objects.filter(table=table)
+    assert second.dealer == (first.dealer + 1) % 4
+    match = match_of(table)
+    assert len(match.rounds) == 2 and match.rounds[0].result is not None
+    assert not match.round.is_terminal()
+
+
+def test_the_match_ends_when_a_bidder_reaches_the_target():
+    table = make_table(players=3, teams=((0,), (1,), (2,)), target=2)
+
+    for _ in range(40):
+        finish_round(table)
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            break
+
+    assert table.status == Table.Status.FINISHED
+    match = match_of(table)
+    assert match.is_terminal() and match.winner is not None
+    assert Round.objects.filter(table=table).count() == len(match.rounds)  # no round dealt after
+    with pytest.raises(services.TableError, match="over"):
+        services.table_play(table_id=table.pk, seat_owner=GUEST, action="pass")
+    assert services.table_advance_bots(table_id=table.pk) == 0
+
+
+def test_the_stored_table_replays_as_a_game_record():
+    table = make_table()
+    finish_round(table)
+
+    written = record.write(selectors.finished_match_for_table(table))
+    replayed = record.replay(written)
+
+    assert "error" not in replayed and len(replayed["rounds"]) == 1
+    assert written["rounds"][0]["hands"] == Round.objects.get(table=table, number=0).hands
+
+
+def test_a_rematch_seats_the_same_bots_at_a_new_table():
+    table = make_table(players=3, teams=((0,), (1,), (2,)), target=1)
+    with pytest.raises(services.TableError, match="not over"):
+        services.table_rematch(table_id=table.pk, owner=GUEST)
+    table.status = Table.Status.FINISHED
+    table.save()
+
+    fresh = services.table_rematch(table_id=table.pk, owner=GUEST)
+
+    assert fresh.pk != table.pk and fresh.teams == table.teams and fresh.target == 1
+    assert [s.bot_level for s in fresh.seats.all()] == [None, "greedy", "greedy"]
+
+
+def test_the_database_refuses_a_second_action_at_the_same_place():
+    table = make_table()
+    ActionLog.objects.create(table=table, round=0, index=0, seat=1, action=54)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ActionLog.objects.create(table=table, round=0, index=0, seat=1, action=55)
