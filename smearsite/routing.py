@@ -5,4 +5,9 @@ Empty for now: the game app adds its table consumer here.
 
 from django.urls import URLPattern
 
-websocket_urlpatterns: list[URLPattern] = []
+from scoresheet.routing import websocket_urlpatterns as scoresheet_websockets
+
+websocket_urlpatterns: list[URLPattern] = [
+    # the score sheet's read-only live link
+    *scoresheet_websockets,
+]

@@ -69,6 +69,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "game",
+    "donations",
+    "scoresheet",
 ]
 
 MIDDLEWARE = [
@@ -186,11 +188,14 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
-# --- Payments (not used yet: the donations app comes later) -----------------------
+# --- Payments (donations through Stripe Checkout) ----------------------------------
 
+# Without both keys the donate page says donations are not set up.
 STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
 STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
 STRIPE_CURRENCY = os.environ.get("STRIPE_CURRENCY", "").strip().lower() or "cad"
+# Unset: Stripe's own API. Tests point it at a local fake Stripe server.
+STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "").strip().rstrip("/")
 
 # --- Logging ----------------------------------------------------------------------
 
@@ -207,5 +212,7 @@ LOGGING = {
     "loggers": {
         # request errors (500s) are logged by django.request at ERROR
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # the Stripe library logs every request at INFO; its warnings are enough
+        "stripe": {"level": "WARNING"},
     },
 }

@@ -4,6 +4,10 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("game.urls")),
+    # donate page, thank-you page, supporters list, Stripe webhook
+    path("donate/", include("donations.urls")),
+    # score sheets for games played at a kitchen table
+    path("sheets/", include("scoresheet.urls")),
     # sign-up, log-in, log-out, password change and reset (django-allauth)
     path("accounts/", include("allauth.urls")),
 ]

@@ -1,0 +1,455 @@
+"""Services: the only code that writes score sheets. Keyword-only, named <thing>_<verb>.
+
+Each one runs in a transaction with the sheet's row locked, records what it changed in
+the sheet's history, and tells the live read-only pages once the transaction commits.
+"""
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from scoresheet import ledger
+from scoresheet.models import (
+    Change,
+    Hand,
+    Member,
+    Seat,
+    Sheet,
+    Side,
+    new_invite_code,
+    new_watch_token,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class SheetError(Exception):
+    """A change the sheet refuses, with a message for the person who asked for it."""
+
+
+class StaleEntry(SheetError):
+    """The form was filled in from a sheet that has changed since."""
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """A hand as a member entered it; ``bidder`` is the side, ``bidder_seat`` the player."""
+
+    bidder: int
+    bid: int
+    made: tuple[int, ...]
+    takers: tuple[int | None, ...] | None = None
+    bidder_seat: int | None = None
+
+
+def group_name(sheet_id: int) -> str:
+    return f"scoresheet.{sheet_id}"
+
+
+def _notify(sheet_id: int) -> None:
+    """Tell the live pages of this sheet to redraw, once the change is committed."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(
+                group_name(sheet_id), {"type": "sheet.changed", "sheet": sheet_id}
+            )
+        except Exception:
+            # the change is saved; live pages catch up at their next poll (a minute at most)
+            logger.warning("could not tell the live pages of sheet %s", sheet_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def _locked_sheet(sheet_id: int, user: AbstractBaseUser) -> Sheet:
+    """The sheet, locked for this transaction; only its members may change it."""
+    sheet = Sheet.objects.select_for_update().filter(pk=sheet_id).first()
+    if sheet is None or not Member.objects.filter(sheet=sheet, user=user).exists():
+        raise PermissionDenied("not a member of this sheet")
+    return sheet
+
+
+def _require_open(sheet: Sheet) -> None:
+    if not sheet.is_open:
+        raise SheetError(
+            f"This match is {sheet.get_status_display()}: undo that in the history "
+            "to change its hands."
+        )
+
+
+def _check_hands(sheet: Sheet) -> ledger.Tally:
+    """Tally the sheet as it now stands; an impossible hand undoes the whole change."""
+    hands = [hand.to_ledger() for hand in sheet.hands.order_by("number")]
+    try:
+        return ledger.tally(hands, sides=sheet.sides.count(), rules=sheet.rules)
+    except ValueError as error:
+        raise SheetError(f"That hand cannot be right: {error}") from error
+
+
+def _check_input(sheet: Sheet, hand: HandInput) -> None:
+    sides = sheet.sides.count()
+    try:
+        ledger.check_hand(
+            ledger.Hand(bidder=hand.bidder, bid=hand.bid, made=hand.made),
+            index=0,
+            sides=sides,
+            rules=sheet.rules,
+        )
+        if hand.takers is not None:
+            if len(hand.takers) != sheet.points_per_hand:
+                raise ValueError("one taker per point of the hand")
+            if ledger.made_from_takers(hand.takers, sides=sides) != tuple(hand.made):
+                raise ValueError("the points taken do not add up to the points made")
+    except ledger.ImpossibleHand as error:
+        raise SheetError(error.reason[:1].upper() + error.reason[1:] + ".") from error
+    except ValueError as error:
+        raise SheetError(str(error)[:1].upper() + str(error)[1:] + ".") from error
+    if hand.bidder_seat is not None:
+        seat = sheet.seats.filter(position=hand.bidder_seat).first()
+        if seat is None or seat.side != hand.bidder:
+            raise SheetError("That player does not sit on the bidding side.")
+
+
+def _hand_fields(hand: HandInput) -> dict:
+    return {
+        "bidder": hand.bidder,
+        "bidder_seat": hand.bidder_seat,
+        "bid": hand.bid,
+        "made": list(hand.made),
+        "takers": None if hand.takers is None else list(hand.takers),
+    }
+
+
+def _record(sheet: Sheet, user: AbstractBaseUser | None, **fields) -> Change:
+    # the sheet's updated_at orders the "my sheets" list
+    Sheet.objects.filter(pk=sheet.pk).update(updated_at=timezone.now())
+    return Change.objects.create(sheet=sheet, user=user, **fields)
+
+
+# --- Sheets and members ---------------------------------------------------------------
+
+
+def _unique(field: str, make) -> str:
+    for _ in range(20):
+        value = make()
+        if not Sheet.objects.filter(**{field: value}).exists():
+            return value
+    raise RuntimeError(f"no free {field} after 20 tries")
+
+
+def sheet_create(
+    *,
+    user: AbstractBaseUser,
+    sides: Sequence[str],
+    rules: ledger.Rules,
+    preset: str = "custom",
+    title: str = "",
+    seats: Sequence[tuple[str, int]] = (),
+    rematch_of: Sheet | None = None,
+) -> Sheet:
+    """A new open sheet; its creator is its first member. ``seats`` are (name, side) pairs."""
+    if not ledger.MIN_SIDES <= len(sides) <= ledger.MAX_SIDES:
+        raise SheetError(f"A sheet has {ledger.MIN_SIDES} to {ledger.MAX_SIDES} sides.")
+    if preset not in ledger.PRESETS:
+        raise SheetError(f"Unknown rules {preset!r}.")
+    if any(not 0 <= side < len(sides) for _, side in seats):
+        raise SheetError("Every player must sit on one of the sides.")
+    with transaction.atomic():
+        sheet = Sheet.objects.create(
+            title=title.strip(),
+            creator=user,
+            preset=preset,
+            target=rules.target,
+            points_per_hand=rules.points_per_hand,
+            min_bid=rules.min_bid,
+            max_bid=rules.max_bid,
+            missed_bid=rules.missed_bid,
+            bidder_only_out=rules.bidder_only_out,
+            invite_code=_unique("invite_code", new_invite_code),
+            watch_token=_unique("watch_token", new_watch_token),
+            rematch_of=rematch_of,
+        )
+        Side.objects.bulk_create(
+            Side(sheet=sheet, position=position, name=name.strip())
+            for position, name in enumerate(sides)
+        )
+        Seat.objects.bulk_create(
+            Seat(sheet=sheet, position=position, name=name.strip(), side=side)
+            for position, (name, side) in enumerate(seats)
+        )
+        Member.objects.create(sheet=sheet, user=user)
+    return sheet
+
+
+def member_join(*, code: str, user: AbstractBaseUser) -> Sheet:
+    """Join the sheet with this invite code (joining twice changes nothing)."""
+    sheet = Sheet.objects.filter(invite_code=code.strip().upper().replace(" ", "")).first()
+    if sheet is None:
+        raise SheetError("No sheet has that code. Check it with the person who made the sheet.")
+    Member.objects.get_or_create(sheet=sheet, user=user)
+    return sheet
+
+
+# --- Hands -------------------------------------------------------------------------
+
+
+def hand_add(
+    *, sheet_id: int, user: AbstractBaseUser, expected_number: int, hand: HandInput
+) -> Hand:
+    """Enter the next hand. ``expected_number`` is the number the member's form showed:
+    if someone else entered that hand first, this one is refused rather than doubled."""
+    try:
+        with transaction.atomic():
+            sheet = _locked_sheet(sheet_id, user)
+            _require_open(sheet)
+            _check_input(sheet, hand)
+            # compare-and-set: only one of two simultaneous entries moves the counter
+            moved = Sheet.objects.filter(pk=sheet.pk, hands_entered=expected_number - 1).update(
+                hands_entered=F("hands_entered") + 1
+            )
+            if not moved:
+                raise StaleEntry(
+                    f"Hand {expected_number} was already entered by someone else: "
+                    "your entry was not saved. Check the sheet, then enter it again "
+                    "if it is a new hand."
+                )
+            created = Hand.objects.create(
+                sheet=sheet, number=expected_number, created_by=user, **_hand_fields(hand)
+            )
+            _check_hands(sheet)
+            _record(
+                sheet,
+                user,
+                kind=Change.Kind.ADD,
+                hand_number=created.number,
+                before=None,
+                after=created.snapshot(),
+            )
+            _notify(sheet.pk)
+    except IntegrityError as error:
+        # the unique hand number is the last guard against a double entry
+        raise StaleEntry(
+            f"Hand {expected_number} was already entered by someone else: "
+            "your entry was not saved. Check the sheet, then enter it again "
+            "if it is a new hand."
+        ) from error
+    return created
+
+
+def _locked_hand(sheet: Sheet, number: int, revision: int) -> Hand:
+    hand = Hand.objects.select_for_update().filter(sheet=sheet, number=number).first()
+    if hand is None:
+        raise StaleEntry(f"Hand {number} is no longer on the sheet: someone deleted it.")
+    if hand.revision != revision:
+        raise StaleEntry(
+            f"Hand {number} was changed by someone else while you had it open: "
+            "your change was not saved. Look at it again."
+        )
+    return hand
+
+
+def hand_edit(
+    *, sheet_id: int, user: AbstractBaseUser, number: int, revision: int, hand: HandInput
+) -> Hand:
+    """Change an earlier hand: every hand after it is tallied again from it."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id, user)
+        _require_open(sheet)
+        _check_input(sheet, hand)
+        current = _locked_hand(sheet, number, revision)
+        before = current.snapshot()
+        for name, value in _hand_fields(hand).items():
+            setattr(current, name, value)
+        current.revision += 1
+        current.save()
+        _check_hands(sheet)
+        if current.snapshot() != before:
+            _record(
+                sheet,
+                user,
+                kind=Change.Kind.EDIT,
+                hand_number=number,
+                before=before,
+                after=current.snapshot(),
+            )
+        _notify(sheet.pk)
+    return current
+
+
+def hand_delete(*, sheet_id: int, user: AbstractBaseUser, number: int, revision: int) -> Change:
+    """Take a hand off the sheet; the history keeps it, and undo puts it back."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id, user)
+        _require_open(sheet)
+        current = _locked_hand(sheet, number, revision)
+        before = current.snapshot()
+        current.delete()
+        _check_hands(sheet)
+        change = _record(
+            sheet, user, kind=Change.Kind.DELETE, hand_number=number, before=before, after=None
+        )
+        _notify(sheet.pk)
+    return change
+
+
+# --- The match: end, strike, rematch -----------------------------------------------
+
+
+def sheet_end(*, sheet_id: int, user: AbstractBaseUser, winner: int) -> Sheet:
+    """Bank the match for ``winner``, the side the member saw winning; any member may."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id, user)
+        _require_open(sheet)
+        tally = _check_hands(sheet)
+        if not tally.bankable:
+            raise SheetError("The match cannot be banked yet: no side has won it.")
+        if tally.winner != winner:
+            raise StaleEntry("The sheet has changed since you looked: check who is winning now.")
+        sheet.status = Sheet.Status.ENDED
+        sheet.save(update_fields=["status", "updated_at"])
+        _record(
+            sheet,
+            user,
+            kind=Change.Kind.END,
+            before={"status": Sheet.Status.OPEN},
+            after={"status": Sheet.Status.ENDED, "winner": winner},
+        )
+        _notify(sheet.pk)
+    return sheet
+
+
+def sheet_strike(*, sheet_id: int, user: AbstractBaseUser) -> Sheet:
+    """Strike the match: the table broke up, nobody banks it."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id, user)
+        _require_open(sheet)
+        sheet.status = Sheet.Status.STRUCK
+        sheet.save(update_fields=["status", "updated_at"])
+        _record(
+            sheet,
+            user,
+            kind=Change.Kind.STRIKE,
+            before={"status": Sheet.Status.OPEN},
+            after={"status": Sheet.Status.STRUCK},
+        )
+        _notify(sheet.pk)
+    return sheet
+
+
+def sheet_rematch(*, sheet_id: int, user: AbstractBaseUser) -> Sheet:
+    """A new sheet with the same sides, seating, rules and members (one per match)."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id, user)
+        if sheet.is_open:
+            raise SheetError("End or strike this match before starting a rematch.")
+        existing = Sheet.objects.filter(rematch_of=sheet).first()
+        if existing is not None:
+            return existing
+        rematch = sheet_create(
+            user=user,
+            title=sheet.title,
+            sides=[side.name for side in sheet.sides.all()],
+            seats=[(seat.name, seat.side) for seat in sheet.seats.all()],
+            preset=sheet.preset,
+            rules=sheet.rules,
+            rematch_of=sheet,
+        )
+        Member.objects.bulk_create(
+            [
+                Member(sheet=rematch, user_id=user_id)
+                for user_id in sheet.members.exclude(user=user).values_list("user_id", flat=True)
+            ]
+        )
+    return rematch
+
+
+# --- Undo ---------------------------------------------------------------------------
+
+
+def _latest_for(sheet: Sheet, change: Change) -> Change | None:
+    same_target = sheet.changes.filter(hand_number=change.hand_number)
+    if change.hand_number is None:
+        same_target = sheet.changes.filter(hand_number__isnull=True)
+    return same_target.order_by("-pk").first()
+
+
+def _what(change: Change) -> str:
+    return "the match" if change.hand_number is None else f"hand {change.hand_number}"
+
+
+def change_undo(*, sheet_id: int, user: AbstractBaseUser, change_id: int) -> Change:
+    """Put back what a change replaced. The undo is a change too, so it can be undone."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id, user)
+        change = sheet.changes.filter(pk=change_id).first()
+        if change is None:
+            raise SheetError("There is no such change on this sheet.")
+        if Change.objects.filter(undoes=change).exists():
+            raise StaleEntry("That change has already been undone.")
+        if _latest_for(sheet, change).pk != change.pk:
+            raise StaleEntry(
+                f"{_what(change).capitalize()} has changed since: undo the later change first."
+            )
+        if change.hand_number is None:
+            current, restored = _restore_status(sheet, change.before)
+        else:
+            _require_open(sheet)
+            current = _restore_hand(sheet, change.hand_number, change.before)
+            restored = change.before
+        undo = _record(
+            sheet,
+            user,
+            kind=Change.Kind.UNDO,
+            hand_number=change.hand_number,
+            before=current,
+            after=restored,
+            undoes=change,
+        )
+        _notify(sheet.pk)
+    return undo
+
+
+def _restore_status(sheet: Sheet, before: dict) -> tuple[dict, dict]:
+    """Set the sheet's status back; returns the status it had and the one it has now."""
+    previous = {"status": sheet.status}
+    restored = {"status": before["status"]}
+    if restored["status"] == Sheet.Status.ENDED:
+        # banked again only if the hands still decide the match
+        tally = _check_hands(sheet)
+        if not tally.bankable:
+            raise SheetError("The match cannot be banked now: no side has won it.")
+        restored["winner"] = tally.winner
+    sheet.status = restored["status"]
+    sheet.save(update_fields=["status", "updated_at"])
+    return previous, restored
+
+
+def _restore_hand(sheet: Sheet, number: int, snapshot: dict | None) -> dict | None:
+    """Put hand ``number`` back as ``snapshot`` (None: off the sheet); returns what it was."""
+    current = Hand.objects.select_for_update().filter(sheet=sheet, number=number).first()
+    previous = None if current is None else current.snapshot()
+    if snapshot is None:
+        if current is not None:
+            current.delete()
+    else:
+        fields = {key: value for key, value in snapshot.items() if key != "number"}
+        if current is None:
+            Hand.objects.create(sheet=sheet, number=number, **fields)
+        else:
+            for name, value in fields.items():
+                setattr(current, name, value)
+            current.revision += 1
+            current.save()
+    _check_hands(sheet)
+    return previous
