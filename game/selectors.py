@@ -30,7 +30,12 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 @dataclass(frozen=True)
 class SeatOwner:
-    """Who is asking: a signed-in user, or a guest known by their session key."""
+    """Who is asking: a signed-in user and/or a guest token from their session.
+
+    ``session_key`` holds the guest token kept in the session's data (not Django's
+    session key, which changes at log-in), so a guest who signs in mid-game keeps
+    the seats they took as a guest.
+    """
 
     user_id: int | None = None
     session_key: str | None = None
@@ -38,8 +43,8 @@ class SeatOwner:
     def owns(self, seat: Seat) -> bool:
         if seat.bot_level:
             return False
-        if self.user_id is not None:
-            return seat.user_id == self.user_id
+        if self.user_id is not None and seat.user_id == self.user_id:
+            return True
         return (
             bool(self.session_key)
             and seat.user_id is None

@@ -3,6 +3,8 @@ the response swaps in the table partial instead. Thin: services write, selectors
 
 from __future__ import annotations
 
+import secrets
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,15 +17,19 @@ from game.forms import PlayBotsForm
 from game.models import Table
 from game.selectors import SeatOwner
 
+GUEST_TOKEN = "guest_token"
+
 
 def _owner(request: HttpRequest, *, start_session: bool = False) -> SeatOwner:
-    """Who is asking: the signed-in user, or the guest by their session key."""
-    if request.user.is_authenticated:
-        return SeatOwner(user_id=request.user.pk)
-    if start_session and not request.session.session_key:
-        request.session["guest"] = True  # a change, so the session cookie is sent
-        request.session.save()
-    return SeatOwner(session_key=request.session.session_key)
+    """Who is asking: the signed-in user, and the guest token their session carries.
+
+    The token lives in the session's data, which log-in keeps (the session key does not
+    survive it), so seats taken as a guest stay theirs after signing in."""
+    token = request.session.get(GUEST_TOKEN)
+    if token is None and start_session and not request.user.is_authenticated:
+        token = request.session[GUEST_TOKEN] = secrets.token_urlsafe(18)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    return SeatOwner(user_id=user_id, session_key=token)
 
 
 def _no_seat(request: HttpRequest) -> HttpResponse:

@@ -259,3 +259,14 @@ def test_the_match_end_shows_the_winner_and_offers_a_rematch(client):
     response = client.post(f"/table/{table.code}/rematch")
     fresh = Table.objects.exclude(pk=table.pk).get()
     assert response.url == f"/table/{fresh.code}/" and fresh.status == Table.Status.PLAYING
+
+
+def test_a_guest_who_signs_in_mid_game_keeps_the_seat(client, django_user_model):
+    table = start_table(client)
+    user = django_user_model.objects.create_user("late_joiner", password="a long passphrase 42")
+    client.force_login(user)  # logging in changes the session key but keeps its data
+
+    assert client.get(f"/table/{table.code}/").status_code == 200
+    before = ActionLog.objects.filter(table=table, seat=0).count()
+    post_move(client, table, action_code(truth(table).legal_actions()[0]))
+    assert ActionLog.objects.filter(table=table, seat=0).count() == before + 1
