@@ -202,13 +202,8 @@ def _round_summary(
     """A finished round's points and score changes, worked out from a seat's view of it:
     once a round is over every dealt card has been played, so all of it is public."""
     result = view.result
-    players = view.players
     trump = view.trump
-    unit_of = view.unit_of
-    captured = [0] * len(view.teams)
-    for trick, winner in enumerate(view.trick_winners):
-        for _, c in view.plays[trick * players : (trick + 1) * players]:
-            captured[unit_of[winner]] |= 1 << c
+    captured = view.taken
     played = mask_of(c for _, c in view.plays)
     trumps = cards_of(played & SUIT_MASK[trump])
 
@@ -298,12 +293,7 @@ def table_view_for(*, table: Table, seat_owner: SeatOwner) -> TableView | None:
             for s, c in view.plays[(done - 1) * players : done * players]
         )
         last_winner = seats[view.trick_winners[-1]].name
-    if view.bidder is None:
-        leader = None
-    elif view.result is not None:
-        leader = None
-    else:
-        leader = view.trick_winners[-1] if done else view.bidder
+    leader = None if view.result is not None else view.leader
     previous = None
     finished = [r for r in match.rounds if r.is_terminal()]
     if finished:

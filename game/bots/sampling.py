@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from random import Random
 
 from game.engine.cards import HAND_SIZE, JOKER_1, JOKERS, SUIT_MASK, SUIT_OF, cards_of
-from game.engine.rules import trick_winner
 from game.engine.solver import Position
 from game.engine.view import SeatView
 
@@ -35,10 +34,8 @@ class Knowledge:
 
 def knowledge(view: SeatView) -> Knowledge:
     players = view.players
-    unit_of = view.unit_of
     played_by = [0] * players
     barred = [0] * players
-    taken = [0] * len(view.teams)
     trump = -1 if view.trump is None else view.trump
     plays = view.plays
     for start in range(0, len(plays), players):
@@ -47,18 +44,6 @@ def knowledge(view: SeatView) -> Knowledge:
         for seat, card in trick:
             played_by[seat] |= 1 << card
             barred[seat] |= _shown_void(card, led, trump)
-        if len(trick) == players:
-            cards = [card for _, card in trick]
-            winner = trick[trick_winner(cards, trump)][0]
-            for card in cards:
-                taken[unit_of[winner]] |= 1 << card
-    current = view.current_trick
-    if current:
-        leader = current[0][0]
-    elif view.trick_winners:
-        leader = view.trick_winners[-1]
-    else:
-        leader = view.bidder if view.bidder is not None else -1
     needs = tuple(
         0 if seat == view.seat else HAND_SIZE - played_by[seat].bit_count()
         for seat in range(players)
@@ -68,9 +53,9 @@ def knowledge(view: SeatView) -> Knowledge:
         needs=needs,
         barred=tuple(barred),
         played_by=tuple(played_by),
-        leader=leader,
-        trick=tuple(card for _, card in current),
-        taken=tuple(taken),
+        leader=-1 if view.leader is None else view.leader,
+        trick=tuple(card for _, card in view.current_trick),
+        taken=view.taken,
     )
 
 

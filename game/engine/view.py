@@ -62,6 +62,25 @@ class SeatView:
         return self.plays[len(self.trick_winners) * self.players :]
 
     @property
+    def leader(self) -> int | None:
+        """Who leads (or led) the current trick; None during the auction."""
+        if self.current_trick:
+            return self.current_trick[0][0]
+        if self.trick_winners:
+            return self.trick_winners[-1]
+        return self.bidder
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        """The cards each unit has captured: every finished trick goes to its winner's unit."""
+        unit_of = self.unit_of
+        taken = [0] * len(self.teams)
+        for trick, winner in enumerate(self.trick_winners):
+            for _, card in self.plays[trick * self.players : (trick + 1) * self.players]:
+                taken[unit_of[winner]] |= 1 << card
+        return tuple(taken)
+
+    @property
     def played(self) -> int:
         mask = 0
         for _, card in self.plays:
