@@ -85,19 +85,21 @@ def action_values(
     Each value is pinned down by zero-window tests (a binary search over the table's
     range), which prune far more than one full-window search.
     """
-    stats = stats if stats is not None else SearchStats()
-    values = {}
-    searches: dict[int, _Search] = {}
-    for card in _root_order(position):
-        trump = position.trump if position.trump >= 0 else SUIT_OF[card]
-        search = searches.get(trump)
-        if search is None:
-            search = searches[trump] = _Search(position, trump, utility, stats)
-        values[card] = _bisect(
-            lambda goal, card=card, search=search: search.after(card, goal - 1, goal) >= goal,
-            utility,
-        )
-    return values
+    root = _Root(position, utility, stats)
+    return {
+        card: _bisect(lambda goal, card=card: root.at_least(card, goal), utility)
+        for card in root.order
+    }
+
+
+def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
+    """The exact value of the position to the maximising side.
+
+    Zero-window tests ("is the value at least g?") under a binary search: each test
+    prunes far more than a full-window search, and the table keeps what earlier tests
+    proved.
+    """
+    return _Root(position, utility, stats).value()
 
 
 def _bisect(reaches, utility: Utility) -> int:
@@ -117,28 +119,30 @@ def _bisect(reaches, utility: Utility) -> int:
     return low
 
 
-def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
-    """The exact value of the position to the maximising side.
+class _Root:
+    """The searches below one position: one per trump the next card could set, sharing
+    their transposition tables across every question asked of the position."""
 
-    Zero-window tests ("is the value at least g?") under a binary search: each test
-    prunes far more than a full-window search, and the table keeps what earlier tests
-    proved.
-    """
-    stats = stats if stats is not None else SearchStats()
-    searches: dict[int, _Search] = {}
-    order = _root_order(position)
-    pick = any if utility_side_moves(position, utility) else all
+    def __init__(self, position: Position, utility: Utility, stats: SearchStats | None):
+        self.position = position
+        self.utility = utility
+        self.stats = stats if stats is not None else SearchStats()
+        self.order = _root_order(position)
+        self._searches: dict[int, _Search] = {}
 
-    def search_for(card: int) -> _Search:
-        trump = position.trump if position.trump >= 0 else SUIT_OF[card]
-        if trump not in searches:
-            searches[trump] = _Search(position, trump, utility, stats)
-        return searches[trump]
+    def after(self, card: int, alpha: int = -INFINITY, beta: int = INFINITY) -> int:
+        trump = self.position.trump if self.position.trump >= 0 else SUIT_OF[card]
+        search = self._searches.get(trump)
+        if search is None:
+            search = self._searches[trump] = _Search(self.position, trump, self.utility, self.stats)
+        return search.after(card, alpha, beta)
 
-    return _bisect(
-        lambda goal: pick(search_for(card).after(card, goal - 1, goal) >= goal for card in order),
-        utility,
-    )
+    def at_least(self, card: int, goal: int) -> bool:
+        return self.after(card, goal - 1, goal) >= goal
+
+    def value(self) -> int:
+        pick = any if utility_side_moves(self.position, self.utility) else all
+        return _bisect(lambda goal: pick(self.at_least(c, goal) for c in self.order), self.utility)
 
 
 def _root_order(position: Position) -> list[int]:
@@ -172,14 +176,10 @@ def principal_variation(position: Position, utility: Utility) -> list[int]:
 
 def best_card(position: Position, utility: Utility) -> int:
     """A card that achieves the position's exact value."""
-    value = solve(position, utility)
-    searches: dict[int, _Search] = {}
-    for card in _root_order(position):
-        trump = position.trump if position.trump >= 0 else SUIT_OF[card]
-        search = searches.get(trump) or searches.setdefault(
-            trump, _Search(position, trump, utility, None)
-        )
-        if search.after(card, value - 1, value + 1) == value:
+    root = _Root(position, utility, None)
+    value = root.value()
+    for card in root.order:
+        if root.after(card, value - 1, value + 1) == value:
             return card
     raise AssertionError("no card reaches the solved value")
 
