@@ -103,19 +103,13 @@ class ExpertBot:
         else:
             utility = utility_for(situation, with_points=detailed)
         samples: dict[int, list[tuple[int, int, int]]] = {action: [] for action in legal}
-        first_deal = None
-        complete = True
-        while len(samples[legal[0]]) < self.max_deals:
-            if len(samples[legal[0]]) >= self.min_deals and time.perf_counter() > deadline:
-                complete = False
-                break
-            position = sample_position(view, known, rng)
-            try:
-                values = action_values(position, utility, SearchStats(deadline=deadline))
-            except SearchTimeout:
-                complete = False
-                break
-            first_deal = first_deal or position
+        solved, complete = self._sample(
+            lambda: sample_position(view, known, rng),
+            lambda position, stats: action_values(position, utility, stats),
+            deadline,
+        )
+        first_deal = solved[0][0] if solved else None
+        for _, values in solved:
             for action in legal:
                 value = values[action]
                 samples[action].append(decode(value) if detailed else (value, None, None))
@@ -138,19 +132,12 @@ class ExpertBot:
     def _analyse_auction(self, view, legal, rng, deadline) -> Analysis:
         """What we could take as the bidder, over sampled deals, priced for each legal bid."""
         known = knowledge(view)
-        outcomes: list[int] = []  # points we take as the bidder, one per sampled deal
-        complete = True
-        while len(outcomes) < self.max_deals:
-            if len(outcomes) >= self.min_deals and time.perf_counter() > deadline:
-                complete = False
-                break
-            position = self._as_leader(view, known, rng)
-            try:
-                ours = solve(position, points_utility(view.unit), SearchStats(deadline=deadline))
-            except SearchTimeout:
-                complete = False
-                break
-            outcomes.append(ours)
+        solved, complete = self._sample(
+            lambda: self._as_leader(view, known, rng),
+            lambda position, stats: solve(position, points_utility(view.unit), stats),
+            deadline,
+        )
+        outcomes = [ours for _, ours in solved]  # points we take as the bidder, per deal
         partner_holds_bid = self._partner_holds_bid(view)
         stats = []
         for action in legal:
@@ -179,6 +166,20 @@ class ExpertBot:
             )
         stats.sort(key=lambda s: (-s.value, s.action))
         return Analysis(view.seat, tuple(stats), len(outcomes), complete, (), ())
+
+    def _sample(self, deal, search, deadline) -> tuple[list[tuple[Position, object]], bool]:
+        """Solve sampled deals until the budget runs out: (deal, result) pairs, and
+        whether every deal the budget allowed was solved."""
+        solved = []
+        while len(solved) < self.max_deals:
+            if len(solved) >= self.min_deals and time.perf_counter() > deadline:
+                return solved, False
+            position = deal()
+            try:
+                solved.append((position, search(position, SearchStats(deadline=deadline))))
+            except SearchTimeout:
+                return solved, False
+        return solved, True
 
     @staticmethod
     def _partner_holds_bid(view: SeatView) -> bool:
