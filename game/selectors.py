@@ -252,6 +252,15 @@ def _describe_bid(action: int) -> str:
     return "pass" if action == rules.PASS else f"bid {rules.bid_amount(action)}"
 
 
+def table_page_context(*, table: Table, seat_owner: SeatOwner) -> dict | None:
+    """The context of the ``game/table.html#table`` partial for whoever asks, or None when
+    they may not see the table. The page and every live update render from this."""
+    view = table_view_for(table=table, seat_owner=seat_owner)
+    if view is None:
+        return None
+    return {"t": view}
+
+
 def table_view_for(*, table: Table, seat_owner: SeatOwner) -> TableView | None:
     """What the owner's seat may see of the table, or None when they have no seat here."""
     seat_rows = list(table.seats.all())

@@ -55,10 +55,10 @@ def play(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code.upper())
-    view = selectors.table_view_for(table=found, seat_owner=_owner(request))
-    if view is None:
+    context = selectors.table_page_context(table=found, seat_owner=_owner(request))
+    if context is None:
         return _no_seat(request)
-    return render(request, "game/table.html", {"t": view})
+    return render(request, "game/table.html", context)
 
 
 @require_POST
@@ -83,10 +83,10 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
             messages.error(request, error)
         return redirect("game:table", code=found.code)
     found.refresh_from_db()
-    view = selectors.table_view_for(table=found, seat_owner=owner)
-    if view is None:
+    context = selectors.table_page_context(table=found, seat_owner=owner)
+    if context is None:
         return _no_seat(request)
-    return render(request, "game/table.html#table", {"t": view, "error": error})
+    return render(request, "game/table.html#table", {**context, "error": error})
 
 
 @require_POST

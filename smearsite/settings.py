@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "game",
     "donations",
     "scoresheet",
+    "learn",
 ]
 
 MIDDLEWARE = [

@@ -8,6 +8,8 @@ urlpatterns = [
     path("donate/", include("donations.urls")),
     # score sheets for games played at a kitchen table
     path("sheets/", include("scoresheet.urls")),
+    # the practice trainer: positions, reveals, ratings, tutorial
+    path("learn/", include("learn.urls")),
     # sign-up, log-in, log-out, password change and reset (django-allauth)
     path("accounts/", include("allauth.urls")),
 ]
