@@ -61,6 +61,8 @@ class Seat(models.Model):
     session_key = models.CharField(max_length=40, null=True, blank=True)
     bot_level = models.CharField(max_length=16, null=True, blank=True)
     display_name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
+    # set when a bot stood in for a person gone on their turn; cleared when they return
+    away_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
