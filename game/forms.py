@@ -1,3 +1,5 @@
+import re
+
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.core.exceptions import ValidationError
@@ -5,6 +7,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from game import services
+from game.engine import rules
 from game.models import DISPLAY_NAME_MAX_LENGTH
 
 
@@ -83,7 +86,10 @@ def layout_teams(layout: str, players: int) -> list[list[int]]:
     return [list(range(unit, players, units)) for unit in range(units)]
 
 
-class PlayBotsForm(forms.Form):
+class TeamLayoutForm(forms.Form):
+    """Players and how they team up: the part every table form shares. ``cleaned_data``
+    gains ``teams``, a partition of the seats."""
+
     players = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(3, 9)], coerce=int, initial=4
     )
@@ -95,6 +101,23 @@ class PlayBotsForm(forms.Form):
         help_text="Seats 0 (you) and up; teams split by colons: 0,2:1,3.",
     )
 
+    def clean(self):
+        data = super().clean()
+        players = data.get("players")
+        layout = data.get("layout")
+        if players is None or layout is None:
+            return data
+        try:
+            if layout == "custom":
+                data["teams"] = parse_teams(data.get("custom_teams", ""), players)
+            else:
+                data["teams"] = layout_teams(layout, players)
+        except ValidationError as error:
+            self.add_error("custom_teams" if layout == "custom" else "layout", error)
+        return data
+
+
+class PlayBotsForm(TeamLayoutForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for seat in range(1, MAX_BOT_SEATS + 1):
@@ -110,17 +133,51 @@ class PlayBotsForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        players = data.get("players")
-        layout = data.get("layout")
-        if players is None or layout is None:
-            return data
-        try:
-            if layout == "custom":
-                data["teams"] = parse_teams(data.get("custom_teams", ""), players)
-            else:
-                data["teams"] = layout_teams(layout, players)
-        except ValidationError as error:
-            self.add_error("custom_teams" if layout == "custom" else "layout", error)
-            return data
-        data["bot_levels"] = [data.get(f"bot_{seat}") or "expert" for seat in range(1, players)]
+        if "teams" in data:
+            players = data["players"]
+            data["bot_levels"] = [data.get(f"bot_{seat}") or "expert" for seat in range(1, players)]
         return data
+
+
+# --- Tables with friends ------------------------------------------------------------------
+
+TARGET_CHOICES = sorted({11, 15, 21, rules.DEFAULT_TARGET})
+
+
+class TableForm(TeamLayoutForm):
+    """A table for friends: the host sits in seat 0, friends and bots take the rest."""
+
+    target = forms.TypedChoiceField(
+        label="Play to",
+        choices=[(n, f"{n} points") for n in TARGET_CHOICES],
+        coerce=int,
+        initial=rules.DEFAULT_TARGET,
+    )
+    public = forms.BooleanField(
+        label="Public: list it on the open tables page",
+        required=False,
+        help_text="A private table is reached only by its link or short code.",
+    )
+
+
+# the share codes' characters (game.services.CODE_ALPHABET), or a pasted share link
+_CODE_IN_LINK = re.compile(r"/table/([A-Za-z0-9]+)/?")
+
+
+class JoinByCodeForm(forms.Form):
+    code = forms.CharField(
+        label="Table code",
+        max_length=200,
+        help_text="The short code a friend sent you, or their link.",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+    def clean_code(self) -> str:
+        text = self.cleaned_data["code"].strip()
+        found = _CODE_IN_LINK.search(text)
+        code = (found.group(1) if found else text).replace(" ", "").replace("-", "").upper()
+        if not code.isalnum() or not 4 <= len(code) <= 8:
+            raise ValidationError("A table code is 6 letters and digits, like K7M2QX.")
+        return code

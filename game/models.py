@@ -45,6 +45,8 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="hosted_tables",
     )
+    # listed on the open tables page; a private table is reached by its code alone
+    public = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Table {self.code}"

@@ -8,6 +8,7 @@ cannot show another seat's cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from game.engine import rules
 from game.engine.cards import (
@@ -84,6 +85,43 @@ def seat_number_for(table: Table, owner: SeatOwner) -> int | None:
     return None
 
 
+@dataclass(frozen=True)
+class Turn:
+    """Whose turn it is at a table, and what that seat may know to choose its move."""
+
+    round: int
+    index: int  # actions already made this round
+    seat: int
+    bot_level: str | None
+    away: bool  # a person for whom a bot stands in
+    since: datetime  # when the turn began: the last stored move, or the table's creation
+    view: SeatView  # the acting seat's own view, for whoever chooses its move
+    legal: tuple[int, ...]
+
+
+def table_turn(*, table_id: int) -> Turn | None:
+    """The turn of a table in play, or None when nobody is to act."""
+    table = Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).first()
+    if table is None:
+        return None
+    match = match_for_table(table)
+    seat_number = match.current_player()
+    if seat_number is None:
+        return None
+    seat = table.seats.get(number=seat_number)
+    last = ActionLog.objects.filter(table=table).order_by("-round", "-index").first()
+    return Turn(
+        round=len(match.rounds) - 1,
+        index=len(match.round.history),
+        seat=seat_number,
+        bot_level=seat.bot_level,
+        away=seat.away_since is not None,
+        since=last.created if last else table.created,
+        view=match.view_for(seat_number),
+        legal=tuple(match.legal_actions()),
+    )
+
+
 # --- What one seat sees -------------------------------------------------------------------
 
 
@@ -96,6 +134,7 @@ class SeatInfo:
     is_you: bool
     is_turn: bool
     is_dealer: bool
+    stand_in: bool = False  # a bot is playing for this person while they are away
 
 
 @dataclass(frozen=True)
@@ -170,6 +209,11 @@ class TableView:
     @property
     def my_turn(self) -> bool:
         return bool(self.legal)
+
+    @property
+    def stood_in_for(self) -> bool:
+        """A bot is playing this seat's turns while its person is away."""
+        return any(info.is_you and info.stand_in for info in self.seats)
 
     @property
     def in_auction(self) -> bool:
@@ -254,10 +298,18 @@ def _describe_bid(action: int) -> str:
 
 def table_page_context(*, table: Table, seat_owner: SeatOwner) -> dict | None:
     """The context of the ``game/table.html#table`` partial for whoever asks, or None when
-    they may not see the table. The page and every live update render from this."""
+    they may not see the table. The page and every live update render from this.
+
+    ``t`` is a ``LobbyView`` while the table waits for players, a ``TableView`` for a
+    seated person, and a ``SpectatorView`` (public information only) for anyone else.
+    """
+    if table.status == Table.Status.LOBBY:
+        return {"t": lobby_view_for(table=table, seat_owner=seat_owner)}
     view = table_view_for(table=table, seat_owner=seat_owner)
     if view is None:
-        return None
+        # the share code is the capability: whoever reached the table by its code may
+        # watch it, public information only (a guessed code shows no more than that)
+        return {"t": spectator_view_for(table=table, seat_owner=seat_owner)}
     return {"t": view}
 
 
@@ -268,8 +320,23 @@ def table_view_for(*, table: Table, seat_owner: SeatOwner) -> TableView | None:
     if seat is None:
         return None
     match = match_for_table(table)
-    current = match.round
-    view = current.view_for(seat)
+    view = match.round.view_for(seat)
+    legal = tuple(rules.action_code(a) for a in view.legal_actions())
+    hand = tuple((card_code(c), card_code(c) in legal) for c in view.hand_cards)
+    return TableView(
+        seat=seat,
+        view=view,
+        legal=legal,
+        hand=hand,
+        **_shown_to_all(table, seat_rows, match, view, seat),
+    )
+
+
+def _shown_to_all(
+    table: Table, seat_rows: list[Seat], match: MatchState, view: SeatView | PublicView, seat
+) -> dict:
+    """The fields a seat's page and a spectator's page share: all public, read from
+    ``view``'s public fields only (``seat`` marks whose page it is, None for a spectator)."""
     to_act = view.to_act
     seats = tuple(
         SeatInfo(
@@ -280,20 +347,16 @@ def table_view_for(*, table: Table, seat_owner: SeatOwner) -> TableView | None:
             is_you=s.number == seat,
             is_turn=s.number == to_act,
             is_dealer=s.number == view.dealer,
+            stand_in=s.away_since is not None,
         )
         for s in seat_rows
     )
-    scores = match.scores
     units = tuple(
-        UnitInfo(u, _unit_names(seats, members), scores[u], seat in members)
+        UnitInfo(u, _unit_names(seats, members), match.scores[u], seat in members)
         for u, members in enumerate(view.teams)
     )
-    legal = tuple(rules.action_code(a) for a in view.legal_actions())
-    legal_set = set(legal)
-    hand = tuple((card_code(c), card_code(c) in legal_set) for c in view.hand_cards)
     players = view.players
     done = len(view.trick_winners)
-    trick = tuple(Play(s, seats[s].name, card_code(c)) for s, c in view.current_trick)
     last_trick: tuple[Play, ...] = ()
     last_winner = None
     if done:
@@ -303,34 +366,30 @@ def table_view_for(*, table: Table, seat_owner: SeatOwner) -> TableView | None:
         )
         last_winner = seats[view.trick_winners[-1]].name
     leader = None if view.result is not None else view.leader
-    previous = None
     finished = [r for r in match.rounds if r.is_terminal()]
+    previous = None
     if finished:
-        number = len(finished) - 1
-        previous = _round_summary(number, finished[-1].view_for(seat), seats, table.target)
+        shown = PublicView.of(finished[-1].view_for(0))
+        previous = _round_summary(len(finished) - 1, shown, seats, table.target)
     winner = match.winner
-    return TableView(
-        code=table.code,
-        status=table.status,
-        seat=seat,
-        view=view,
-        round_number=len(match.rounds) - 1,
-        action_index=len(current.history),
-        seats=seats,
-        units=units,
-        legal=legal,
-        hand=hand,
-        auction=tuple((seats[s].name, _describe_bid(a)) for s, a in view.auction),
-        trick=trick,
-        leader_name=None if leader is None else seats[leader].name,
-        to_act_name=None if to_act is None else seats[to_act].name,
-        trump=None if view.trump is None else SUITS[view.trump],
-        last_trick=last_trick,
-        last_trick_winner=last_winner,
-        previous=previous,
-        finished_rounds=len(finished),
-        winner_names=None if winner is None else units[winner].names,
-    )
+    return {
+        "code": table.code,
+        "status": table.status,
+        "round_number": len(match.rounds) - 1,
+        "action_index": len(match.round.history),
+        "seats": seats,
+        "units": units,
+        "auction": tuple((seats[s].name, _describe_bid(a)) for s, a in view.auction),
+        "trick": tuple(Play(s, seats[s].name, card_code(c)) for s, c in view.current_trick),
+        "leader_name": None if leader is None else seats[leader].name,
+        "to_act_name": None if to_act is None else seats[to_act].name,
+        "trump": None if view.trump is None else SUITS[view.trump],
+        "last_trick": last_trick,
+        "last_trick_winner": last_winner,
+        "previous": previous,
+        "finished_rounds": len(finished),
+        "winner_names": None if winner is None else units[winner].names,
+    }
 
 
 # --- Hand history ---------------------------------------------------------------------
@@ -395,3 +454,257 @@ def round_replay(*, table: Table, number: int) -> RoundReplay | None:
         tricks=tricks,
         summary=_round_summary(number, view, seats, table.target),
     )
+
+
+# --- Tables with friends: the lobby, spectators and the lists of tables ---------------------
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    number: int
+    name: str | None  # None while the seat is empty
+    bot_level: str | None
+    team: str | None  # "A", "B", ... when some unit has partners
+    is_you: bool
+    is_host: bool
+
+    @property
+    def is_empty(self) -> bool:
+        return self.name is None
+
+
+@dataclass(frozen=True)
+class LobbyView:
+    """A table waiting for players: who sits where, and what the asker may do about it."""
+
+    code: str
+    status: str
+    players: int
+    target: int
+    public: bool
+    teams: tuple[str, ...]  # "Team A: seats 0 & 2", one a unit; empty for cutthroat
+    path: str  # the table page: the share link is this made absolute
+    share_url: str  # the share link from settings.SITE_URL, for renders without a request
+    host_name: str
+    seats: tuple[LobbySeat, ...]
+    your_seat: int | None
+    is_host: bool
+    signed_in: bool
+    bot_levels: tuple[str, ...]
+
+    @property
+    def empty(self) -> int:
+        return sum(1 for seat in self.seats if seat.is_empty)
+
+    @property
+    def ready(self) -> bool:
+        return not self.empty
+
+    @property
+    def can_join(self) -> bool:
+        return self.signed_in and self.your_seat is None and self.empty > 0
+
+    @property
+    def state_key(self) -> str:
+        """Changes whenever the lobby does: a poller compares it to see a change."""
+        return "|".join(f"{s.number}:{s.name or ''}:{s.bot_level or ''}" for s in self.seats)
+
+
+def _team_letters(teams: list[list[int]]) -> dict[int, str] | None:
+    if all(len(unit) == 1 for unit in teams):
+        return None  # cutthroat: everyone for themselves
+    return {seat: chr(ord("A") + u) for u, unit in enumerate(teams) for seat in unit}
+
+
+def lobby_view_for(*, table: Table, seat_owner: SeatOwner) -> LobbyView:
+    from django.conf import settings
+    from django.urls import reverse
+
+    from game.bots import LEVELS
+
+    rows = {s.number: s for s in table.seats.all()}
+    letters = _team_letters(table.teams)
+    your_seat = next((n for n, s in rows.items() if seat_owner.owns(s)), None)
+    seats = tuple(
+        LobbySeat(
+            number=n,
+            name=rows[n].display_name if n in rows else None,
+            bot_level=rows[n].bot_level if n in rows else None,
+            team=None if letters is None else letters[n],
+            is_you=n == your_seat,
+            is_host=n in rows and rows[n].user_id is not None and rows[n].user_id == table.host_id,
+        )
+        for n in range(table.players)
+    )
+    path = reverse("game:table", args=[table.code])
+    teams = ()
+    if letters is not None:
+        teams = tuple(
+            f"Team {chr(ord('A') + u)}: seats {' & '.join(str(s) for s in unit)}"
+            for u, unit in enumerate(table.teams)
+        )
+    host_name = next((s.name for s in seats if s.is_host), None) or "someone who left"
+    return LobbyView(
+        code=table.code,
+        status=table.status,
+        players=table.players,
+        target=table.target,
+        public=table.public,
+        teams=teams,
+        path=path,
+        share_url=settings.SITE_URL.rstrip("/") + path,
+        host_name=host_name,
+        seats=seats,
+        your_seat=your_seat,
+        is_host=seat_owner.user_id is not None and seat_owner.user_id == table.host_id,
+        signed_in=seat_owner.user_id is not None,
+        bot_levels=tuple(LEVELS),
+    )
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What anyone watching may know of a round: a SeatView's public fields, without the
+    seat and its hand. Built from some seat's view, keeping only these fields."""
+
+    players: int
+    teams: tuple[tuple[int, ...], ...]
+    target: int
+    dealer: int
+    auction: tuple[tuple[int, int], ...]
+    bidder: int | None
+    bid: int | None
+    trump: int | None
+    plays: tuple[tuple[int, int], ...]
+    trick_winners: tuple[int, ...]
+    to_act: int | None
+    scores: tuple[int, ...]
+    hidden_count: int
+    result: object | None  # the RoundResult: public once the round is over
+
+    # the derivations that read only public fields, shared with SeatView
+    unit_of = SeatView.unit_of
+    current_trick = SeatView.current_trick
+    leader = SeatView.leader
+    taken = SeatView.taken
+
+    @classmethod
+    def of(cls, view: SeatView) -> PublicView:
+        from dataclasses import fields
+
+        return cls(**{f.name: getattr(view, f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class SpectatorView:
+    """A playing or finished table as a spectator sees it: no seat, no hand, no legal moves.
+
+    The template treats it as a TableView whose owner never has a turn."""
+
+    code: str
+    status: str
+    view: PublicView
+    round_number: int
+    action_index: int
+    seats: tuple[SeatInfo, ...]
+    units: tuple[UnitInfo, ...]
+    auction: tuple[tuple[str, str], ...]
+    trick: tuple[Play, ...]
+    leader_name: str | None
+    to_act_name: str | None
+    trump: str | None
+    last_trick: tuple[Play, ...]
+    last_trick_winner: str | None
+    previous: RoundSummary | None
+    finished_rounds: int
+    winner_names: str | None
+
+    spectator = True
+    my_turn = False
+    bids = ()
+
+    @property
+    def in_auction(self) -> bool:
+        return self.view.bidder is None and self.view.result is None
+
+    @property
+    def trump_name(self) -> str | None:
+        return SUIT_NAMES[self.trump] if self.trump else None
+
+    @property
+    def finished_round_numbers(self) -> range:
+        return range(1, self.finished_rounds + 1)
+
+    @property
+    def bidder_name(self) -> str | None:
+        return None if self.view.bidder is None else self.seats[self.view.bidder].name
+
+
+def spectator_view_for(*, table: Table, seat_owner: SeatOwner | None = None) -> SpectatorView:
+    """The public side of a playing or finished table. Every seat's view of these fields
+    is the same; seat 0's is read and its hand dropped at once."""
+    match = match_for_table(table)
+    view = PublicView.of(match.round.view_for(0))
+    return SpectatorView(
+        view=view, **_shown_to_all(table, list(table.seats.all()), match, view, None)
+    )
+
+
+@dataclass(frozen=True)
+class TableListing:
+    code: str
+    players: int
+    taken: int
+    target: int
+    public: bool
+    status: str
+    status_label: str
+    host_name: str
+
+    @property
+    def free(self) -> int:
+        return self.players - self.taken
+
+
+def _with_counts(tables):
+    from django.db.models import Count, OuterRef, Subquery
+
+    host_seat = Seat.objects.filter(table=OuterRef("pk"), user_id=OuterRef("host_id"))
+    return tables.annotate(
+        taken=Count("seats"), host_name=Subquery(host_seat.values("display_name")[:1])
+    )
+
+
+def _listing(t: Table) -> TableListing:
+    return TableListing(
+        code=t.code,
+        players=t.players,
+        taken=t.taken,
+        target=t.target,
+        public=t.public,
+        status=t.status,
+        status_label=t.get_status_display(),
+        host_name=t.host_name or "someone who left",
+    )
+
+
+def open_public_tables(*, limit: int = 50) -> list[TableListing]:
+    """Public tables waiting in the lobby with a seat free, newest first."""
+    from django.db.models import F
+
+    tables = _with_counts(Table.objects.filter(public=True, status=Table.Status.LOBBY))
+    tables = tables.filter(taken__lt=F("players")).order_by("-created")
+    return [_listing(t) for t in tables[:limit]]
+
+
+def tables_for_user(*, user_id: int, limit: int = 20) -> list[TableListing]:
+    """The tables a signed-in user sits at that are not over, newest first."""
+    mine = Seat.objects.filter(user_id=user_id).values("table_id")
+    tables = _with_counts(
+        Table.objects.filter(pk__in=mine).exclude(status=Table.Status.FINISHED)
+    ).order_by("-created")
+    return [_listing(t) for t in tables[:limit]]
+
+
+def table_for_code(code: str) -> Table | None:
+    return Table.objects.filter(code=code.strip().upper()).first()

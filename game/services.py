@@ -5,8 +5,9 @@ import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from game import selectors
+from game import live, selectors
 from game.bots import LEVELS, make_bot
 from game.engine import rules
 from game.engine.cards import card_code, cards_of
@@ -159,6 +160,7 @@ def _record(table: Table, match: MatchState, seat: int, action: int) -> MatchSta
         table.save(update_fields=["status"])
     elif match.needs_deal():
         match = _store_deal(table, match)
+    live.table_changed(table_id=table.pk)
     return match
 
 
@@ -189,7 +191,49 @@ def table_play(
             raise TableError("not your turn: the table has moved on, here is where it stands")
         if match.current_player() != seat:
             raise TableError("not your turn")
-        return _record(table, match, seat, action)
+        match = _record(table, match, seat, action)
+        _seat_returned(table, seat)
+        return match
+
+
+def _seat_returned(table: Table, seat: int) -> bool:
+    """The person in ``seat`` is back: the bot standing in for them stops."""
+    returned = Seat.objects.filter(table=table, number=seat, away_since__isnull=False).update(
+        away_since=None
+    )
+    if returned:
+        live.table_changed(table_id=table.pk)
+    return bool(returned)
+
+
+def table_seat_back(*, table_id: int, seat_owner: SeatOwner) -> bool:
+    """The owner shows they are here (a message, a reconnect); True if a bot had stood in."""
+    table = Table.objects.get(pk=table_id)
+    seat = selectors.seat_number_for(table, seat_owner)
+    return seat is not None and _seat_returned(table, seat)
+
+
+def table_play_for_turn(*, table_id: int, turn: selectors.Turn, action: int) -> bool:
+    """Store a move chosen by a bot for ``turn``'s seat: a bot's own seat, or a person's
+    who is gone, whom the bot then stands in for until they return.
+
+    Stores nothing and returns False when the table has moved past that turn meanwhile
+    (another server process got there first, or the person played after all).
+    """
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.Status.PLAYING:
+            return False
+        match = selectors.match_for_table(table)
+        now_at = (len(match.rounds) - 1, len(match.round.history), match.current_player())
+        if now_at != (turn.round, turn.index, turn.seat):
+            return False
+        if not turn.bot_level:
+            Seat.objects.filter(table=table, number=turn.seat, away_since__isnull=True).update(
+                away_since=timezone.now()
+            )
+        _record(table, match, turn.seat, action)
+    return True
 
 
 def table_advance_bots(*, table_id: int, max_moves: int | None = None) -> int:
@@ -220,3 +264,173 @@ def table_advance_bots(*, table_id: int, max_moves: int | None = None) -> int:
             match = _record(table, match, seat, action)
             moves += 1
     return moves
+
+
+# --- Tables with friends ------------------------------------------------------------
+# A table made for friends waits in the lobby: a Seat row is a taken seat (a person or a
+# bot), an empty seat has no row. Every change locks the table row first, so two people
+# reaching for the last seat, or joining twice at once, are served one after the other.
+
+
+def _user_display_name(user_id: int) -> str:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.get(pk=user_id)
+    return profile_get_or_create(user=user).display_name
+
+
+def _locked_lobby(table_id: int) -> Table:
+    """The table, locked until the transaction ends; refuses one that is no longer waiting."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableError("there is no such table")
+    if table.status != Table.Status.LOBBY:
+        raise TableError("the match has already started: seats can no longer change")
+    return table
+
+
+def _check_host(table: Table, host: SeatOwner) -> None:
+    if host.user_id is None or host.user_id != table.host_id:
+        raise TableError("only the host can do that")
+
+
+def _check_seat_number(table: Table, seat: object) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
+        raise TableError(f"this table has seats 0 to {table.players - 1} only")
+    return seat
+
+
+def table_create_lobby(
+    *,
+    host_user: AbstractBaseUser,
+    players: int,
+    teams: list[list[int]],
+    target: int = rules.DEFAULT_TARGET,
+    public: bool = False,
+) -> Table:
+    """A table waiting for friends: the host takes seat 0; nothing is dealt until the
+    host starts it."""
+    if host_user is None or not host_user.is_authenticated:
+        raise TableError("sign in to host a table")
+    draft = Table(
+        players=players, teams=[list(unit) for unit in teams], target=target, public=public
+    )
+    try:
+        selectors.table_setup(draft)
+    except (ValueError, TypeError) as error:
+        raise TableError(str(error)) from None
+    with transaction.atomic():
+        draft.code = _new_code()
+        draft.status = Table.Status.LOBBY
+        draft.first_dealer = random.SystemRandom().randrange(players)
+        draft.host_id = host_user.pk
+        draft.save()
+        Seat.objects.create(
+            table=draft,
+            number=0,
+            user_id=host_user.pk,
+            display_name=_user_display_name(host_user.pk),
+        )
+        live.table_changed(table_id=draft.pk)
+    return draft
+
+
+def table_join(*, table_id: int, owner: SeatOwner, seat: int | None = None) -> Seat:
+    """Seat a signed-in person: in ``seat`` if given and free, else in the first free seat.
+    One seat per person per table."""
+    if owner.user_id is None:
+        raise TableError("sign in to take a seat")
+    with transaction.atomic():
+        table = _locked_lobby(table_id)
+        taken = {s.number: s for s in table.seats.all()}
+        mine = next((s for s in taken.values() if s.user_id == owner.user_id), None)
+        if mine is not None:
+            raise TableError(f"you already have a seat at this table (seat {mine.number})")
+        if seat is None:
+            seat = next((n for n in range(table.players) if n not in taken), None)
+            if seat is None:
+                raise TableError("the table is full")
+        else:
+            seat = _check_seat_number(table, seat)
+            if seat in taken:
+                raise TableError(f"seat {seat} is taken by {taken[seat].display_name}")
+        try:
+            with transaction.atomic():  # the unique seat number is the last guard
+                joined = Seat.objects.create(
+                    table=table,
+                    number=seat,
+                    user_id=owner.user_id,
+                    display_name=_user_display_name(owner.user_id),
+                )
+        except IntegrityError:
+            raise TableError(f"seat {seat} was just taken") from None
+        live.table_changed(table_id=table.pk)
+    return joined
+
+
+def table_leave(*, table_id: int, owner: SeatOwner) -> int:
+    """Give up one's seat while the table waits in the lobby; the seat number left."""
+    with transaction.atomic():
+        table = _locked_lobby(table_id)
+        mine = next(
+            (s for s in table.seats.all() if s.user_id and s.user_id == owner.user_id), None
+        )
+        if mine is None:
+            raise TableError("you have no seat at this table")
+        if table.host_id == owner.user_id:
+            raise TableError("the host keeps their seat: start the match or let it be")
+        number = mine.number
+        mine.delete()
+        live.table_changed(table_id=table.pk)
+    return number
+
+
+def table_set_bot(*, table_id: int, host: SeatOwner, seat: int, level: str | None) -> Seat | None:
+    """The host seats a bot of ``level`` in an empty seat (or changes a bot's level), or
+    with ``level=None`` takes a bot out, leaving the seat empty again."""
+    with transaction.atomic():
+        table = _locked_lobby(table_id)
+        _check_host(table, host)
+        seat = _check_seat_number(table, seat)
+        current = table.seats.filter(number=seat).first()
+        if current is not None and not current.bot_level:
+            raise TableError(f"seat {seat} is taken by {current.display_name}")
+        if level is None:
+            if current is None:
+                raise TableError(f"seat {seat} has no bot to take out")
+            current.delete()
+            live.table_changed(table_id=table.pk)
+            return None
+        if level not in LEVELS:
+            raise TableError(f"no bot called {str(level)[:20]!r}")
+        name = f"{level.capitalize()} bot {seat}"
+        if current is None:
+            current = Seat.objects.create(
+                table=table, number=seat, bot_level=level, display_name=name
+            )
+        else:
+            current.bot_level = level
+            current.display_name = name
+            current.save(update_fields=["bot_level", "display_name"])
+        live.table_changed(table_id=table.pk)
+    return current
+
+
+def table_start(*, table_id: int, host: SeatOwner) -> Table:
+    """The host starts the match once every seat holds a person or a bot: the first round
+    is dealt and play begins (bots may be the first to act)."""
+    with transaction.atomic():
+        table = _locked_lobby(table_id)
+        _check_host(table, host)
+        empty = table.players - table.seats.count()
+        if empty:
+            raise TableError(
+                f"{empty} seat{'s are' if empty > 1 else ' is'} still empty: "
+                "wait for friends or fill them with bots"
+            )
+        _store_deal(table, MatchState(selectors.table_setup(table), table.first_dealer))
+        table.status = Table.Status.PLAYING
+        table.save(update_fields=["status"])
+        live.table_changed(table_id=table.pk)
+    live.wake_bots(table_id=table.pk)
+    return table

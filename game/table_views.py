@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import selectors, services
+from game import live, selectors, services
 from game.engine import record
 from game.engine.state import MatchState
 from game.forms import PlayBotsForm
@@ -47,7 +47,7 @@ def play(request: HttpRequest) -> HttpResponse:
             teams=data["teams"],
             bot_levels=data["bot_levels"],
         )
-        services.table_advance_bots(table_id=table.pk)
+        live.wake_bots(table_id=table.pk)
         return redirect("game:table", code=table.code)
     return render(request, "game/play.html", {"form": form})
 
@@ -58,7 +58,11 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context = selectors.table_page_context(table=found, seat_owner=_owner(request))
     if context is None:
         return _no_seat(request)
-    return render(request, "game/table.html", context)
+    # after a server restart nothing else would remind the bots whose turn it is
+    live.wake_bots(table_id=found.pk)
+    if request.htmx:  # the page polls while its live connection is down
+        return render(request, "game/table.html#table", context)
+    return render(request, "game/table.html", {**context, "code": found.code})
 
 
 @require_POST
@@ -77,7 +81,7 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
     except services.TableError as refused:
         error = str(refused)
     else:
-        services.table_advance_bots(table_id=found.pk)
+        live.wake_bots(table_id=found.pk)
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -90,6 +94,19 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+def table_back(request: HttpRequest, code: str) -> HttpResponse:
+    """The person is back: the bot that stood in for them stops."""
+    found = get_object_or_404(Table, code=code.upper())
+    services.table_seat_back(table_id=found.pk, seat_owner=_owner(request))
+    if not request.htmx:
+        return redirect("game:table", code=found.code)
+    context = selectors.table_page_context(table=found, seat_owner=_owner(request))
+    if context is None:
+        return _no_seat(request)
+    return render(request, "game/table.html#table", context)
+
+
+@require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code.upper())
     try:
@@ -97,7 +114,7 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     except services.TableError as refused:
         messages.error(request, str(refused))
         return redirect("game:table", code=found.code)
-    services.table_advance_bots(table_id=fresh.pk)
+    live.wake_bots(table_id=fresh.pk)
     return redirect("game:table", code=fresh.code)
 
 

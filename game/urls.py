@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import table_views, views
+from game import lobby_views, table_views, views
 
 app_name = "game"
 
@@ -11,8 +11,17 @@ urlpatterns = [
     path("accounts/profile/", views.profile, name="profile"),
     # play bots now, and the table page with its moves and hand history
     path("play/", table_views.play, name="play"),
+    # tables with friends: the list, a new table, join by code, seats and the start
+    path("tables/", lobby_views.tables, name="tables"),
+    path("tables/new", lobby_views.table_new, name="table_new"),
+    path("join", lobby_views.join_by_code, name="join"),
+    path("table/<str:code>/join", lobby_views.table_join, name="table_join"),
+    path("table/<str:code>/leave", lobby_views.table_leave, name="table_leave"),
+    path("table/<str:code>/bot", lobby_views.table_bot, name="table_bot"),
+    path("table/<str:code>/start", lobby_views.table_start, name="table_start"),
     path("table/<str:code>/", table_views.table, name="table"),
     path("table/<str:code>/play", table_views.table_play, name="table_play"),
+    path("table/<str:code>/back", table_views.table_back, name="table_back"),
     path("table/<str:code>/rematch", table_views.table_rematch, name="table_rematch"),
     path("table/<str:code>/record", table_views.table_record, name="table_record"),
     path("table/<str:code>/rounds/<int:number>/", table_views.round_replay, name="round_replay"),

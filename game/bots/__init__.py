@@ -30,3 +30,9 @@ def make_bot(level: str, **options) -> Bot:
         return LEVELS[level](**options)
     except KeyError:
         raise ValueError(f"no bot called {level!r}; choose from {', '.join(LEVELS)}") from None
+
+
+def choose_once(level: str, view: SeatView, legal: Sequence[int], seed: int, options: dict) -> int:
+    """One choice by a fresh bot: a plain function of plain data, so that a worker process
+    can run it without Django."""
+    return make_bot(level, **options).choose(view, legal, Random(seed))

@@ -57,3 +57,33 @@ def test_a_guest_plays_a_whole_round_against_greedy_bots_on_a_phone(phone: Page,
     phone.get_by_role("link", name="Next trick").click()
     expect(phone.get_by_role("heading", name="Tricks: 1 of 6")).to_be_visible()
     assert horizontal_overflow(phone) <= 0
+
+
+def test_a_reload_in_mid_round_resumes_where_the_table_was(phone: Page):
+    phone.goto("/play/")
+    phone.get_by_role("button", name="Deal me in").click()
+    expect(phone.get_by_role("heading", name="Your hand")).to_be_visible()
+    for _ in range(2):  # a bid, then a card or two: well into the round
+        before = table_position(phone)
+        bids = phone.locator(".bid-form button")
+        (
+            bids.first if bids.count() else phone.get_by_role("button", name="can be played").first
+        ).click()
+        phone.wait_for_function(
+            "before => { const t = document.querySelector('#table');"
+            " return t && `${t.dataset.round}/${t.dataset.index}` !== before; }",
+            arg=before,
+        )
+    position = table_position(phone)
+    hand = phone.locator(".your-hand [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    auction = phone.locator(".auction-list").inner_text()
+
+    phone.reload()
+
+    expect(phone.get_by_role("heading", name="Your hand")).to_be_visible()
+    assert table_position(phone) == position
+    assert (
+        phone.locator(".your-hand [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        == hand
+    )
+    assert phone.locator(".auction-list").inner_text() == auction

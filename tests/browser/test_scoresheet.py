@@ -6,14 +6,7 @@ module starts in a child process, on a SQLite file of its own: the same way unde
 embedded defaults and under PostgreSQL/Redis (it then uses the Redis channel layer).
 """
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -22,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from game import services as game_services
 from scoresheet.models import Hand, Sheet
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
@@ -228,66 +222,20 @@ def test_a_hand_can_be_entered_without_javascript(browser: Browser, live_server)
 
 # --- The read-only live link, against a real daphne ---------------------------------------
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_until_up(url: str, server: subprocess.Popen, log: Path, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"daphne exited with {server.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"daphne did not answer {url} within {seconds} s")
-
 
 @pytest.fixture(scope="module")
 def daphne_url(tmp_path_factory):
     """A daphne serving the site (HTTP and websockets) on a database of its own."""
     folder = tmp_path_factory.mktemp("live")
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.scoresheet.live_settings",
-        "SCORESHEET_LIVE_DB": str(folder / "db.sqlite3"),
+    env = server_env(
+        DJANGO_SETTINGS_MODULE="tests.scoresheet.live_settings",
+        SCORESHEET_LIVE_DB=str(folder / "db.sqlite3"),
         # DEBUG serves the static files (htmx, its websocket extension) without collectstatic
-        "DEBUG": "true",
-    }
-    migrate = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
+        DEBUG="true",
     )
-    assert migrate.returncode == 0, migrate.stdout + migrate.stderr
-    port = _free_port()
-    log = folder / "daphne.log"
-    with log.open("w") as output:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-            + ["smearsite.asgi:application"],
-            cwd=REPO,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_until_up(f"{url}/healthz", server, log)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    manage(["migrate", "--noinput"], env=env)
+    with daphne(env=env, log=folder / "daphne.log") as server:
+        yield server.url
 
 
 def _signed_up_phone(browser: Browser, url: str, username: str) -> Page:

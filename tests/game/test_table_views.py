@@ -126,7 +126,9 @@ def test_another_session_cannot_see_or_act_for_the_seat(client):
     other = Client()
     count = ActionLog.objects.count()
 
-    assert other.get(f"/table/{table.code}/").status_code == 403
+    # the code is the capability: whoever has it may watch, but sees no hand
+    watched = other.get(f"/table/{table.code}/")
+    assert watched.status_code == 200 and "Your hand" not in watched.text
     for action in ("pass", "bid:1", action_code(truth(table).legal_actions()[0])):
         other.post(f"/table/{table.code}/play", {"action": action}, **HTMX)
     assert other.get(f"/table/{table.code}/record").status_code == 403

@@ -3,31 +3,19 @@
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from scoresheet import consumers, services
 from smearsite.asgi import application
 from tests.scoresheet.conftest import add
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("release_sync_thread_connections"),
+]
 
 ORIGIN = [(b"origin", b"http://localhost")]
 # generous: connecting renders the sheet from the database, on a machine that may be busy
 TIMEOUT = 10
-
-
-def _forget_this_threads_connections() -> None:
-    for alias in connections:
-        connections[alias].close()  # an in-memory SQLite test database ignores this
-        del connections[alias]
-
-
-@pytest.fixture(autouse=True)
-async def _no_connection_left_in_the_sync_thread():
-    """database_sync_to_async runs in one thread shared by every async test: a connection
-    left open there would be touched by later tests that have no database access."""
-    yield
-    await sync_to_async(_forget_this_threads_connections)()
 
 
 def watcher(token: str) -> WebsocketCommunicator:

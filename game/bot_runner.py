@@ -1,0 +1,156 @@
+"""Bots at a human pace, off the event loop: one timetable thread per server process.
+
+``wake(table_id)`` asks for a look at a table. A look finds whose turn it is:
+
+- a bot, or a bot standing in for a person who is away: it chooses from that seat's view
+  in a worker process (so neither the event loop nor the GIL waits on its thinking), and
+  the move is stored once the pace since the turn began has passed;
+- a person: the table is looked at again when they would count as gone, and then a bot
+  plays for them until they return.
+
+Several processes may look at one table (two servers, or a wake after a restart): a move is
+stored only if the table still stands at the turn it was chosen for, so nothing is played
+twice and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import random
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+from game import selectors, services
+from game.bots import choose_once
+
+logger = logging.getLogger(__name__)
+
+# a bot standing in for an absent person plays at this level
+STAND_IN_LEVEL = "expert"
+BOT_OPTIONS = {"expert": {"budget_ms": 600.0, "max_deals": 24}}
+
+
+@dataclass(frozen=True)
+class _Chosen:
+    turn_key: tuple[int, int, int]  # round, index, seat
+    action: int
+
+
+def _turn_key(turn: selectors.Turn) -> tuple[int, int, int]:
+    return (turn.round, turn.index, turn.seat)
+
+
+class Runner:
+    """The timetable: which table to look at when, and the workers that look."""
+
+    def __init__(self, *, pace_s: float, away_after_s: float, think: Executor | None) -> None:
+        self.pace_s = pace_s
+        self.away_after_s = away_after_s
+        self._think = think  # None: think in the looking thread (tests)
+        self._due: dict[int, float] = {}  # table id -> time.monotonic() to look at it
+        self._busy: set[int] = set()
+        self._chosen: dict[int, _Chosen] = {}
+        self._lock = threading.Condition()
+        self._looking = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot-look")
+        self._thread: threading.Thread | None = None
+
+    def wake(self, table_id: int, at: float | None = None) -> None:
+        at = time.monotonic() if at is None else at
+        with self._lock:
+            if table_id not in self._due or at < self._due[table_id]:
+                self._due[table_id] = at
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="bot-timetable", daemon=True)
+                self._thread.start()
+            self._lock.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                now = time.monotonic()
+                ready = [t for t, at in self._due.items() if at <= now and t not in self._busy]
+                if not ready:
+                    waiting = [at for t, at in self._due.items() if t not in self._busy]
+                    self._lock.wait(timeout=min(waiting) - now if waiting else None)
+                    continue
+                for table_id in ready:
+                    del self._due[table_id]
+                    self._busy.add(table_id)
+            for table_id in ready:
+                self._looking.submit(self._look_safely, table_id)
+
+    def _look_safely(self, table_id: int) -> None:
+        again: float | None = time.monotonic() + 5.0  # after an unexpected error, retry
+        close_old_connections()
+        try:
+            again = self.look(table_id)
+        except Exception:
+            logger.exception("looking at table %s", table_id)
+        finally:
+            close_old_connections()
+            with self._lock:
+                self._busy.discard(table_id)
+                self._lock.notify()
+        if again is not None:
+            self.wake(table_id, again)
+
+    def look(self, table_id: int) -> float | None:
+        """Move for the table if a bot is due to; when to look again (monotonic), or None."""
+        turn = selectors.table_turn(table_id=table_id)
+        if turn is None:
+            self._chosen.pop(table_id, None)
+            return None
+        waited = (timezone.now() - turn.since).total_seconds()
+        level = turn.bot_level or (STAND_IN_LEVEL if turn.away else None)
+        if level is None and waited < self.away_after_s:
+            return time.monotonic() + self.away_after_s - waited
+        chosen = self._chosen.get(table_id)
+        if chosen is None or chosen.turn_key != _turn_key(turn):
+            chosen = _Chosen(_turn_key(turn), self._choose(level or STAND_IN_LEVEL, turn))
+            self._chosen[table_id] = chosen
+            waited = (timezone.now() - turn.since).total_seconds()
+        if waited < self.pace_s:
+            return time.monotonic() + self.pace_s - waited
+        del self._chosen[table_id]
+        services.table_play_for_turn(table_id=table_id, turn=turn, action=chosen.action)
+        return time.monotonic()
+
+    def _choose(self, level: str, turn: selectors.Turn) -> int:
+        args = (level, turn.view, turn.legal, random.SystemRandom().getrandbits(64))
+        options = BOT_OPTIONS.get(level, {})
+        if self._think is None:
+            return choose_once(*args, options)
+        return self._think.submit(choose_once, *args, options).result()
+
+
+_runner: Runner | None = None
+_runner_lock = threading.Lock()
+
+
+def runner() -> Runner:
+    global _runner
+    with _runner_lock:
+        if _runner is None:
+            processes = settings.SMEAR_BOT_PROCESSES
+            think = (
+                ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+                if processes
+                else None
+            )
+            _runner = Runner(
+                pace_s=settings.SMEAR_BOT_PACE_MS / 1000,
+                away_after_s=settings.SMEAR_AWAY_AFTER_S,
+                think=think,
+            )
+        return _runner
+
+
+def wake(table_id: int) -> None:
+    runner().wake(table_id)

@@ -1,0 +1,157 @@
+"""Tables with friends: create one, share its code, take seats, fill the rest with bots,
+start. Thin: services write, selectors read. Every form works as a plain post that
+redirects back to the table page; with htmx the response swaps in the table partial."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from game import selectors, services
+from game.forms import JoinByCodeForm, TableForm
+from game.models import Table
+from game.selectors import SeatOwner
+from game.table_views import _owner as seat_owner_of
+
+
+@require_GET
+def tables(request: HttpRequest) -> HttpResponse:
+    """Open public tables, a join-by-code box, and the signed-in user's own tables."""
+    return _tables_page(request, JoinByCodeForm())
+
+
+def _tables_page(request: HttpRequest, join_form: JoinByCodeForm, status: int = 200):
+    mine = []
+    if request.user.is_authenticated:
+        mine = selectors.tables_for_user(user_id=request.user.pk)
+    context = {
+        "open_tables": selectors.open_public_tables(),
+        "my_tables": mine,
+        "join_form": join_form,
+    }
+    return render(request, "game/tables.html", context, status=status)
+
+
+@require_GET
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """A code (or a pasted share link) leads to its table's page, where seats are taken."""
+    form = JoinByCodeForm(request.GET)
+    if form.is_valid():
+        found = selectors.table_for_code(form.cleaned_data["code"])
+        if found is not None:
+            return redirect("game:table", code=found.code)
+        form.add_error("code", f"No table has the code {form.cleaned_data['code']}.")
+    return _tables_page(request, form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            created = services.table_create_lobby(
+                host_user=request.user,
+                players=data["players"],
+                teams=data["teams"],
+                target=data["target"],
+                public=data["public"],
+            )
+        except services.TableError as refused:
+            form.add_error(None, str(refused))
+        else:
+            return redirect("game:table", code=created.code)
+    return render(request, "game/lobby_new.html", {"form": form})
+
+
+# --- Seats and the start, from the table page ----------------------------------------------
+
+
+def _seat_number(value: str | None) -> int | None:
+    """A seat posted by a form: blank for any free seat; anything else but a number is
+    refused (a forged form)."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or len(value) > 2:
+        raise services.TableError("pick a seat by its number")
+    return int(value)
+
+
+def _lobby_post(
+    request: HttpRequest, code: str, act: Callable[[Table, SeatOwner], object]
+) -> HttpResponse:
+    """Run one lobby service for whoever posts; answer with the table, and any refusal."""
+    found = get_object_or_404(Table, code=code.upper())
+    if not request.user.is_authenticated:
+        return _to_log_in(request, found)
+    owner = seat_owner_of(request)
+    error = None
+    try:
+        act(found, owner)
+    except services.TableError as refused:
+        error = str(refused)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("game:table", code=found.code)
+    found.refresh_from_db()
+    context = selectors.table_page_context(table=found, seat_owner=owner)
+    return render(request, "game/table.html#table", {**context, "error": error})
+
+
+def _to_log_in(request: HttpRequest, found: Table) -> HttpResponse:
+    """A guest is sent to log in, then back to the table page (never to the POST-only
+    address they used)."""
+    target = redirect_to_login(reverse("game:table", args=[found.code]))
+    if request.htmx:
+        return HttpResponseClientRedirect(target.url)
+    return target
+
+
+@require_POST
+def table_join(request: HttpRequest, code: str) -> HttpResponse:
+    def act(found: Table, owner: SeatOwner) -> None:
+        seat = _seat_number(request.POST.get("seat"))
+        services.table_join(table_id=found.pk, owner=owner, seat=seat)
+
+    return _lobby_post(request, code, act)
+
+
+@require_POST
+def table_leave(request: HttpRequest, code: str) -> HttpResponse:
+    def act(found: Table, owner: SeatOwner) -> None:
+        services.table_leave(table_id=found.pk, owner=owner)
+
+    return _lobby_post(request, code, act)
+
+
+@require_POST
+def table_bot(request: HttpRequest, code: str) -> HttpResponse:
+    """The host seats a bot (``level`` names it) or takes one out (``level`` blank)."""
+
+    def act(found: Table, owner: SeatOwner) -> None:
+        seat = _seat_number(request.POST.get("seat"))
+        if seat is None:
+            raise services.TableError("pick a seat for the bot")
+        level = request.POST.get("level", "").strip() or None
+        services.table_set_bot(table_id=found.pk, host=owner, seat=seat, level=level)
+
+    return _lobby_post(request, code, act)
+
+
+@require_POST
+def table_start(request: HttpRequest, code: str) -> HttpResponse:
+    def act(found: Table, owner: SeatOwner) -> None:
+        services.table_start(table_id=found.pk, host=owner)
+
+    return _lobby_post(request, code, act)

@@ -1,0 +1,160 @@
+"""Bots at a human pace off the event loop: the timetable's looks, the pace, a bot standing
+in for an absent person, and a turn that moved on meanwhile."""
+
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+from django.utils import timezone
+
+from game import selectors, services
+from game.bot_runner import Runner
+from game.models import ActionLog, Seat, Table
+from game.selectors import SeatOwner
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GUEST = SeatOwner(session_key="guest-token")
+FOREVER = 3600.0
+
+
+def new_table(levels=("greedy", "greedy", "greedy")) -> Table:
+    return services.table_create_vs_bots(
+        owner=GUEST, players=4, teams=[[0, 2], [1, 3]], bot_levels=list(levels)
+    )
+
+
+def to_act(table: Table) -> int | None:
+    return selectors.match_for_table(table).current_player()
+
+
+def bots_settle(runner: Runner, table: Table) -> None:
+    for _ in range(20):
+        if to_act(table) == 0:
+            return
+        runner.look(table.pk)
+    raise AssertionError("the bots did not settle")
+
+
+def test_looks_play_the_bots_until_the_person_is_to_act_then_wait_for_them():
+    table = new_table()
+    runner = Runner(pace_s=0, away_after_s=FOREVER, think=None)
+
+    bots_settle(runner, table)
+    stored = ActionLog.objects.filter(table=table).count()
+    again = runner.look(table.pk)
+
+    assert again is not None and again - time.monotonic() > FOREVER - 60
+    assert ActionLog.objects.filter(table=table).count() == stored
+
+
+def test_a_bot_waits_out_the_pace_then_plays_the_move_it_chose():
+    table = new_table()
+    patient = Runner(pace_s=0, away_after_s=FOREVER, think=None)
+    bots_settle(patient, table)
+    match = selectors.match_for_table(table)
+    services.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
+    runner = Runner(pace_s=30, away_after_s=FOREVER, think=None)
+    stored = ActionLog.objects.filter(table=table).count()
+
+    again = runner.look(table.pk)
+
+    assert 25 < again - time.monotonic() <= 30
+    assert ActionLog.objects.filter(table=table).count() == stored
+    chosen = runner._chosen[table.pk].action
+    runner.pace_s = 0
+    runner.look(table.pk)
+    last = ActionLog.objects.filter(table=table).order_by("-round", "-index").first()
+    assert ActionLog.objects.filter(table=table).count() == stored + 1
+    assert last.action == chosen and last.seat == 1
+
+
+def test_a_person_gone_on_their_turn_is_played_by_a_bot_until_they_return():
+    table = new_table()
+    runner = Runner(pace_s=0, away_after_s=0, think=None)
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+
+    runner.look(table.pk)
+
+    first = ActionLog.objects.filter(table=table, seat=0).first()
+    assert first is not None
+    seat = Seat.objects.get(table=table, number=0)
+    assert seat.away_since is not None
+    page = selectors.table_view_for(table=table, seat_owner=GUEST)
+    assert any(info.stand_in for info in page.seats if info.number == 0)
+
+    assert services.table_seat_back(table_id=table.pk, seat_owner=GUEST)
+    assert Seat.objects.get(table=table, number=0).away_since is None
+    # back: the next look at their turn waits for them again
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    if to_act(table) == 0:
+        assert Runner(pace_s=0, away_after_s=FOREVER, think=None).look(table.pk) is not None
+        assert ActionLog.objects.filter(table=table, seat=0).count() == 1
+
+
+def test_a_person_who_plays_again_gets_the_seat_back():
+    table = new_table()
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    Runner(pace_s=0, away_after_s=0, think=None).look(table.pk)
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    match = selectors.match_for_table(table)
+    if match.current_player() != 0:
+        pytest.skip("the round ended on the stand-in's move")
+
+    services.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
+
+    assert Seat.objects.get(table=table, number=0).away_since is None
+
+
+def test_a_move_for_a_turn_the_table_has_left_is_not_stored():
+    table = new_table()
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    turn = selectors.table_turn(table_id=table.pk)
+    services.table_play(table_id=table.pk, seat_owner=GUEST, action=turn.legal[0])
+    stored = ActionLog.objects.filter(table=table).count()
+
+    assert not services.table_play_for_turn(table_id=table.pk, turn=turn, action=turn.legal[0])
+    assert ActionLog.objects.filter(table=table).count() == stored
+
+
+def test_the_thinking_runs_in_a_worker_process():
+    table = new_table(levels=("expert", "greedy", "random"))
+    if to_act(table) == 0:
+        match = selectors.match_for_table(table)
+        services.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=pool), table)
+    finally:
+        pool.shutdown()
+    assert to_act(table) == 0
+    assert ActionLog.objects.filter(table=table).exclude(seat=0).exists()
+
+
+def test_the_timetable_thread_moves_the_bots_at_its_pace():
+    table = new_table()
+    runner = Runner(pace_s=0.05, away_after_s=FOREVER, think=None)
+
+    runner.wake(table.pk)
+
+    deadline = time.monotonic() + 20
+    while to_act(table) != 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert to_act(table) == 0
+
+
+def test_an_away_person_sees_why_and_takes_the_seat_back_from_the_page(client):
+    client.post(
+        "/play/",
+        {"players": "4", "layout": "2v2", "bot_1": "greedy", "bot_2": "greedy", "bot_3": "greedy"},
+    )
+    table = Table.objects.get()
+    Seat.objects.filter(table=table, number=0).update(away_since=timezone.now())
+
+    page = client.get(f"/table/{table.code}/").text
+    assert "a bot has been playing for you" in page
+
+    response = client.post(f"/table/{table.code}/back", HTTP_HX_REQUEST="true")
+    assert "a bot has been playing for you" not in response.text
+    assert Seat.objects.get(table=table, number=0).away_since is None

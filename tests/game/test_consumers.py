@@ -1,0 +1,297 @@
+"""The table's websocket: moves in, the table as each seat sees it out, bad messages
+refused, and no message ever carrying a card its seat may not see."""
+
+import json
+import random
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from game import consumers, selectors
+from game.engine.cards import card_code, cards_of
+from game.engine.rules import action_code
+from game.models import ActionLog, Seat, Table
+from game.table_views import GUEST_TOKEN
+from smearsite.asgi import application
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("release_sync_thread_connections"),
+]
+
+ORIGIN = (b"origin", b"http://localhost")
+TIMEOUT = 10  # generous: each message replays the table from the database
+CARD_ATTR = re.compile(r'(?:data-card|value)="([0-9JQKA]{1,2}[SHDC]|J[12])"')
+GREEDY_4 = {
+    "players": "4",
+    "layout": "2v2",
+    "bot_1": "greedy",
+    "bot_2": "greedy",
+    "bot_3": "greedy",
+}
+
+
+def _guest_with_table() -> tuple[Table, str]:
+    client = Client()
+    response = client.post("/play/", GREEDY_4)
+    table = Table.objects.get(code=response.url.rstrip("/").rsplit("/", 1)[-1])
+    return table, client.cookies["sessionid"].value
+
+
+def _second_guest_in_seat(table: Table, seat: int) -> str:
+    """Put another guest in a bot's seat; their session cookie."""
+    client = Client()
+    session = client.session
+    session[GUEST_TOKEN] = f"second-guest-{table.pk}"
+    session.save()
+    Seat.objects.filter(table=table, number=seat).update(
+        bot_level=None, session_key=session[GUEST_TOKEN], display_name="Second guest"
+    )
+    return session.session_key
+
+
+def _truth(table_id: int):
+    return selectors.match_for_table(Table.objects.get(pk=table_id))
+
+
+def _actions_stored(table_id: int) -> int:
+    return ActionLog.objects.filter(table_id=table_id).count()
+
+
+def connection(code: str, session_key: str | None = None, origin=ORIGIN):
+    headers = [origin]
+    if session_key:
+        headers.append((b"cookie", f"sessionid={session_key}".encode()))
+    return WebsocketCommunicator(application, f"/ws/table/{code}/", headers=headers)
+
+
+async def connected(code: str, session_key: str | None = None) -> WebsocketCommunicator:
+    communicator = connection(code, session_key)
+    ok, _ = await communicator.connect(timeout=TIMEOUT)
+    assert ok
+    return communicator
+
+
+async def drain(communicator: WebsocketCommunicator) -> list[str]:
+    messages = []
+    while not await communicator.receive_nothing(timeout=0.3):
+        messages.append(await communicator.receive_from(timeout=TIMEOUT))
+    return messages
+
+
+async def test_a_seated_guest_gets_the_table_as_their_seat_sees_it_on_connect():
+    table, session = await sync_to_async(_guest_with_table)()
+    match = await sync_to_async(_truth)(table.pk)
+    hand = {card_code(c) for c in cards_of(match.round.hands[0])}
+
+    socket = await connected(table.code, session)
+    try:
+        first = await socket.receive_from(timeout=TIMEOUT)
+        assert first.lstrip().startswith('<section id="table"')
+        assert hand <= set(CARD_ATTR.findall(first))
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_move_over_the_socket_is_stored_and_every_seat_hears_of_it():
+    table, first_session = await sync_to_async(_guest_with_table)()
+    second_session = await sync_to_async(_second_guest_in_seat)(table, 2)
+    first = await connected(table.code, first_session)
+    second = await connected(table.code, second_session)
+    try:
+        await drain(first), await drain(second)
+        match = await sync_to_async(_truth)(table.pk)
+        assert match.current_player() == 0  # the bots moved when the table was made
+        before = await sync_to_async(_actions_stored)(table.pk)
+        action = action_code(match.legal_actions()[0])
+
+        await first.send_to(
+            text_data=json.dumps({"action": action, "index": len(match.round.history)})
+        )
+
+        heard_by_first, heard_by_second = await drain(first), await drain(second)
+        assert heard_by_first and heard_by_second
+        assert await sync_to_async(_actions_stored)(table.pk) > before
+        assert "Second guest" in heard_by_second[-1]
+    finally:
+        await first.disconnect()
+        await second.disconnect()
+
+
+@pytest.mark.parametrize(
+    "message, reply",
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"index": 0}', "Say which bid"),
+        ('{"action": "AS", "index": "x"}', "whole number"),
+        ('{"action": "' + "A" * 600 + '"}', "too long"),
+        ('{"action": "ZZ"}', "is not a bid, a pass or a card"),
+        ('{"action": "pass", "index": 999}', "not your turn"),
+    ],
+)
+async def test_a_bad_message_gets_an_error_reply_and_changes_nothing(message, reply):
+    table, session = await sync_to_async(_guest_with_table)()
+    socket = await connected(table.code, session)
+    try:
+        await drain(socket)
+        before = await sync_to_async(_actions_stored)(table.pk)
+
+        await socket.send_to(text_data=message)
+
+        answer = await socket.receive_from(timeout=TIMEOUT)
+        assert reply in answer and 'role="alert"' in answer
+        assert await sync_to_async(_actions_stored)(table.pk) == before
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_flood_of_messages_is_slowed_down():
+    table, session = await sync_to_async(_guest_with_table)()
+    socket = await connected(table.code, session)
+    try:
+        await drain(socket)
+        for _ in range(consumers.BURST + 4):
+            await socket.send_to(text_data="{}")
+        replies = await drain(socket)
+        assert sum("Too many messages" in reply for reply in replies) >= 3
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_stranger_cannot_act_for_a_seat():
+    table, _ = await sync_to_async(_guest_with_table)()
+    stranger = connection(table.code)
+    try:
+        ok, code = await stranger.connect(timeout=TIMEOUT)
+        if not ok:
+            assert code == consumers.NOT_ALLOWED
+            return
+        # a spectator: sees no hand and may not move
+        before = await sync_to_async(_actions_stored)(table.pk)
+        await drain(stranger)
+        await stranger.send_to(text_data='{"action": "pass"}')
+        assert "no seat" in await stranger.receive_from(timeout=TIMEOUT)
+        assert await sync_to_async(_actions_stored)(table.pk) == before
+    finally:
+        await stranger.disconnect()
+
+
+async def test_an_unknown_table_or_a_foreign_origin_is_refused():
+    table, session = await sync_to_async(_guest_with_table)()
+    unknown = connection("NOSUCH", session)
+    foreign = connection(table.code, session, origin=(b"origin", b"https://evil.example"))
+    try:
+        assert (await unknown.connect(timeout=TIMEOUT)) == (False, consumers.NOT_ALLOWED)
+        ok, _ = await foreign.connect(timeout=TIMEOUT)
+        assert not ok
+    finally:
+        await unknown.disconnect()
+        await foreign.disconnect()
+
+
+async def test_the_same_move_sent_twice_at_once_applies_once():
+    table, session = await sync_to_async(_guest_with_table)()
+    one, two = await connected(table.code, session), await connected(table.code, session)
+    try:
+        await drain(one), await drain(two)
+        match = await sync_to_async(_truth)(table.pk)
+        move = json.dumps(
+            {"action": action_code(match.legal_actions()[0]), "index": len(match.round.history)}
+        )
+        before = await sync_to_async(_actions_stored)(table.pk)
+
+        await one.send_to(text_data=move)
+        await two.send_to(text_data=move)
+        replies = await drain(one) + await drain(two)
+
+        assert sum("not your turn" in reply for reply in replies) == 1
+        # the move, then the greedy bots until it is the guest's turn again: one move of
+        # the guest's is stored, not two
+        guest_moves = await sync_to_async(
+            lambda: ActionLog.objects.filter(table_id=table.pk, seat=0).count()
+        )()
+        assert guest_moves == 1 and await sync_to_async(_actions_stored)(table.pk) > before
+    finally:
+        await one.disconnect()
+        await two.disconnect()
+
+
+async def test_a_connection_that_drops_and_returns_resumes_where_the_table_is():
+    table, session = await sync_to_async(_guest_with_table)()
+    socket = await connected(table.code, session)
+    await drain(socket)
+    match = await sync_to_async(_truth)(table.pk)
+    await socket.send_to(
+        text_data=json.dumps(
+            {"action": action_code(match.legal_actions()[0]), "index": len(match.round.history)}
+        )
+    )
+    await drain(socket)
+    await socket.disconnect()
+
+    again = await connected(table.code, session)
+    try:
+        resumed = await again.receive_from(timeout=TIMEOUT)
+        now = await sync_to_async(_truth)(table.pk)
+        assert f'data-index="{len(now.round.history)}"' in resumed
+    finally:
+        await again.disconnect()
+
+
+def _allowed(table_id: int, seat: int) -> set[str]:
+    """Every card ``seat`` may have seen by now: its own hands and every card played."""
+    match = _truth(table_id)
+    seen = set()
+    for state in match.rounds:
+        seen |= {card_code(c) for c in cards_of(state.deal.hands[seat])}
+        seen |= {card_code(card) for _, card in state.view_for(seat).plays}
+    return seen
+
+
+async def test_no_message_to_any_seat_ever_holds_a_card_that_seat_may_not_see():
+    """Two people and two bots play whole rounds over the socket; every message each
+    person's connection receives is scanned for cards."""
+    table, first_session = await sync_to_async(_guest_with_table)()
+    second_session = await sync_to_async(_second_guest_in_seat)(table, 1)
+    sockets = {
+        0: await connected(table.code, first_session),
+        1: await connected(table.code, second_session),
+    }
+    rng = random.Random(7)
+    checked = 0
+    try:
+        for _ in range(200):
+            for seat, socket in sockets.items():
+                messages = await drain(socket)
+                # after the messages: the table only moves on when this test sends a move
+                allowed = await sync_to_async(_allowed)(table.pk, seat)
+                for message in messages:
+                    assert set(CARD_ATTR.findall(message)) <= allowed, f"seat {seat}"
+                    checked += 1
+            match = await sync_to_async(_truth)(table.pk)
+            if match.is_terminal() or len(match.rounds) > 2:
+                break
+            to_act = match.current_player()
+            if to_act not in sockets:
+                # a bot that no move has woken yet
+                await sync_to_async(_wake)(table.pk)
+                continue
+            action = action_code(rng.choice(match.legal_actions()))
+            await sockets[to_act].send_to(
+                text_data=json.dumps({"action": action, "index": len(match.round.history)})
+            )
+        assert len((await sync_to_async(_truth)(table.pk)).rounds) >= 2
+        assert checked > 20
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+
+
+def _wake(table_id: int) -> None:
+    from game import live
+
+    live.wake_bots(table_id=table_id)

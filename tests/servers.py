@@ -1,0 +1,163 @@
+"""Real ASGI servers for tests and benches: a daphne child process on a free port.
+
+pytest-django's ``live_server`` speaks WSGI only, so anything that needs websockets, or
+two server processes sharing a channel layer, starts daphne itself::
+
+    env = server_env(DATABASE_URL=..., REDIS_URL=...)
+    manage(["migrate", "--noinput"], env=env)
+    with daphne(env=env, log=tmp_path / "a.log") as server:
+        urllib.request.urlopen(server.url + "/healthz")
+        ...  # websockets at server.ws_url("/ws/table/CODE/")
+
+A server that exits early or never answers raises with its log in the message, and an
+error inside the ``with`` block gets the log attached as a note.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ASGI_APPLICATION = "smearsite.asgi:application"
+LOG_TAIL_CHARS = 20_000  # enough for a traceback or two, not a whole run's access log
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def server_env(**overrides: str | None) -> dict[str, str]:
+    """This process's environment with ``overrides`` on top; None removes a variable."""
+    env = dict(os.environ)
+    for name, value in overrides.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+def manage(args: list[str], *, env: Mapping[str, str]) -> subprocess.CompletedProcess:
+    """``manage.py <args>`` in a child process with ``env``; raises with its output on failure."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=REPO,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"manage.py {' '.join(args)} exited with {done.returncode}:\n"
+            f"{done.stdout}\n{done.stderr}"
+        )
+    return done
+
+
+@dataclass
+class Server:
+    """A running daphne: where it answers, its process and its log file."""
+
+    url: str  # http://127.0.0.1:<port>
+    port: int
+    process: subprocess.Popen
+    log: Path
+
+    def ws_url(self, path: str) -> str:
+        return "ws" + self.url.removeprefix("http") + path
+
+    def log_text(self) -> str:
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return f"(no log at {self.log})"
+        return text if len(text) <= LOG_TAIL_CHARS else "...\n" + text[-LOG_TAIL_CHARS:]
+
+    def stop(self, timeout: float = 10) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=timeout)
+
+
+def start_daphne(
+    *,
+    env: Mapping[str, str],
+    log: Path,
+    settings_module: str | None = None,
+    port: int | None = None,
+    ready_path: str = "/healthz",
+    seconds: float = 60,
+    extra_args: tuple[str, ...] = (),
+) -> Server:
+    """Start daphne serving the site and wait until ``ready_path`` answers 200.
+
+    ``settings_module`` sets DJANGO_SETTINGS_MODULE (else ``env``'s own, or the site's).
+    The server's output goes to ``log``; on failure it is stopped and the log raised.
+    """
+    env = dict(env)
+    if settings_module is not None:
+        env["DJANGO_SETTINGS_MODULE"] = settings_module
+    port = port or free_port()
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            + list(extra_args)
+            + [ASGI_APPLICATION],
+            cwd=REPO,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    server = Server(url=f"http://127.0.0.1:{port}", port=port, process=process, log=log)
+    try:
+        _wait_until_up(server, server.url + ready_path, seconds)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def _wait_until_up(server: Server, url: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(
+                f"daphne exited with {server.process.returncode}:\n{server.log_text()}"
+            )
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne did not answer {url} within {seconds} s:\n{server.log_text()}")
+
+
+@contextmanager
+def daphne(**kwargs) -> Iterator[Server]:
+    """``start_daphne(**kwargs)`` for the ``with`` block; stopped after it. An error in the
+    block carries the server's log as a note (pytest prints it with the traceback)."""
+    server = start_daphne(**kwargs)
+    try:
+        yield server
+    except BaseException as error:
+        error.add_note(f"--- daphne log ({server.log}) ---\n{server.log_text()}")
+        raise
+    finally:
+        server.stop()
