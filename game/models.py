@@ -45,6 +45,10 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="hosted_tables",
     )
+    # where the same seats went on to play again, once someone asked for a rematch
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
     # listed on the open tables page; a private table is reached by its code alone
     public = models.BooleanField(default=False)
 

@@ -205,6 +205,7 @@ class TableView:
     previous: RoundSummary | None  # the round just finished
     finished_rounds: int
     winner_names: str | None
+    rematch_code: str | None  # the table where the same seats play again, once asked for
 
     @property
     def my_turn(self) -> bool:
@@ -389,6 +390,9 @@ def _shown_to_all(
         "previous": previous,
         "finished_rounds": len(finished),
         "winner_names": None if winner is None else units[winner].names,
+        "rematch_code": (
+            Table.objects.filter(pk=table.rematch_id).values_list("code", flat=True).first()
+        ),
     }
 
 
@@ -618,6 +622,7 @@ class SpectatorView:
     previous: RoundSummary | None
     finished_rounds: int
     winner_names: str | None
+    rematch_code: str | None  # the table where the same seats play again, once asked for
 
     spectator = True
     my_turn = False

@@ -121,20 +121,41 @@ def table_create_vs_bots(
 
 
 def table_rematch(*, table_id: int, owner: SeatOwner) -> Table:
-    """A new table like a finished one: same seats, layout and bots."""
-    table = Table.objects.get(pk=table_id)
-    seats = list(table.seats.all())
-    if not any(owner.owns(seat) for seat in seats):
-        raise TableError("you have no seat at this table")
-    if table.status != Table.Status.FINISHED:
-        raise TableError("the match is not over yet")
-    return table_create_vs_bots(
-        owner=owner,
-        players=table.players,
-        teams=table.teams,
-        bot_levels=[seat.bot_level or "greedy" for seat in seats[1:]],
-        target=table.target,
-    )
+    """The rematch of a finished table: the same people and bots in the same seats at a new
+    table, dealt at once. The first to ask creates it; everyone after is sent to it."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seats = list(table.seats.all())
+        if not any(owner.owns(seat) for seat in seats):
+            raise TableError("you have no seat at this table")
+        if table.status != Table.Status.FINISHED:
+            raise TableError("the match is not over yet")
+        if table.rematch_id is not None:
+            return table.rematch
+        fresh = Table.objects.create(
+            code=_new_code(),
+            players=table.players,
+            teams=table.teams,
+            target=table.target,
+            public=table.public,
+            host_id=table.host_id,
+            status=Table.Status.PLAYING,
+            first_dealer=random.SystemRandom().randrange(table.players),
+        )
+        for seat in seats:
+            Seat.objects.create(
+                table=fresh,
+                number=seat.number,
+                user_id=seat.user_id,
+                session_key=seat.session_key,
+                bot_level=seat.bot_level,
+                display_name=seat.display_name,
+            )
+        _store_deal(fresh, MatchState(selectors.table_setup(fresh), fresh.first_dealer))
+        table.rematch = fresh
+        table.save(update_fields=["rematch"])
+        live.table_changed(table_id=table.pk)  # everyone at the old table sees where to go
+    return fresh
 
 
 def _record(table: Table, match: MatchState, seat: int, action: int) -> MatchState:

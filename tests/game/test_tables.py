@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 from game import selectors, services
 from game.engine import record
 from game.engine.rules import action_code
-from game.models import ActionLog, Round, Table
+from game.models import ActionLog, Round, Seat, Table
 from game.selectors import SeatOwner
 
 pytestmark = pytest.mark.django_db
@@ -196,3 +196,24 @@ def test_the_database_refuses_a_second_action_at_the_same_place():
 
     with pytest.raises(IntegrityError), transaction.atomic():
         ActionLog.objects.create(table=table, round=0, index=0, seat=1, action=55)
+
+
+def test_a_rematch_keeps_the_people_in_their_seats_and_everyone_goes_to_the_same_one():
+    table = make_table(players=3, teams=((0,), (1,), (2,)), target=1)
+    friend = SeatOwner(session_key="friend-token")
+    Seat.objects.filter(table=table, number=2).update(
+        bot_level=None, session_key=friend.session_key, display_name="Friend"
+    )
+    table.status = Table.Status.FINISHED
+    table.save()
+
+    fresh = services.table_rematch(table_id=table.pk, owner=GUEST)
+    again = services.table_rematch(table_id=table.pk, owner=friend)
+
+    assert again.pk == fresh.pk and Table.objects.count() == 2
+    seats = list(fresh.seats.all())
+    assert [s.bot_level for s in seats] == [None, "greedy", None]
+    assert seats[2].session_key == "friend-token" and fresh.status == Table.Status.PLAYING
+    table.refresh_from_db()
+    old_page = selectors.table_view_for(table=table, seat_owner=friend)
+    assert old_page.rematch_code == fresh.code
