@@ -18,8 +18,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from game import selectors, services
 from game.forms import JoinByCodeForm, TableForm
 from game.models import Table
+from game.owners import request_owner as seat_owner_of
 from game.selectors import SeatOwner
-from game.table_views import _owner as seat_owner_of
 
 
 @require_GET

@@ -3,33 +3,19 @@ the response swaps in the table partial instead. Thin: services write, selectors
 
 from __future__ import annotations
 
-import secrets
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import live, selectors, services
+from game import live, owners, selectors, services
 from game.engine import record
 from game.engine.state import MatchState
 from game.forms import PlayBotsForm
 from game.models import Table
-from game.selectors import SeatOwner
 
-GUEST_TOKEN = "guest_token"
-
-
-def _owner(request: HttpRequest, *, start_session: bool = False) -> SeatOwner:
-    """Who is asking: the signed-in user, and the guest token their session carries.
-
-    The token lives in the session's data, which log-in keeps (the session key does not
-    survive it), so seats taken as a guest stay theirs after signing in."""
-    token = request.session.get(GUEST_TOKEN)
-    if token is None and start_session and not request.user.is_authenticated:
-        token = request.session[GUEST_TOKEN] = secrets.token_urlsafe(18)
-    user_id = request.user.pk if request.user.is_authenticated else None
-    return SeatOwner(user_id=user_id, session_key=token)
+# the trainer's views still import it from here
+GUEST_TOKEN = owners.GUEST_TOKEN
 
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
@@ -42,7 +28,7 @@ def play(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         table = services.table_create_vs_bots(
-            owner=_owner(request, start_session=True),
+            owner=owners.request_owner(request, start_session=True),
             players=data["players"],
             teams=data["teams"],
             bot_levels=data["bot_levels"],
@@ -55,7 +41,7 @@ def play(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code.upper())
-    context = selectors.table_page_context(table=found, seat_owner=_owner(request))
+    context = selectors.table_page_context(table=found, seat_owner=owners.request_owner(request))
     if context is None:
         return _no_seat(request)
     # after a server restart nothing else would remind the bots whose turn it is
@@ -68,7 +54,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_play(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code.upper())
-    owner = _owner(request)
+    owner = owners.request_owner(request)
     index = request.POST.get("index", "")
     error = None
     try:
@@ -97,10 +83,10 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
 def table_back(request: HttpRequest, code: str) -> HttpResponse:
     """The person is back: the bot that stood in for them stops."""
     found = get_object_or_404(Table, code=code.upper())
-    services.table_seat_back(table_id=found.pk, seat_owner=_owner(request))
+    services.table_seat_back(table_id=found.pk, seat_owner=owners.request_owner(request))
     if not request.htmx:
         return redirect("game:table", code=found.code)
-    context = selectors.table_page_context(table=found, seat_owner=_owner(request))
+    context = selectors.table_page_context(table=found, seat_owner=owners.request_owner(request))
     if context is None:
         return _no_seat(request)
     return render(request, "game/table.html#table", context)
@@ -110,7 +96,7 @@ def table_back(request: HttpRequest, code: str) -> HttpResponse:
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code.upper())
     try:
-        fresh = services.table_rematch(table_id=found.pk, owner=_owner(request))
+        fresh = services.table_rematch(table_id=found.pk, owner=owners.request_owner(request))
     except services.TableError as refused:
         messages.error(request, str(refused))
         return redirect("game:table", code=found.code)
@@ -123,7 +109,7 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
 
 def _seated_table(request: HttpRequest, code: str) -> Table | None:
     found = get_object_or_404(Table, code=code.upper())
-    if selectors.seat_number_for(found, _owner(request)) is None:
+    if selectors.seat_number_for(found, owners.request_owner(request)) is None:
         return None
     return found
 
