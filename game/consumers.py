@@ -18,10 +18,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
-from game import live, selectors, services
+from game import live, owners, selectors, services
 from game.models import Table
 from game.selectors import SeatOwner
-from game.table_views import GUEST_TOKEN
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
 MAX_MESSAGE_CHARS = 512
@@ -135,12 +134,7 @@ def error_fragment(message: str) -> str:
 
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        session = self.scope.get("session") or {}
-        self.owner = SeatOwner(
-            user_id=user.pk if user is not None and user.is_authenticated else None,
-            session_key=session.get(GUEST_TOKEN),
-        )
+        self.owner = owners.scope_owner(self.scope)
         self.table_id = await database_sync_to_async(_find_table)(
             self.scope["url_route"]["kwargs"]["code"]
         )

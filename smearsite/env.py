@@ -61,10 +61,27 @@ def database_config(environ: Mapping[str, str], *, base_dir: Path) -> dict[str, 
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": base_dir / "db.sqlite3",
+            "OPTIONS": SQLITE_OPTIONS,
         }
-    # conn_max_age stays 0: under ASGI each request may run in a different thread,
-    # so persistent connections would pile up instead of being reused.
-    return dict(dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True))
+    config = dict(dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True))
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        # Under ASGI each call may run in another thread, so persistent connections
+        # (CONN_MAX_AGE) would pile up; a pool hands connections back instead of opening
+        # one per call, which was most of a live move's database time.
+        config["CONN_HEALTH_CHECKS"] = False  # the pool checks connections itself
+        config.setdefault("OPTIONS", {})["pool"] = env_bool(environ, "DATABASE_POOL", True)
+    elif config["ENGINE"] == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+    return config
+
+
+# The bots' timetable threads and the websocket thread write at once: a write transaction
+# takes its lock up front (no "database is locked" half way), and WAL lets reads go on
+# while one writes.
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 
 
 def channel_layers_config(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -76,7 +93,9 @@ def channel_layers_config(environ: Mapping[str, str]) -> dict[str, Any]:
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url]},
+            # redis-py 8 reads with a 5 s socket timeout, as long as channels-redis blocks
+            # on a receive: without this an idle connection's read fails and it drops
+            "CONFIG": {"hosts": [{"address": url, "socket_timeout": None}]},
         }
     }
 

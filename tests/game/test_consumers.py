@@ -14,7 +14,7 @@ from game import consumers, selectors
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
 from game.models import ActionLog, Seat, Table
-from game.table_views import GUEST_TOKEN
+from game.owners import GUEST_TOKEN
 from smearsite.asgi import application
 
 pytestmark = [

@@ -59,6 +59,8 @@ def test_no_database_url_means_sqlite_file_in_repo_root(tmp_path):
 
     assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert config["NAME"] == tmp_path / "db.sqlite3"
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
 
 
 def test_blank_database_url_counts_as_absent(tmp_path):
@@ -78,6 +80,16 @@ def test_postgres_database_url_is_parsed(tmp_path):
     assert config["HOST"] == "127.0.0.1"
     assert int(config["PORT"]) == 5432
     assert config["CONN_MAX_AGE"] == 0
+    assert config["OPTIONS"]["pool"] is True
+
+
+def test_the_postgres_pool_can_be_switched_off(tmp_path):
+    config = env.database_config(
+        {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/smear", "DATABASE_POOL": "no"},
+        base_dir=tmp_path,
+    )
+
+    assert config["OPTIONS"]["pool"] is False
 
 
 def test_database_url_with_password_keeps_it(tmp_path):
@@ -103,7 +115,10 @@ def test_redis_url_selects_redis_channel_layer_with_that_host():
     layers = env.channel_layers_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})
 
     assert layers["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layers["default"]["CONFIG"] == {"hosts": ["redis://127.0.0.1:6379/0"]}
+    host = layers["default"]["CONFIG"]["hosts"][0]
+    assert host["address"] == "redis://127.0.0.1:6379/0"
+    # a blocking read of the layer must not time out before channels-redis gives up on it
+    assert host["socket_timeout"] is None
 
 
 # --- DEBUG, SECRET_KEY, ALLOWED_HOSTS, SITE_URL -----------------------------------

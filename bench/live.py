@@ -1,0 +1,528 @@
+"""Live tables over real websockets: move round trips and moves per second at N tables.
+
+    python bench/live.py [--tables 25,100,200] [--postgres-redis] [--servers 2]
+                         [--duration 30] [--warmup 5] [--think 0.2,0.5] [--url URL]
+                         [--redis-no-socket-timeout] [--db-pool]
+
+Every seat of every table is a scripted person (no bots, so no bot is ever timed): one
+websocket per seat, all clients in this one asyncio process. A client whose own partial
+shows its turn waits a think time drawn uniformly from --think, sends a random legal move
+with the partial's data-index, and times the round trip from the send until its own
+connection receives the partial whose data-round/data-index shows the move stored.
+
+The server is daphne started here on a fresh database: the embedded default (a SQLite
+file, in-memory channel layer) or, with --postgres-redis, PostgreSQL and channels-redis
+(--servers K starts K daphne processes; seats are spread over them, so a table's changes
+cross Redis). With --url the bench plays against a server already running, creating its
+tables in the database that DATABASE_URL (in this environment) names: the server's own.
+
+The servers run with DEBUG off and SMEAR_AWAY_AFTER_S at a day, so no bot ever stands in
+for a scripted person (and the tables of an earlier N are left alone). Two switches try
+proposed configuration fixes without changing the site: --redis-no-socket-timeout (the
+channel layer's Redis reads without redis-py 8's 5 s timeout) and --db-pool (Django's
+PostgreSQL connection pool, DATABASE_URL ?pool=true, which needs psycopg-pool).
+
+Moves counted are those sent during the timed window (after the warm-up). CPU columns are
+shares of one core over the window: the daphne processes, this client process, PostgreSQL
+and Redis (all their processes on the machine), and the whole machine's busy share of all
+its cores, other people's work included. "Server CPU ms/move" is the daphne processes' CPU
+time divided by the moves timed: the cost of one move, whatever else loads the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.servers import Server, manage, server_env, start_daphne  # noqa: E402
+
+PG_SERVER = "postgres://postgres@127.0.0.1:5432"
+# redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that channels-redis
+# blocks for in BZPOPMIN: an idle connection's receive can fail and take its consumer down
+# (redis/redis-py#4091, django/channels_redis#422). The proposed fix, for smearsite/env.py.
+LAYER_FIX = """from smearsite.settings import *  # noqa: F403
+
+_layer = CHANNEL_LAYERS["default"]["CONFIG"]  # noqa: F405
+_layer["hosts"] = [{"address": _layer["hosts"][0], "socket_timeout": None}]
+"""
+BENCH_DATABASE = "smear_bench"
+REDIS_URL = "redis://127.0.0.1:6379/8"  # the bench's own Redis database: flushed at start
+PLAYERS, TEAMS = 4, [[0, 2], [1, 3]]
+CONNECTS_AT_ONCE = 40
+DRAIN_S = 30  # after the window, how long answers to moves sent in it are waited for
+
+SECTION = re.compile(r'<section id="table"[^>]*?data-round="(\d+)" data-index="(\d+)"')
+LEGAL = re.compile(r'name="action" value="([^"]+)"')
+ALERT = re.compile(r'id="table-error"[^>]*role="alert">')  # shown: no ``hidden``
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# --- The database and the servers ---------------------------------------------------------
+
+
+def fresh_postgres(name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return f"{PG_SERVER}/{name}"
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+
+
+def setup_django(env: dict[str, str]) -> None:
+    """This process only writes the tables: the site's settings on the server's database."""
+    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"):
+        if name in env:
+            os.environ[name] = env[name]
+        else:
+            os.environ.pop(name, None)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "smearsite.settings"
+    import django
+
+    django.setup()
+
+
+def create_tables(count: int, target: int) -> list[tuple[str, list[str]]]:
+    """``count`` tables of four guests, dealt and in play: (code, session key per seat)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db import transaction
+
+    from game import services
+    from game.models import Seat
+    from game.selectors import SeatOwner
+
+    tables = []
+    with transaction.atomic():
+        for _ in range(count):
+            tokens = [f"bench-{uuid.uuid4().hex}" for _ in range(PLAYERS)]
+            sessions = []
+            for token in tokens:
+                session = SessionStore()
+                session["guest_token"] = token
+                session.create()
+                sessions.append(session.session_key)
+            # made with bots, which then give their seats to guests before anyone moves
+            table = services.table_create_vs_bots(
+                owner=SeatOwner(session_key=tokens[0]),
+                players=PLAYERS,
+                teams=TEAMS,
+                bot_levels=["greedy"] * (PLAYERS - 1),
+                target=target,
+            )
+            for seat in range(1, PLAYERS):
+                Seat.objects.filter(table=table, number=seat).update(
+                    bot_level=None, session_key=tokens[seat], display_name=f"Guest {seat}"
+                )
+            tables.append((table.code, sessions))
+    return tables
+
+
+# --- CPU accounting from /proc ---------------------------------------------------------------
+
+
+def process_cpu_s(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
+def cpu_by_command(names: set[str]) -> dict[str, float]:
+    """CPU seconds used so far by every live process whose command is one of ``names``."""
+    used: Counter = Counter()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        command = head.split("(", 1)[1]
+        if command in names:
+            fields = tail.split()
+            used[command] += (int(fields[11]) + int(fields[12])) / TICKS
+    return dict(used)
+
+
+def machine_busy_s() -> tuple[float, float]:
+    """(busy, total) CPU seconds of all cores since boot."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values) - idle) / TICKS, sum(values) / TICKS
+
+
+@dataclass
+class CpuMeter:
+    server_pids: list[int]
+
+    def read(self) -> dict[str, float]:
+        services = cpu_by_command({"postgres", "redis-server"})
+        busy, total = machine_busy_s()
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return {
+            "server": sum(process_cpu_s(pid) for pid in self.server_pids),
+            "client": usage.ru_utime + usage.ru_stime,
+            "postgres": services.get("postgres", 0.0),
+            "redis": services.get("redis-server", 0.0),
+            "busy": busy,
+            "total": total,
+            "wall": time.monotonic(),
+        }
+
+    @staticmethod
+    def shares(start: dict, end: dict) -> dict[str, float]:
+        wall = end["wall"] - start["wall"]
+        shares = {
+            name: (end[name] - start[name]) / wall
+            for name in ("server", "client", "postgres", "redis")
+        }
+        shares["machine"] = (end["busy"] - start["busy"]) / max(1e-9, end["total"] - start["total"])
+        return shares
+
+
+# --- The scripted people --------------------------------------------------------------------
+
+
+@dataclass
+class Window:
+    start: float = float("inf")
+    end: float = float("inf")
+    going: bool = False  # nobody moves until every seat is connected
+    stopping: bool = False
+
+    def holds(self, at: float) -> bool:
+        return self.start <= at < self.end
+
+
+@dataclass
+class Results:
+    round_trips: list[float] = field(default_factory=list)  # seconds, moves sent in the window
+    errors: Counter = field(default_factory=Counter)
+    finished_tables: set = field(default_factory=set)
+    pending: int = 0  # moves sent and not yet seen stored
+
+
+class Person:
+    """One seat's connection: plays when its own partial shows its turn."""
+
+    def __init__(self, code: str, rng: random.Random, think: tuple[float, float]) -> None:
+        self.code, self.rng, self.think = code, rng, think
+        self.at: tuple[int, int] | None = None
+        self.sent: tuple[tuple[int, int], float] | None = None  # (state sent at, when)
+        self.thinking = False
+        self.socket = None
+        self.turn: tuple[tuple[int, int], list[str]] | None = None  # held until the start
+
+    async def play(self, socket, window: Window, results: Results) -> None:
+        self.socket = socket
+        try:
+            async for message in socket:
+                self._heard(message, socket, window, results)
+        except Exception as error:  # a dropped connection is counted, not fatal
+            if not window.stopping:
+                results.errors[f"connection: {type(error).__name__}"] += 1
+
+    def _heard(self, message: str, socket, window: Window, results: Results) -> None:
+        found = SECTION.search(message, 0, 600)
+        refused = found is None or ALERT.search(message) is not None
+        if found is None:
+            if self.sent and window.holds(self.sent[1]):
+                results.errors["refused (error line)"] += 1
+            self._forget(results)
+            return
+        self.at = (int(found[1]), int(found[2]))
+        if self.sent is not None:
+            sent_at, when = self.sent
+            if self.at > sent_at:
+                if window.holds(when):
+                    results.round_trips.append(time.monotonic() - when)
+                self._forget(results)
+            elif refused:
+                if window.holds(when):
+                    results.errors["refused (table partial)"] += 1
+                self._forget(results)
+        if "Match over" in message:
+            results.finished_tables.add(self.code)
+            return
+        legal = LEGAL.findall(message)
+        self.turn = (self.at, legal) if legal else None
+        if legal and window.going:
+            self.go(window, results)
+
+    def go(self, window: Window, results: Results) -> None:
+        """Think about the move the latest partial offers, then send it."""
+        if self.turn and self.sent is None and not self.thinking and not window.stopping:
+            self.thinking = True
+            at, legal = self.turn
+            asyncio.get_running_loop().create_task(
+                self._move(self.socket, at, legal, window, results)
+            )
+
+    def _forget(self, results: Results) -> None:
+        if self.sent is not None:
+            self.sent = None
+            results.pending -= 1
+
+    async def _move(
+        self, socket, at: tuple[int, int], legal: list[str], window: Window, results: Results
+    ) -> None:
+        try:
+            await asyncio.sleep(self.rng.uniform(*self.think))
+            if window.stopping:
+                return
+            self.sent = (at, time.monotonic())
+            results.pending += 1
+            await socket.send(f'{{"action": "{self.rng.choice(legal)}", "index": {at[1]}}}')
+        except Exception as error:
+            if not window.stopping:
+                results.errors[f"send: {type(error).__name__}"] += 1
+        finally:
+            self.thinking = False
+
+
+async def run_tables(
+    tables: list[tuple[str, list[str]]],
+    servers: list[str],
+    args: argparse.Namespace,
+    meter: CpuMeter,
+) -> dict:
+    from websockets.asyncio.client import connect
+
+    window, results = Window(), Results()
+    rng = random.Random(args.seed)
+    gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+    sockets, tasks, people = [], [], []
+
+    async def join(table: int, code: str, seat: int, session: str) -> None:
+        # seats of one table on different servers: its changes cross the channel layer
+        base = servers[(table + seat) % len(servers)]
+        for attempt in range(3):
+            try:
+                async with gate:
+                    socket = await connect(
+                        "ws" + base.removeprefix("http") + f"/ws/table/{code}/",
+                        origin=base,
+                        additional_headers={"Cookie": f"sessionid={session}"},
+                        open_timeout=120,
+                        ping_interval=None,  # an overloaded server must not drop idle clients
+                        max_queue=None,
+                    )
+                break
+            except Exception as error:
+                results.errors[f"connect: {type(error).__name__}"] += 1
+                await asyncio.sleep(1 + attempt)
+        else:
+            return
+        sockets.append(socket)
+        person = Person(code, random.Random(rng.getrandbits(64)), args.think)
+        people.append(person)
+        tasks.append(asyncio.create_task(person.play(socket, window, results)))
+
+    began = time.monotonic()
+    await asyncio.gather(
+        *(
+            join(t, code, seat, session)
+            for t, (code, sessions) in enumerate(tables)
+            for seat, session in enumerate(sessions)
+        )
+    )
+    connected_s = time.monotonic() - began
+    window.going = True
+    for person in people:
+        person.go(window, results)
+    window.start = time.monotonic() + args.warmup
+    window.end = window.start + args.duration
+    await asyncio.sleep(args.warmup)
+    cpu_start = meter.read()
+    await asyncio.sleep(args.duration)
+    cpu_end = meter.read()
+    window.stopping = True
+    deadline = time.monotonic() + DRAIN_S
+    while results.pending > 0 and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    if results.pending > 0:
+        results.errors["unanswered"] += results.pending
+    for socket in sockets:
+        await socket.close()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "connected_s": connected_s,
+        "results": results,
+        "cpu": CpuMeter.shares(cpu_start, cpu_end),
+    }
+
+
+# --- Figures --------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+HEADER = (
+    f"{'N':>4} {'tables':>6} {'clients':>7} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} "
+    f"{'p95 ms':>7} {'max ms':>7} {'errors':>6} | CPU (cores): {'server':>6} {'client':>6} "
+    f"{'pg':>5} {'redis':>5} | server CPU ms/move | machine busy"
+)
+
+
+def report(n: int, run: dict, duration: float) -> str:
+    results, cpu = run["results"], run["cpu"]
+    ms = [t * 1000 for t in results.round_trips]
+    errors = sum(results.errors.values())
+    line = (
+        f"{n:>4} {n:>6} {n * PLAYERS:>7} {len(ms):>6} {len(ms) / duration:>8.1f} "
+        f"{percentile(ms, 0.5):>7.0f} {percentile(ms, 0.95):>7.0f} "
+        f"{max(ms, default=float('nan')):>7.0f} {errors:>6} | {'':12} "
+        f"{cpu['server']:>6.2f} {cpu['client']:>6.2f} {cpu['postgres']:>5.2f} "
+        f"{cpu['redis']:>5.2f} | {1000 * cpu['server'] * duration / max(1, len(ms)):>18.0f} "
+        f"| {cpu['machine']:>4.0%}"
+    )
+    notes = [f"connect {run['connected_s']:.1f} s"]
+    if results.errors:
+        notes.append(", ".join(f"{k}: {v}" for k, v in sorted(results.errors.items())))
+    if results.finished_tables:
+        notes.append(f"{len(results.finished_tables)} matches ended")
+    return line + "\n" + " " * 5 + "; ".join(notes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", default="25,100,200", help="comma-separated N")
+    parser.add_argument("--postgres-redis", action="store_true")
+    parser.add_argument("--servers", type=int, default=1, help="daphne processes (K>1: Redis)")
+    parser.add_argument("--url", help="a running server instead (comma-separate several)")
+    parser.add_argument("--duration", type=float, default=30.0, help="timed seconds per N")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--think", default="0.2,0.5", help="think time range, seconds")
+    parser.add_argument("--target", type=int, default=21, help="points to win a match")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keep", action="store_true", help="keep the server logs and database")
+    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument(
+        "--redis-no-socket-timeout",
+        action="store_true",
+        help="try the proposed channel-layer fix: socket_timeout=None (see LAYER_FIX)",
+    )
+    parser.add_argument(
+        "--db-pool",
+        action="store_true",
+        help="PostgreSQL through Django's connection pool (DATABASE_URL ?pool=true; "
+        "needs psycopg-pool)",
+    )
+    args = parser.parse_args()
+    args.think = tuple(float(v) for v in args.think.split(","))
+    sizes = [int(n) for n in args.tables.split(",")]
+    if args.servers > 1 and not args.postgres_redis and not args.url:
+        parser.error("--servers above 1 needs --postgres-redis (a shared database and layer)")
+
+    # a plain kill still stops the servers started here (the finally below)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    folder = Path(tempfile.mkdtemp(prefix="smear-bench-live-"))
+    servers: list[Server] = []
+    if args.url:
+        env = server_env()
+        urls = args.url.split(",")
+        label = f"running server(s) {args.url}"
+    else:
+        if args.postgres_redis:
+            flush_redis(REDIS_URL)
+            database = fresh_postgres(BENCH_DATABASE)
+            label = "PostgreSQL + channels-redis"
+        else:
+            database = f"sqlite:///{folder / 'bench.sqlite3'}"
+            label = "embedded default (SQLite file, in-memory channel layer)"
+        if args.db_pool:
+            database += "?pool=true"
+        settings_module = "smearsite.settings"
+        if args.redis_no_socket_timeout:
+            (folder / "bench_layer_fix.py").write_text(LAYER_FIX)
+            settings_module = "bench_layer_fix"
+            label += ", layer socket_timeout=None"
+        if args.db_pool:
+            label += ", connection pool"
+        env = server_env(
+            DJANGO_SETTINGS_MODULE=settings_module,
+            PYTHONPATH=str(folder),
+            DATABASE_URL=database,
+            REDIS_URL=REDIS_URL if args.postgres_redis else None,
+            # as in production: DEBUG off (no query log kept per connection)
+            DEBUG="false",
+            SECRET_KEY="bench-" + uuid.uuid4().hex,
+            # nobody counts as away, so no bot ever stands in: bots are not timed, and the
+            # tables of an earlier N are not played on by bots while the next N is measured
+            SMEAR_AWAY_AFTER_S="86400",
+            **dict(item.split("=", 1) for item in args.server_env),
+        )
+        manage(["migrate", "--noinput"], env=env)
+        for k in range(args.servers):
+            # set-up is not timed: a connection may wait for the server while 800 arrive
+            servers.append(
+                start_daphne(
+                    env=env,
+                    log=folder / f"daphne-{k}.log",
+                    extra_args=("--websocket_connect_timeout", "120"),
+                )
+            )
+        urls = [server.url for server in servers]
+        label += f", {len(servers)} daphne process{'es' if len(servers) > 1 else ''}"
+    setup_django(env)
+    meter = CpuMeter([server.process.pid for server in servers])
+    think = f"{args.think[0]:g}-{args.think[1]:g} s"
+    print(f"live bench: {label}; think {think}; {args.duration:g} s after {args.warmup:g} s")
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start")
+    print(HEADER, flush=True)
+    try:
+        for n in sizes:
+            tables = create_tables(n, args.target)
+            run = asyncio.run(run_tables(tables, urls, args, meter))
+            print(report(n, run, args.duration), flush=True)
+            for server in servers:
+                if server.process.poll() is not None:
+                    raise RuntimeError(f"daphne exited:\n{server.log_text()}")
+    finally:
+        for server in servers:
+            server.stop()
+        if args.keep:
+            print(f"kept {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    if args.postgres_redis and not args.url and not args.keep:
+        _drop_postgres(BENCH_DATABASE)
+
+
+def _drop_postgres(name: str) -> None:
+    import psycopg
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
