@@ -117,7 +117,7 @@ def _render_job(table_id: int, job: _RenderJob) -> dict[SeatOwner, str | None]:
         if _queued.get(table_id) is job:
             del _queued[table_id]
         owners = list(job.waiting)
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
     if table is None:
         return dict.fromkeys(owners)
     return {owner: _render_table(table, owner) for owner in owners}

@@ -37,6 +37,8 @@ class Table(models.Model):
     target = models.PositiveSmallIntegerField(default=21)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.LOBBY)
     first_dealer = models.PositiveSmallIntegerField(default=0)
+    # bumped with every stored action: the rebuilt match of a table is cached by it
+    moves = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,

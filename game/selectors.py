@@ -7,6 +7,8 @@ cannot show another seat's cards.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -60,8 +62,36 @@ def table_setup(table: Table) -> MatchSetup:
     return MatchSetup(table.players, tuple(tuple(unit) for unit in table.teams), table.target)
 
 
+# Rebuilt matches, by table and version: replaying a table is most of what a live move
+# costs, and every seat's page after a move needs the same match. MatchState is immutable,
+# so threads may share it.
+_MATCHES: OrderedDict[tuple, MatchState] = OrderedDict()
+_MATCHES_LOCK = threading.Lock()
+MATCHES_KEPT = 1024
+
+
 def match_for_table(table: Table) -> MatchState:
-    """The table's match: every stored deal and action replayed through the engine."""
+    """The table's match: every stored deal and action replayed through the engine, or the
+    replay already made for the table's current version (read afresh: ``table`` may be an
+    object loaded before the last move)."""
+    version = Table.objects.filter(pk=table.pk).values_list(
+        "code", "created", "target", "first_dealer", "status", "moves"
+    )
+    key = (table.pk, *version.get())
+    with _MATCHES_LOCK:
+        match = _MATCHES.get(key)
+        if match is not None:
+            _MATCHES.move_to_end(key)
+            return match
+    match = _replay(table)
+    with _MATCHES_LOCK:
+        _MATCHES[key] = match
+        while len(_MATCHES) > MATCHES_KEPT:
+            _MATCHES.popitem(last=False)
+    return match
+
+
+def _replay(table: Table) -> MatchState:
     match = MatchState(table_setup(table), table.first_dealer)
     by_round: dict[int, list[ActionLog]] = {}
     for log in ActionLog.objects.filter(table=table).order_by("round", "index"):

@@ -5,6 +5,7 @@ import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from game import live, selectors
@@ -176,6 +177,8 @@ def _record(table: Table, match: MatchState, seat: int, action: int) -> MatchSta
             )
     except IntegrityError:
         raise TableError("not your turn: that move was already made") from None
+    Table.objects.filter(pk=table.pk).update(moves=F("moves") + 1)
+    table.moves += 1
     if match.is_terminal():
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])

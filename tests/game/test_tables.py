@@ -217,3 +217,19 @@ def test_a_rematch_keeps_the_people_in_their_seats_and_everyone_goes_to_the_same
     table.refresh_from_db()
     old_page = selectors.table_view_for(table=table, seat_owner=friend)
     assert old_page.rematch_code == fresh.code
+
+
+def test_the_rebuilt_match_is_reused_until_the_table_moves_on(django_assert_num_queries):
+    table = make_table()
+    first = match_of(table)
+
+    with django_assert_num_queries(1):  # the table's version, not the deals and actions
+        assert selectors.match_for_table(table) is first
+
+    if first.current_player() == 0:
+        play_first_legal(table)
+    else:
+        services.table_advance_bots(table_id=table.pk, max_moves=1)
+    moved = match_of(table)
+    assert moved is not first and len(moved.round.history) > len(first.round.history)
+    assert moved.round.history == selectors._replay(table).round.history
