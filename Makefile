@@ -23,6 +23,7 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
 	$(BIN)/daphne -b $(HOST) -p $(PORT) smearsite.asgi:application
 
 # The browser tests run in a pytest of their own (the sync Playwright API keeps an event

@@ -14,9 +14,6 @@ from game.engine.state import MatchState
 from game.forms import PlayBotsForm
 from game.models import Table
 
-# the trainer's views still import it from here
-GUEST_TOKEN = owners.GUEST_TOKEN
-
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
     return render(request, "game/no_seat.html", status=403)

@@ -21,17 +21,15 @@ def text_of(html: str) -> str:
 # --- Navigation and layout --------------------------------------------------------
 
 
-def test_nav_links_home_and_rules_and_shows_the_parts_to_come_as_soon(client):
+def test_nav_links_every_part_of_the_site(client):
     body = client.get("/").text
     nav = body.split('aria-label="Main"', 1)[1].split("</nav>", 1)[0]
 
-    assert 'href="/"' in nav and 'href="/rules/"' in nav and 'href="/play/"' in nav
-    for part in ("Play", "Score sheet", "Donate"):
+    for href in ("/", "/rules/", "/play/", "/tables/", "/learn/", "/sheets/", "/donate/"):
+        assert f'href="{href}"' in nav
+    for part in ("Play", "Tables", "Learn", "Score sheet", "Donate"):
         assert re.search(rf"<a [^>]*>{part}</a>", nav)
-    for part in ("Learn",):
-        # listed, marked as not there yet, and not a link
-        assert re.search(rf'<span class="nav-soon" aria-disabled="true">{part} <small>soon', nav)
-        assert not re.search(rf"<a [^>]*>{part}\b", nav)
+    assert "soon" not in nav
 
 
 def test_guest_sees_log_in_and_sign_up_that_come_back_to_this_page(client):

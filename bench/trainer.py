@@ -1,0 +1,130 @@
+"""The trainer's figures: how fast a position and its reveal are served, and how many
+positions the generator keeps per minute at its default budget.
+
+    python bench/trainer.py [--bank PATH] [--requests 200] [--generate-seconds 60]
+
+Serving runs through Django's test client (middleware, views, templates) against a
+temporary SQLite database loaded with the bank (the starter bank, else the test sample).
+Prints p50/p95/max of a practice page (serve a position) and of an htmx answer (grade,
+rate, render the reveal). The analysis is precomputed, so both should take tens of ms.
+Generation plays real matches with ``learn.generation.run_job`` at the default Budget and
+Keep on one worker; ``--generate-seconds 0`` skips it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+STARTER = REPO / "learn" / "fixtures" / "starter_positions.jsonl"
+SAMPLE = REPO / "tests" / "learn" / "fixtures" / "sample_positions.jsonl"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(name: str, seconds: list[float]) -> None:
+    ms = [s * 1000 for s in seconds]
+    print(
+        f"{name:<34} n={len(ms):<4} p50={percentile(ms, 0.5):6.1f} ms  "
+        f"p95={percentile(ms, 0.95):6.1f} ms  max={max(ms):6.1f} ms  "
+        f"mean={statistics.fmean(ms):6.1f} ms"
+    )
+
+
+def bench_serving(bank: Path, requests: int) -> None:
+    import django
+    from django.core.management import call_command
+    from django.test import Client
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    call_command("load_positions", str(bank))
+    print(f"loaded {bank.name} in {time.perf_counter() - started:.1f} s")
+
+    from learn.models import Attempt, Position
+
+    print(f"bank: {Position.objects.count()} positions")
+    client = Client()
+    client.get("/learn/")  # warm up: the session, the learner, the template cache
+    serve, reveal = [], []
+    for _ in range(requests):
+        started = time.perf_counter()
+        page = client.get("/learn/?next=1")
+        serve.append(time.perf_counter() - started)
+        assert page.status_code == 200, page.status_code
+        token = re.search(r'/learn/attempts/([^/"]+)/answer/', page.text).group(1)
+        attempt = Attempt.objects.select_related("position").get(token=token)
+        choice = attempt.position.core.options[-1].code
+        started = time.perf_counter()
+        answered = client.post(
+            f"/learn/attempts/{token}/answer/",
+            {"choice": choice, "position": attempt.position.key},
+            HTTP_HX_REQUEST="true",
+        )
+        reveal.append(time.perf_counter() - started)
+        assert answered.status_code == 200 and 'data-state="reveal"' in answered.text
+    report("serve a position (GET /learn/)", serve)
+    report("answer + reveal (htmx POST)", reveal)
+
+
+def bench_generation(seconds: float, players: list[int]) -> None:
+    from learn import generation
+
+    jobs = generation.job_stream(0, players, 0)
+    kept = examined = played = 0
+    phases: dict[str, int] = {}
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        result = generation.run_job(next(jobs))
+        played += 1
+        examined += getattr(result, "examined", 0)
+        kept += len(result.positions)
+        for item in result.positions:
+            phases[item["phase"]] = phases.get(item["phase"], 0) + 1
+    elapsed = time.perf_counter() - started
+    print(
+        f"generation (default budget, 1 worker, players {players}): {kept} positions kept "
+        f"from {examined} decisions analysed in {played} matches, {elapsed:.0f} s: "
+        f"{60 * kept / elapsed:.1f} positions/minute; by phase {phases}"
+    )
+
+
+def serve_from(bank: Path, requests: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
+        os.environ.pop("REDIS_URL", None)
+        # the test client's host; no setup_test_environment(), which slows template rendering
+        os.environ["ALLOWED_HOSTS"] = "testserver"
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "smearsite.settings")
+        bench_serving(bank, requests)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bank", type=Path, default=STARTER if STARTER.exists() else SAMPLE)
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--generate-seconds", type=float, default=60.0)
+    parser.add_argument("--players", default="3,4,5,6")
+    args = parser.parse_args()
+
+    if args.requests > 0:
+        serve_from(args.bank, args.requests)
+    if args.generate_seconds > 0:
+        bench_generation(args.generate_seconds, [int(n) for n in args.players.split(",")])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,407 @@
+"""Explanations in plain words, built from a position's numbers and themes.
+
+Every sentence is made from the analysis: the expected points of the best option, its
+chance of making the bid, its match value, and what the learner's choice gives up. New
+numbers make new sentences. Only the seat's view is read, never the hidden hands.
+"""
+
+from __future__ import annotations
+
+import math
+
+from game.engine.cards import (
+    JACK,
+    JOKER_1,
+    RANK_OF,
+    SUIT_MASK,
+    SUIT_OF,
+    SUITS,
+    cards_of,
+    game_total,
+    parse_card,
+)
+from game.engine.rules import bid_amount, parse_action_code
+from game.engine.view import SeatView
+
+from .positions import Option, Position
+
+EQUAL_WITHIN = 0.05  # match points: closer than this is a tie whatever the error says
+SUIT_NAMES = dict(zip(SUITS, ("spades", "hearts", "diamonds", "clubs"), strict=True))
+RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+LINE_STEPS = 8  # how much of the sampled line to tell
+
+
+def explain(position: Position, chosen_code: str) -> list[str]:
+    """A few short paragraphs: why the best option is best, and what the choice costs."""
+    chosen = position.option(chosen_code)  # PositionError if it is not a legal choice
+    view = position.view()
+    paragraphs = [_why_best(position, view), _about_choice(position, view, chosen)]
+    themes = _theme_sentences(position, view)
+    if themes:
+        paragraphs.append(" ".join(themes))
+    if position.phase != "auction" and len(position.line) > 1:
+        paragraphs.append(_line_story(position, view))
+    return paragraphs
+
+
+def is_equivalent(position: Position, code: str) -> bool:
+    """Whether ``code`` is as good as the best option within the sampling error."""
+    best, chosen = position.best, position.option(code)
+    return best.value - chosen.value <= _tolerance(best, chosen)
+
+
+# --- Why the best option is best ------------------------------------------------------
+
+
+def _why_best(position: Position, view: SeatView) -> str:
+    best = position.best
+    if position.phase == "auction":
+        return _why_best_call(position, view)
+    text = f"{_capital(_doing(best.code, position.phase, view))} is best."
+    text += f" Over {position.deals} deals sampled from what you can see,"
+    if best.points is not None:
+        text += f" {_points_phrase(best.points, view)}{_made_phrase(best.made, view)};"
+    text += f" it is worth {best.value:+.2f} in match value (your side's gain minus the others')."
+    return text
+
+
+def _why_best_call(position: Position, view: SeatView) -> str:
+    best = position.best
+    bids = [o for o in position.options if o.code.startswith("bid:")]
+    if best.code == "pass":
+        text = (
+            f"Passing is best. The expert bids only when a bid promises more than "
+            f"{best.value:.2f} match points, and over {position.deals} sampled deals none does"
+        )
+        top_bid = max(bids, key=lambda o: o.value, default=None)
+        if top_bid is not None:
+            text += f": the best of them, {_doing(top_bid.code, 'auction', view)},"
+            text += f" {_bid_outlook(top_bid)}, worth {top_bid.value:+.2f}"
+        return text + "."
+    amount = bid_amount(parse_action_code(best.code))
+    return (
+        f"Bidding {amount} is best. Over {position.deals} deals sampled from what you can "
+        f"see, as the bidder you {_bid_outlook(best)}; counting the match score that is "
+        f"worth {best.value:+.2f} match points."
+    )
+
+
+def _bid_outlook(option: Option) -> str:
+    amount = bid_amount(parse_action_code(option.code))
+    parts = []
+    if option.points is not None:
+        parts.append(f"would take about {option.points[0]:.1f} points")
+    if option.made is not None:
+        parts.append(f"make {amount} in {_percent(option.made)} of the deals")
+    return " and ".join(parts) or "cannot be priced"
+
+
+# --- What the learner's choice costs ----------------------------------------------------
+
+
+def _about_choice(position: Position, view: SeatView, chosen: Option) -> str:
+    best = position.best
+    doing = _doing(chosen.code, position.phase, view)
+    if chosen.code == best.code:
+        return _found_best(position, view)
+    gap = best.value - chosen.value
+    tolerance = _tolerance(best, chosen)
+    if gap <= tolerance:
+        return (
+            f"{_capital(doing)} is as good as the best within the sampling error: "
+            f"{gap:.2f} match points apart, with an error of about ±{tolerance:.2f}."
+        )
+    rank = [o.code for o in position.options].index(chosen.code) + 1
+    text = (
+        f"{_capital(doing)} is {_severity(gap)}: it costs about {gap:.2f} match points "
+        f"against the best (it ranks {_ordinal(rank)} of {len(position.options)})"
+    )
+    details = _differences(best, chosen, view, position.phase)
+    return text + (": " + "; ".join(details) if details else "") + "."
+
+
+def _found_best(position: Position, view: SeatView) -> str:
+    if len(position.options) < 2:
+        return "It is the only choice."
+    second = position.options[1]
+    text = (
+        f"You found it. The next best, {_doing(second.code, position.phase, view)}, is worth "
+        f"{position.margin:.2f} match points less"
+    )
+    details = _differences(position.best, second, view, position.phase)
+    return text + (": " + "; ".join(details) if details else "") + "."
+
+
+def _differences(best: Option, other: Option, view: SeatView, phase: str) -> list[str]:
+    if phase == "auction" and "pass" in (best.code, other.code):
+        return _call_differences(best, other)
+    details = []
+    if best.points is not None and other.points is not None:
+        ours = other.points[0] - best.points[0]
+        theirs = other.points[1] - best.points[1]
+        if abs(ours) >= 0.05:
+            yours = "your side's points" if len(view.teams[view.unit]) > 1 else "your points"
+            details.append(
+                f"{yours} {'fall' if ours < 0 else 'rise'} from "
+                f"{best.points[0]:.1f} to {other.points[0]:.1f}"
+            )
+        if abs(theirs) >= 0.05:
+            details.append(
+                f"the others' {'rise' if theirs > 0 else 'fall'} from "
+                f"{best.points[1]:.1f} to {other.points[1]:.1f}"
+            )
+    if best.made is not None and other.made is not None and abs(best.made - other.made) >= 0.01:
+        whose = "your bid" if phase == "auction" or _we_bid(view) else "the bidder's bid"
+        details.append(
+            f"the chance of making {whose} goes from {_percent(best.made)} "
+            f"to {_percent(other.made)}"
+        )
+    return details
+
+
+def _call_differences(best: Option, other: Option) -> list[str]:
+    """A pass has no points of its own: compare against the bid made or not made."""
+    bid = other if best.code == "pass" else best
+    amount = bid_amount(parse_action_code(bid.code))
+    if bid.made is None:
+        return []
+    if best.code == "pass" and bid.made < 0.5:
+        return [
+            f"bidding {amount} is made in only {_percent(bid.made)} of the deals, "
+            f"and a miss costs all {amount}"
+        ]
+    if best.code == "pass":
+        worth = f"bidding {amount} is made in {_percent(bid.made)} of the deals but is worth "
+        worth += f"only {bid.value:+.2f}"
+        if bid.points is not None:
+            ours, theirs = bid.points
+            worth += f" (about {ours:.1f} points for you, {theirs:.1f} for the others)"
+        return [worth + ", less than passing"]
+    return [f"passing gives up a bid of {amount} that is made in {_percent(bid.made)} of the deals"]
+
+
+def _tolerance(best: Option, other: Option) -> float:
+    return max(EQUAL_WITHIN, math.hypot(best.value_se, other.value_se))
+
+
+def _severity(gap: float) -> str:
+    if gap >= 3:
+        return "a serious mistake"
+    if gap >= 1:
+        return "a clear mistake"
+    return "a small error"
+
+
+# --- Themes -----------------------------------------------------------------------------
+
+
+def _theme_sentences(position: Position, view: SeatView) -> list[str]:
+    best = position.best
+    card = None if position.phase == "auction" else parse_card(best.code)
+    trump = view.trump if view.trump is not None else (None if card is None else SUIT_OF[card])
+    sentences = []
+    for theme in position.themes:
+        sentence = _THEME_SENTENCES[theme](position, view, card, trump)
+        if sentence:
+            sentences.append(sentence)
+    return sentences
+
+
+def _bidding(position, view, card, trump) -> str:
+    bid = max(view.high_bid, 0)
+    if not bid:
+        return "Nobody has bid yet: a missed bid costs its whole amount, so bid what you can make."
+    return (
+        f"The high bid is {bid}: outbidding it means making at least {bid + 1} of the "
+        f"round's points, and a miss costs the whole bid."
+    )
+
+
+def _choosing_trump(position, view, card, trump) -> str:
+    held = cards_of(view.hand & SUIT_MASK[trump])
+    names = ", ".join(_rank_word(c) for c in reversed(held))
+    return (
+        f"Your opening lead sets trump: it makes {SUIT_NAMES[SUITS[trump]]} trump, a suit "
+        f"in which you hold {len(held)} card{'s' if len(held) != 1 else ''} ({names})."
+    )
+
+
+def _drawing_trump(position, view, card, trump) -> str:
+    out = (view.unseen & SUIT_MASK[trump]).bit_count()
+    return (
+        f"Leading trump draws the others' trump: {out} trump card{'s' if out != 1 else ''} "
+        f"you have not seen may still be out (some may be among the hidden cards)."
+    )
+
+
+def _protecting_jack(position, view, card, trump) -> str:
+    jack = trump * 13 + JACK
+    higher = cards_of(view.unseen & SUIT_MASK[trump] & ~((2 << jack) - 1))
+    return (
+        f"You hold the jack of {SUIT_NAMES[SUITS[trump]]}, worth a point to whoever captures "
+        f"it; {len(higher)} higher trump{'s' if len(higher) != 1 else ''} you have not seen "
+        f"could take it, so the best play keeps it back."
+    )
+
+
+def _tens_for_game(position, view, card, trump) -> str:
+    taken = [game_total(cards) for cards in view.taken]
+    ours = taken[view.unit]
+    theirs = max((t for u, t in enumerate(taken) if u != view.unit), default=0)
+    return (
+        f"Game goes to the unique highest total of game value (a ten counts 10, an ace 4): "
+        f"so far your side has {ours} and the best of the others {theirs}."
+    )
+
+
+def _joker(position, view, card, trump) -> str:
+    return (
+        "A joker scores a point for whoever captures it, and it wins a trick only when no "
+        "trump is played to it."
+    )
+
+
+def _low(position, view, card, trump) -> str:
+    return (
+        f"Low goes to whoever was dealt the lowest trump, whoever captures it: "
+        f"{_card_name(card)} is, or very likely is, the low."
+    )
+
+
+def _endgame(position, view, card, trump) -> str:
+    left = 6 - len(view.trick_winners)
+    unseen = view.unseen.bit_count() - view.hidden_count
+    return (
+        f"With {left} trick{'s' if left != 1 else ''} left and only {unseen} cards in the "
+        f"other hands, the rest of the round can nearly be counted."
+    )
+
+
+def _partner_support(position, view, card, trump) -> str:
+    partner = [s for s in view.teams[view.unit] if s != view.seat]
+    if position.phase == "auction":
+        return (
+            f"Your partner already holds the bid at {view.high_bid}: raising it only adds "
+            f"risk to your side."
+        )
+    return f"Your partner (seat {', '.join(map(str, partner))}) is winning this trick."
+
+
+def _defence(position, view, card, trump) -> str:
+    best, second = position.options[0], position.options[1]
+    return (
+        f"You are defending: the best play holds the bidder to {_percent(best.made)} for "
+        f"making {view.bid}, against {_percent(second.made)} after the next best."
+    )
+
+
+def _match_score(position, view, card, trump) -> str:
+    scores = ", ".join(str(s) for s in view.scores)
+    return (
+        f"The match stands at {scores} (to {view.target}); only the bidder can reach the "
+        f"target, so the score changes what each point is worth."
+    )
+
+
+_THEME_SENTENCES = {
+    "bidding": _bidding,
+    "choosing-trump": _choosing_trump,
+    "drawing-trump": _drawing_trump,
+    "protecting-jack": _protecting_jack,
+    "tens-for-game": _tens_for_game,
+    "joker": _joker,
+    "low": _low,
+    "endgame": _endgame,
+    "partner-support": _partner_support,
+    "defence": _defence,
+    "match-score": _match_score,
+}
+
+
+# --- The sampled line ---------------------------------------------------------------------
+
+
+def _line_story(position: Position, view: SeatView) -> str:
+    tricks, current = [], []
+    room = view.players - len(view.current_trick)  # cards still to come in this trick
+    for seat, code in position.line[:LINE_STEPS]:
+        current.append(f"{_who(seat, view)} {_card_name(parse_card(code))}")
+        room -= 1
+        if room == 0:
+            tricks.append(", ".join(current))
+            current, room = [], view.players
+    if current:
+        tricks.append(", ".join(current))
+    more = " …" if len(position.line) > LINE_STEPS else ""
+    return (
+        "In one sampled deal (the other hands are a guess that fits what you have seen) "
+        f"play could go: {'; then '.join(tricks)}{more}."
+    )
+
+
+# --- Words --------------------------------------------------------------------------------
+
+
+def _doing(code: str, phase: str, view: SeatView) -> str:
+    if code == "pass":
+        return "passing"
+    if code.startswith("bid:"):
+        return f"bidding {bid_amount(parse_action_code(code))}"
+    card = parse_card(code)
+    if phase == "follow":
+        return f"playing {_card_name(card)}"
+    if view.trump is None:
+        return f"leading {_card_name(card)} (making {SUIT_NAMES[SUITS[SUIT_OF[card]]]} trump)"
+    return f"leading {_card_name(card)}"
+
+
+def _card_name(card: int) -> str:
+    if card >= JOKER_1:
+        return "the joker" if card == JOKER_1 else "the second joker"
+    return f"the {_rank_word(card)} of {SUIT_NAMES[SUITS[SUIT_OF[card]]]}"
+
+
+def _rank_word(card: int) -> str:
+    rank = ("2", "3", "4", "5", "6", "7", "8", "9", "ten", "J", "Q", "K", "A")[RANK_OF[card]]
+    return RANK_NAMES.get(rank, rank)
+
+
+def _who(seat: int, view: SeatView) -> str:
+    if seat == view.seat:
+        return "you play"
+    if view.unit_of[seat] == view.unit:
+        return f"your partner (seat {seat}) plays"
+    return f"seat {seat} plays"
+
+
+def _points_phrase(points: tuple[float, float], view: SeatView) -> str:
+    us = "your side takes" if len(view.teams[view.unit]) > 1 else "you take"
+    return (
+        f"{us} about {points[0]:.1f} of the round's points against {points[1]:.1f} for the others"
+    )
+
+
+def _made_phrase(made: float | None, view: SeatView) -> str:
+    if made is None or view.bid is None:
+        return ""
+    if _we_bid(view):
+        whose = "your" if view.bidder == view.seat else "your partner's"
+        return f", and {whose} bid of {view.bid} is made in {_percent(made)} of them"
+    return f", and the bidder makes {view.bid} in {_percent(made)} of them"
+
+
+def _we_bid(view: SeatView) -> bool:
+    return view.bidder is not None and view.unit_of[view.bidder] == view.unit
+
+
+def _percent(chance: float | None) -> str:
+    return "an unknown share" if chance is None else f"{chance:.0%}"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,66 @@
+"""The practice filters: a GET form. A value that is not on offer is dropped, not an error page."""
+
+from __future__ import annotations
+
+from django import forms
+
+from game.engine.cards import MAX_PLAYERS, MIN_PLAYERS
+from learn import selectors
+from learn.positions import PHASES
+
+PHASE_LABELS = {"auction": "Auction (bid or pass)", "lead": "Leading", "follow": "Following"}
+
+
+class FilterForm(forms.Form):
+    phase = forms.ChoiceField(
+        required=False,
+        choices=[("", "Any")] + [(p, PHASE_LABELS.get(p, p)) for p in PHASES],
+    )
+    theme = forms.ChoiceField(required=False)
+    players = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", "Any")] + [(n, str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
+    )
+    difficulty = forms.ChoiceField(
+        required=False,
+        choices=list(selectors.DIFFICULTY_LABELS.items()),
+        help_text="Relative to your rating.",
+    )
+    mode = forms.ChoiceField(
+        required=False,
+        label="Rating",
+        choices=[("rated", "Rated"), ("unrated", "Unrated")],
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["theme"].choices = [("", "Any")] + selectors.theme_choices()
+
+    def filters(self) -> selectors.Filters:
+        """The filters asked for; a field that did not validate counts as "any"."""
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return selectors.Filters(
+            phase=data.get("phase") or None,
+            theme=data.get("theme") or None,
+            players=data.get("players") or None,
+            difficulty=data.get("difficulty") or "matched",
+            rated=(data.get("mode") or "rated") == "rated",
+        )
+
+    def query(self) -> str:
+        """The filters as a query string, for "next position" links."""
+        filters = self.filters()
+        parts = []
+        for name, value in (
+            ("phase", filters.phase),
+            ("theme", filters.theme),
+            ("players", filters.players),
+            ("difficulty", None if filters.difficulty == "matched" else filters.difficulty),
+            ("mode", None if filters.rated else "unrated"),
+        ):
+            if value:
+                parts.append(f"{name}={value}")
+        return "&".join(parts)

@@ -1,0 +1,437 @@
+"""Deal real rounds, play them with the expert, and keep the decisions worth practising.
+
+A job plays one match to a round worth studying: a few quick greedy rounds first (so
+the score is not always 0-0), then one round played by the expert. At some of that
+round's decisions the seat's view alone is analysed with a larger budget; a decision
+is kept when it is not forced and the best option beats the second clearly, by a fixed
+margin and beyond the sampling error. The bank is JSON Lines, one position a line,
+appended and flushed line by line so that a run can stop anywhere and resume.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import signal
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+
+from game.bots.basic import GreedyBot
+from game.bots.expert import ActionStats, Analysis, ExpertBot
+from game.bots.sampling import knowledge, sample_hands
+from game.engine import record as records
+from game.engine.cards import card_code, cards_of
+from game.engine.rules import PASS, action_code
+from game.engine.state import MatchSetup, MatchState
+from game.engine.view import SeatView
+
+from .positions import DEFAULT_RATING, Option, Position, phase_of, position_key
+from .themes import themes_for
+
+# --- Settings ----------------------------------------------------------------------
+
+
+# Each extra hand multiplies the search from the opening lead. At four players the
+# trump-setting lead needs this much more time than at three; from five players on the
+# auction needs this many times the base budget to sample enough deals (measured: a
+# five-player auction gets 2 to 30 deals in 8 s on two shared cores).
+FOUR_PLAYER_OPENING = 2.5
+LARGE_TABLE_AUCTION = {5: 8.0, 6: 10.0}
+LARGEST_AUCTION_FACTOR = 10.0
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Thinking time. The analysis of a kept decision is what a learner is shown, so it
+    gets far more than the moves that lead up to it."""
+
+    analysis_ms: float = 1000.0
+    max_deals: int = 120
+    # searches from the opening lead are the dearest: the auction (each sampled deal is
+    # solved from the bidder's lead), the trump-setting lead, and the rest of trick one
+    opening_factor: float = 4.0
+    first_trick_factor: float = 2.5
+    move_ms: float = 40.0
+    move_deals: int = 12
+
+    def analyst(self, view: SeatView) -> ExpertBot:
+        return ExpertBot(budget_ms=self.analysis_ms * self._factor(view), max_deals=self.max_deals)
+
+    def _factor(self, view: SeatView) -> float:
+        kind, players = decision_kind(view), view.players
+        if kind == "opening":
+            return self.opening_factor * (1.0 if players <= 3 else FOUR_PLAYER_OPENING)
+        if kind == "auction" and players >= 5:
+            return LARGE_TABLE_AUCTION.get(players, LARGEST_AUCTION_FACTOR)
+        return self.first_trick_factor if not view.trick_winners else 1.0
+
+    def mover(self) -> ExpertBot:
+        return ExpertBot(budget_ms=self.move_ms, max_deals=self.move_deals)
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Which decisions are worth practising: a clear best option, in match value."""
+
+    min_margin: float = 0.3  # match points between the best option and the second
+    z: float = 2.0  # and this many combined standard errors
+    min_deals: int = 8  # fewer sampled deals than this say too little
+    # a pass is no lesson when every bid is hopeless: made less often than this
+    hopeless: float = 0.3
+
+    def accepts(self, options: Sequence[Option], deals: int) -> bool:
+        if len(options) < 2 or deals < self.min_deals or self._obvious_pass(options):
+            return False
+        best, second = options[0], options[1]
+        margin = best.value - second.value
+        error = math.hypot(best.value_se, second.value_se)
+        return margin >= self.min_margin and margin > self.z * error
+
+    def _obvious_pass(self, options: Sequence[Option]) -> bool:
+        if options[0].code != "pass":
+            return False
+        chances = [o.made for o in options if o.code.startswith("bid:") and o.made is not None]
+        return all(chance < self.hopeless for chance in chances)
+
+
+# The chance that a decision of each kind is analysed, by table size. The auction and
+# the opening lead are the dearest to analyse and most often end in a tie between
+# equivalent options (the king or the ace of the same suit), so they are tried often
+# where they can be analysed at all; the cheap later tricks are sampled, or the bank
+# would be all endgames.
+EXAMINE = {
+    3: {"auction": 1.0, "opening": 1.0, "lead": 0.4, "follow": 0.25},
+    4: {"auction": 0.6, "opening": 0.5, "lead": 0.4, "follow": 0.25},
+    5: {"auction": 0.3, "opening": 0.0, "lead": 0.5, "follow": 0.3},
+    6: {"auction": 0.2, "opening": 0.0, "lead": 0.5, "follow": 0.3},
+}
+# From five players on, the expert's detailed search of the opening lead and the first
+# two tricks gets too few sampled deals in any affordable budget (none at all in 4 s at
+# six players): those tables are studied in the auction and from the third trick on.
+LARGE_TABLE = 5
+LARGE_TABLE_FIRST_TRICK = 2
+LAST_TRICKS = 4  # from the fifth trick on, at most two cards are left: fewer of those
+LAST_TRICKS_SHARE = 0.5
+
+
+def examine_rate(view: SeatView) -> float:
+    kind = decision_kind(view)
+    tricks_done = len(view.trick_winners)
+    rate = EXAMINE[min(view.players, max(EXAMINE))][kind]
+    in_play = kind != "auction"
+    if view.players >= LARGE_TABLE and in_play and tricks_done < LARGE_TABLE_FIRST_TRICK:
+        return 0.0
+    return rate * (LAST_TRICKS_SHARE if tricks_done >= LAST_TRICKS else 1.0)
+
+
+WARM_UP_ROUNDS = (0, 0, 1, 2, 3, 4)  # greedy rounds before the studied one
+
+
+def layouts(players: int) -> list[MatchSetup]:
+    """The team layouts played at a table of this size."""
+    setups = [MatchSetup.cutthroat(players)]
+    for units in range(2, players):
+        if players % units == 0 and players // units >= 2:
+            setups.append(MatchSetup.partnerships(players, units))
+    return setups
+
+
+# --- One decision --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """The analysis of one decision, from the seat's view alone."""
+
+    phase: str
+    options: tuple[Option, ...]
+    themes: tuple[str, ...]
+    deals: int
+    line: tuple[tuple[int, str], ...]
+    line_hands: tuple[tuple[str, ...], ...]
+
+
+def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
+    """Price every legal action for the seat to act. Only the view goes in, so the
+    analysis cannot depend on a card the seat has not seen."""
+    legal = view.legal_actions()
+    analysis = analyst.analyse(view, legal, rng, detailed=True)
+    phase = phase_of(view)
+    options = tuple(_option(stats, phase) for stats in analysis.actions)
+    line, line_hands = _line(view, analysis, options, rng)
+    return Assessment(
+        phase=phase,
+        options=options,
+        themes=themes_for(view, options, phase),
+        deals=analysis.deals,
+        line=line,
+        line_hands=line_hands,
+    )
+
+
+def _option(stats: ActionStats, phase: str) -> Option:
+    points = stats.points
+    if phase == "auction" and stats.action == PASS:
+        points = None  # the auction prices a pass as a fixed margin, not as points
+    return Option(
+        code=action_code(stats.action),
+        value=round(stats.value, 3),
+        value_se=round(stats.value_se, 3),
+        points=None if points is None else (round(points[0], 2), round(points[1], 2)),
+        made=None if stats.made is None else round(stats.made, 3),
+    )
+
+
+def _line(
+    view: SeatView, analysis: Analysis, options: Sequence[Option], rng: Random
+) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, ...], ...]]:
+    if analysis.line:
+        line = tuple((seat, action_code(action)) for seat, action in analysis.line)
+        return line, _codes(analysis.line_deal)
+    # the auction's analysis has no line of play: show the bid in one sampled deal
+    hands = sample_hands(view, knowledge(view), rng)
+    return ((view.seat, options[0].code),), _codes(hands)
+
+
+def _codes(hands: Sequence[int]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(card_code(c) for c in cards_of(hand)) for hand in hands)
+
+
+def position_at(match: MatchState, seat: int, assessment: Assessment) -> Position:
+    """The position for the decision ``match`` is waiting on."""
+    return Position(
+        record=records.write(match),
+        seat=seat,
+        phase=assessment.phase,
+        options=assessment.options,
+        themes=assessment.themes,
+        deals=assessment.deals,
+        line=assessment.line,
+        line_hands=assessment.line_hands,
+        prior_rating=prior_rating(assessment),
+    )
+
+
+def prior_rating(assessment: Assessment) -> float:
+    """A first guess at difficulty: a narrow margin and many options are harder, the
+    opening lead and the auction hardest. Ratings from real attempts replace it."""
+    options = assessment.options
+    margin = options[0].value - options[1].value
+    rating = DEFAULT_RATING + 150 * math.log(len(options)) - 120 * min(margin, 4.0)
+    if assessment.phase == "auction" or "choosing-trump" in assessment.themes:
+        rating += 100
+    return float(round(min(max(rating, 900.0), 2100.0)))
+
+
+# --- One job: a match up to one studied round ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Job:
+    seed: str
+    players: int
+
+
+@dataclass(frozen=True)
+class JobResult:
+    positions: tuple[dict, ...]  # Position.to_json() of each kept decision
+    examined: int  # decisions analysed
+    examined_kinds: dict = field(default_factory=dict)  # decision kind -> analysed
+    kept_kinds: dict = field(default_factory=dict)  # decision kind -> kept
+    seconds: float = 0.0
+
+
+def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResult:
+    started = time.perf_counter()
+    rng = Random(job.seed)
+    setup = rng.choice(layouts(job.players))
+    match = warm_up(MatchState(setup, rng.randrange(setup.players)), rng)
+    match = match.deal_round(rng)
+    mover, moves, picks = budget.mover(), Random(f"{job.seed}/moves"), Random(f"{job.seed}/pick")
+    kept, examined, examined_kinds, kept_kinds = [], 0, {}, {}
+    number = 0
+    while match.current_player() is not None:
+        seat = match.current_player()
+        view = match.view_for(seat)
+        legal = view.legal_actions()
+        action, contested = _move(mover, view, legal, moves)
+        if contested and picks.random() < examine_rate(view):
+            examined += 1
+            kind = decision_kind(view)
+            examined_kinds[kind] = examined_kinds.get(kind, 0) + 1
+            assessment = assess(view, budget.analyst(view), Random(f"{job.seed}/{number}"))
+            if keep.accepts(assessment.options, assessment.deals):
+                kept.append(position_at(match, seat, assessment).to_json())
+                kept_kinds[kind] = kept_kinds.get(kind, 0) + 1
+        match = match.apply(action, seat)
+        number += 1
+    return JobResult(
+        tuple(kept), examined, examined_kinds, kept_kinds, time.perf_counter() - started
+    )
+
+
+def warm_up(match: MatchState, rng: Random) -> MatchState:
+    """A few quick greedy rounds, so that the studied round has a match score."""
+    greedy = GreedyBot()
+    for _ in range(rng.choice(WARM_UP_ROUNDS)):
+        played = match.deal_round(rng)
+        while played.current_player() is not None:
+            seat = played.current_player()
+            played = played.apply(greedy.choose(played.view_for(seat), played.legal_actions(), rng))
+        if played.is_terminal():
+            break  # a match that is over has no round left to study
+        match = played
+    return match
+
+
+def _move(mover: ExpertBot, view: SeatView, legal: list[int], rng: Random) -> tuple[int, bool]:
+    """The expert's move, and whether its quick look saw a difference between options
+    (a decision where every option comes out level is not worth a long analysis)."""
+    if len(legal) == 1:
+        return legal[0], False
+    analysis = mover.analyse(view, legal, rng, detailed=False)
+    if not analysis.deals:  # no time for even one deal: let the long analysis judge
+        return GreedyBot().choose(view, legal, rng), True
+    values = [stats.value for stats in analysis.actions]
+    return analysis.best, values[0] > values[1]
+
+
+def decision_kind(view: SeatView) -> str:
+    """The phase, with the trump-setting opening lead told apart from later leads."""
+    phase = phase_of(view)
+    if phase == "lead" and view.trump is None:
+        return "opening"
+    return phase
+
+
+# --- The bank: JSON Lines, appended, resumable ----------------------------------------
+
+
+@dataclass
+class Bank:
+    path: Path
+    keys: set[str]
+
+    @property
+    def count(self) -> int:
+        return len(self.keys)
+
+
+def open_bank(path: Path) -> Bank:
+    """The keys a bank file holds. A truncated last line (a run stopped mid-write) is
+    cut off; every complete line stays exactly as it was."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        path.touch()
+        return Bank(path, set())
+    data = path.read_bytes()
+    complete = data.rfind(b"\n") + 1
+    if complete < len(data):
+        with path.open("r+b") as file:
+            file.truncate(complete)
+    keys = set()
+    for line in data[:complete].splitlines():
+        key = _line_key(line)
+        if key:
+            keys.add(key)
+    return Bank(path, keys)
+
+
+def _line_key(line: bytes) -> str | None:
+    try:
+        item = json.loads(line)
+        return item.get("key") or position_key(item["record"], item["seat"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def job_stream(seed: int, players: Sequence[int], start: int) -> Iterator[Job]:
+    """Jobs with seeds of their own; ``start`` (the bank's size) keeps a resumed run
+    from replaying the deals of the run before it."""
+    number = 0
+    while True:
+        yield Job(f"{seed}/{start}/{number}", players[number % len(players)])
+        number += 1
+
+
+@dataclass
+class Progress:
+    added: int = 0
+    examined: int = 0
+    kept: int = 0  # kept by the filter, duplicates included
+    started: float = field(default_factory=time.perf_counter)
+    examined_kinds: Counter = field(default_factory=Counter)
+    kept_kinds: Counter = field(default_factory=Counter)
+
+    def count(self, result: JobResult) -> None:
+        self.examined += result.examined
+        self.kept += len(result.positions)
+        self.examined_kinds.update(result.examined_kinds)
+        self.kept_kinds.update(result.kept_kinds)
+
+
+def generate(
+    path: Path,
+    *,
+    count: int,
+    players: Sequence[int],
+    workers: int = 1,
+    seed: int = 0,
+    budget: Budget = Budget(),
+    keep: Keep = Keep(),
+    on_result: Callable[[Progress, int], None] | None = None,
+) -> Progress:
+    """Add positions to the bank at ``path`` until it holds ``count``."""
+    bank = open_bank(path)
+    progress = Progress()
+    if bank.count >= count:
+        return progress
+    jobs = job_stream(seed, players, bank.count)
+    results = _results(jobs, budget, keep, workers)
+    with bank.path.open("a", encoding="utf-8") as out, closing(results):
+        for result in results:
+            progress.count(result)
+            for item in result.positions:
+                if bank.count >= count:
+                    break
+                if item["key"] in bank.keys:
+                    continue
+                out.write(json.dumps(item, separators=(",", ":")) + "\n")
+                out.flush()
+                bank.keys.add(item["key"])
+                progress.added += 1
+            if on_result:
+                on_result(progress, bank.count)
+            if bank.count >= count:
+                break
+    return progress
+
+
+def _results(jobs: Iterator[Job], budget: Budget, keep: Keep, workers: int):
+    if workers <= 1:
+        for job in jobs:
+            yield run_job(job, budget, keep)
+        return
+    # a pool's terminate() stops the workers at once when the run ends or is interrupted
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals) as pool:
+        pending = deque(
+            pool.apply_async(run_job, (next(jobs), budget, keep)) for _ in range(workers * 2)
+        )
+        while True:
+            result = pending.popleft().get()
+            pending.append(pool.apply_async(run_job, (next(jobs), budget, keep)))
+            yield result
+
+
+def _worker_signals() -> None:
+    # Ctrl-C reaches the whole process group: the parent alone handles it, and stops
+    # the workers with SIGTERM, which must not run a handler inherited from the parent
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)

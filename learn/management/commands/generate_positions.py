@@ -1,0 +1,102 @@
+"""python manage.py generate_positions: fill the trainer's bank with analysed positions.
+
+Stop it any time (Ctrl-C); running it again continues until the file holds --count.
+"""
+
+import signal
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from learn import generation
+from learn.generation import Budget, Keep
+
+DEFAULT_OUT = Path(__file__).resolve().parents[2] / "fixtures" / "starter_positions.jsonl"
+
+
+class Command(BaseCommand):
+    help = "Deal and play rounds, analyse decisions, and append the instructive ones (JSONL)."
+    requires_system_checks = []  # pure computation: the site's URLs and models are not used
+
+    def add_arguments(self, parser):
+        parser.add_argument("--count", type=int, default=300, help="positions the file should hold")
+        parser.add_argument("--players", default="3,4,5,6", help="comma list of table sizes")
+        parser.add_argument("--workers", type=int, default=1)
+        parser.add_argument("--out", default=str(DEFAULT_OUT))
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument(
+            "--budget-ms",
+            type=float,
+            default=Budget.analysis_ms,
+            help="analysis time per decision; the first trick and a 3-4 player auction get "
+            f"{Budget.first_trick_factor}x, the opening lead {Budget.opening_factor}x "
+            "(10x at four players), a 5-6 player auction 8-10x",
+        )
+        parser.add_argument("--max-deals", type=int, default=Budget.max_deals)
+        parser.add_argument("--min-margin", type=float, default=Keep.min_margin)
+
+    def handle(self, *args, **opts):
+        players = self._players(opts["players"])
+        if min(opts["count"], opts["workers"], opts["budget_ms"], opts["max_deals"]) <= 0:
+            raise CommandError("--count, --workers, --budget-ms and --max-deals must be positive")
+        budget = Budget(analysis_ms=opts["budget_ms"], max_deals=opts["max_deals"])
+        # a tiny --max-deals must still let positions through
+        keep = Keep(min_margin=opts["min_margin"], min_deals=min(Keep.min_deals, opts["max_deals"]))
+        out = Path(opts["out"])
+        already = generation.open_bank(out).count
+        bar = tqdm(total=opts["count"], initial=already, desc="positions", file=self.stderr._out)
+
+        last = generation.Progress()
+
+        def show(progress, held):
+            nonlocal last
+            last = progress
+            bar.update(held - bar.n)
+            bar.set_postfix(examined=progress.examined, kept=progress.kept)
+
+        # a background run is stopped with kill, not Ctrl-C
+        previous = signal.signal(signal.SIGTERM, _stop)
+        try:
+            last = generation.generate(
+                out,
+                count=opts["count"],
+                players=players,
+                workers=opts["workers"],
+                seed=opts["seed"],
+                budget=budget,
+                keep=keep,
+                on_result=show,
+            )
+        except KeyboardInterrupt:
+            self.stderr.write("stopped; run the command again to continue")
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            bar.close()
+        self._report(last, out)
+
+    def _players(self, text: str) -> list[int]:
+        try:
+            players = [int(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise CommandError(f"--players must be numbers between commas, not {text!r}") from None
+        if not players or any(not 3 <= p <= 8 for p in players):
+            raise CommandError("--players must list table sizes from 3 to 8")
+        return players
+
+    def _report(self, progress, out: Path):
+        minutes = (time.perf_counter() - progress.started) / 60
+        rate = progress.added / minutes if minutes else 0.0
+        ratio = progress.kept / progress.examined if progress.examined else 0.0
+        self.stdout.write(
+            f"{out}: added {progress.added} in {minutes:.1f} min ({rate:.1f}/min); "
+            f"kept {progress.kept} of {progress.examined} examined ({ratio:.0%})"
+        )
+        for kind, examined in sorted(progress.examined_kinds.items()):
+            kept = progress.kept_kinds.get(kind, 0)
+            self.stdout.write(f"  {kind}: kept {kept} of {examined} examined")
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt

@@ -1,0 +1,44 @@
+"""python manage.py load_positions [PATH]: add the positions of a JSON Lines file to the bank.
+
+Idempotent: a position is keyed by its key, and one already in the bank is left as it
+is, its ratings with it. A malformed line is reported with its line number and skipped;
+the others still load. With no PATH, the starter bank is loaded, and a missing starter
+file is only a warning (a fresh checkout still starts).
+"""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from learn import services
+
+STARTER = Path(__file__).resolve().parents[2] / "fixtures" / "starter_positions.jsonl"
+
+
+class Command(BaseCommand):
+    help = "Load trainer positions from a JSON Lines file (one Position.to_json() a line)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", nargs="?", default=str(STARTER))
+
+    def handle(self, *args, path: str, **options):
+        file = Path(path)
+        if not file.is_file():
+            if file.resolve() == STARTER:
+                self.stderr.write(
+                    self.style.WARNING(
+                        f"No starter bank at {file}: the trainer has no positions yet "
+                        "(make one with manage.py generate_positions)."
+                    )
+                )
+                return
+            raise CommandError(f"{file} is not a file")
+        with file.open(encoding="utf-8") as lines:
+            report = services.positions_load(lines=lines)
+        for number, why in report.errors:
+            self.stderr.write(self.style.ERROR(f"{file}:{number}: skipped: {why}"))
+        self.stdout.write(
+            f"{report.created} position{'s' if report.created != 1 else ''} added, "
+            f"{report.existing} already in the bank, {len(report.errors)} line"
+            f"{'s' if len(report.errors) != 1 else ''} skipped."
+        )

@@ -1,0 +1,167 @@
+"""What the trainer stores: positions of the bank, learners, attempts and missed positions.
+
+A position's analysis is data computed once by ``learn.positions`` and stored as its
+JSON; the database adds only what changes as people practise: ratings, attempts and
+the missed positions due to come back. ``data`` holds the true deal of every seat, so
+pages never render it: they render ``Position.core().view()``, the seat's view alone.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property
+
+from django.conf import settings
+from django.db import models
+
+from learn import glicko
+from learn import positions as core_positions
+from learn.positions import PHASES
+
+ATTEMPT_TOKEN_BYTES = 12
+GUEST_TOKEN_MAX_LENGTH = 64
+
+
+def new_attempt_token() -> str:
+    return secrets.token_urlsafe(ATTEMPT_TOKEN_BYTES)
+
+
+class Position(models.Model):
+    """One position of the bank, keyed by its stable key; its analysis never changes."""
+
+    key = models.CharField(max_length=32, unique=True)
+    data = models.JSONField()  # Position.to_json(): the record prefix, seat and analysis
+    phase = models.CharField(max_length=10, choices=[(p, p) for p in PHASES])
+    players = models.PositiveSmallIntegerField()
+    # the theme slugs between commas (",joker,low,"): a portable "has this theme" filter
+    theme_tags = models.CharField(max_length=300, blank=True, default="")
+    # the position's own Glicko-2 rating: it "wins" when a learner misses it
+    rating = models.FloatField(default=glicko.DEFAULT_RATING)
+    deviation = models.FloatField(default=glicko.DEFAULT_DEVIATION)
+    volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
+    rated_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)  # rated and unrated answers
+    solved = models.PositiveIntegerField(default=0)  # of which right
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["phase", "players", "rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.phase} position {self.key}"
+
+    @cached_property
+    def core(self) -> core_positions.Position:
+        """The position as ``learn.positions`` reads it: its view, options and themes."""
+        return core_positions.Position.from_json(self.data)
+
+    @property
+    def themes(self) -> list[str]:
+        return [slug for slug in self.theme_tags.split(",") if slug]
+
+    @property
+    def glicko(self) -> glicko.Rating:
+        return glicko.Rating(self.rating, self.deviation, self.volatility)
+
+    @staticmethod
+    def tags_for(themes) -> str:
+        return "," + ",".join(themes) + "," if themes else ""
+
+
+class Learner(models.Model):
+    """Someone practising: a user, or a guest known by the token their session keeps."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="learner",
+    )
+    guest_token = models.CharField(
+        max_length=GUEST_TOKEN_MAX_LENGTH, null=True, blank=True, unique=True
+    )
+    rating = models.FloatField(default=glicko.DEFAULT_RATING)
+    deviation = models.FloatField(default=glicko.DEFAULT_DEVIATION)
+    volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
+    rated_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | models.Q(guest_token__isnull=False),
+                name="learner_is_someone",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"learner {self.pk} ({'user ' + str(self.user_id) if self.user_id else 'guest'})"
+
+    @property
+    def glicko(self) -> glicko.Rating:
+        return glicko.Rating(self.rating, self.deviation, self.volatility)
+
+
+class Attempt(models.Model):
+    """A position served to a learner, then (once) answered."""
+
+    class Mode(models.TextChoices):
+        PRACTICE = "practice", "practice"
+        TUTORIAL = "tutorial", "tutorial"
+
+    token = models.CharField(max_length=32, unique=True, default=new_attempt_token)
+    learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="attempts")
+    position = models.ForeignKey(Position, on_delete=models.CASCADE, related_name="attempt_set")
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PRACTICE)
+    lesson = models.CharField(max_length=40, blank=True, default="")
+    # decided when served: a forged form field cannot turn an unrated attempt into a rated one
+    rated = models.BooleanField(default=True)
+    served_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answer = models.CharField(max_length=10, blank=True, default="")
+    correct = models.BooleanField(null=True)
+    # the learner's rating around this answer (equal when unrated) and the position's
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+    deviation_after = models.FloatField(null=True, blank=True)
+    position_rating_before = models.FloatField(null=True, blank=True)
+    position_rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-served_at", "-pk"]
+        indexes = [models.Index(fields=["learner", "answered_at"])]
+
+    def __str__(self) -> str:
+        return f"attempt {self.pk} at {self.position_id} by {self.learner_id}"
+
+    @property
+    def is_answered(self) -> bool:
+        return self.answered_at is not None
+
+    @property
+    def rating_change(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
+
+class Review(models.Model):
+    """A position the learner missed: it comes back once due, until they solve it."""
+
+    learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="reviews")
+    position = models.ForeignKey(Position, on_delete=models.CASCADE, related_name="reviews")
+    misses = models.PositiveIntegerField(default=1)
+    due_at = models.DateTimeField()
+    missed_at = models.DateTimeField()
+    solved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["due_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["learner", "position"], name="review_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"review of {self.position_id} for {self.learner_id}"

@@ -1,0 +1,587 @@
+"""Selectors: read trainer data, never write it.
+
+What a page shows of a position is built from its SeatView alone (``seat_display``):
+the seat's hand, the auction, trump, the tricks so far, the scores. The stored record
+holds every seat's cards, and nothing here passes it to a template. The reveal adds
+the analysis once the learner has answered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from random import Random
+
+from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models.functions import Abs
+
+from game.engine import rules
+from game.engine.cards import SUIT_OF, SUITS, card_code, game_total, parse_card
+from game.engine.view import SeatView
+from game.selectors import SeatOwner
+from learn import explain
+from learn import positions as core_positions
+from learn import themes as core_themes
+from learn.models import Attempt, Learner, Position, Review
+
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+# relative difficulty: the rating a served position aims at, around the learner's own
+DIFFICULTIES = {"easier": -300.0, "matched": 0.0, "harder": 300.0}
+DIFFICULTY_LABELS = {"easier": "Easier", "matched": "Matched", "harder": "Harder"}
+# how many of the nearest-rated positions one is drawn from, so a reload is not predictable
+NEAREST = 8
+# a missed position that was served and skipped comes back no sooner than this
+SKIP_WAIT = timedelta(hours=1)
+# a deviation above this marks a rating as provisional
+PROVISIONAL_DEVIATION = 110.0
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the learner asked for. ``themes_any`` and ``target`` serve the tutorial."""
+
+    phase: str | None = None
+    theme: str | None = None
+    players: int | None = None
+    difficulty: str = "matched"
+    rated: bool = True
+    themes_any: tuple[str, ...] = ()
+    target: float | None = None
+
+    def q(self, prefix: str = "") -> Q:
+        query = Q()
+        if self.phase:
+            query &= Q(**{f"{prefix}phase": self.phase})
+        if self.players:
+            query &= Q(**{f"{prefix}players": self.players})
+        if self.theme:
+            query &= Q(**{f"{prefix}theme_tags__contains": f",{self.theme},"})
+        if self.themes_any:
+            anyof = Q()
+            for slug in self.themes_any:
+                anyof |= Q(**{f"{prefix}theme_tags__contains": f",{slug},"})
+            query &= anyof
+        return query
+
+    def target_for(self, learner: Learner) -> float:
+        if self.target is not None:
+            return self.target
+        return learner.rating + DIFFICULTIES.get(self.difficulty, 0.0)
+
+
+# --- Learners and attempts ---------------------------------------------------------------
+
+
+def learner_for(*, owner: SeatOwner) -> Learner | None:
+    """The asker's learner, if they have practised (read only: no guest is claimed here)."""
+    if owner.user_id is not None:
+        mine = Learner.objects.filter(user_id=owner.user_id).first()
+        if mine is not None:
+            return mine
+    if owner.session_key:
+        return Learner.objects.filter(guest_token=owner.session_key, user__isnull=True).first()
+    return None
+
+
+def attempt_for(*, token: str, learner: Learner | None) -> Attempt | None:
+    """The learner's own attempt with this token, or None (someone else's is not found)."""
+    if learner is None:
+        return None
+    return Attempt.objects.select_related("position").filter(token=token, learner=learner).first()
+
+
+def open_attempt(
+    *,
+    learner: Learner,
+    mode: str,
+    lesson: str,
+    since: datetime,
+    filters: Filters | None = None,
+    position: Position | None = None,
+) -> Attempt | None:
+    attempts = Attempt.objects.select_related("position").filter(
+        learner=learner, mode=mode, lesson=lesson, answered_at__isnull=True, served_at__gte=since
+    )
+    if position is not None:
+        attempts = attempts.filter(position=position)
+    if filters is not None:
+        attempts = attempts.filter(filters.q("position__"))
+        if not filters.rated:
+            attempts = attempts.filter(rated=False)
+    return attempts.order_by("-served_at", "-pk").first()
+
+
+def position_to_serve(
+    *, learner: Learner, filters: Filters, now: datetime, rng: Random, reviews: bool = True
+) -> Position | None:
+    """A missed position that is due, else an unseen one rated near the target, else the
+    one seen longest ago: all within the filters."""
+    if reviews:
+        # a missed position skipped a moment ago waits: "next" must move on
+        skipped = Attempt.objects.filter(
+            learner=learner, answered_at__isnull=True, served_at__gte=now - SKIP_WAIT
+        ).values("position_id")
+        due = (
+            Review.objects.select_related("position")
+            .filter(learner=learner, solved_at__isnull=True, due_at__lte=now)
+            .filter(filters.q("position__"))
+            .exclude(position_id__in=skipped)
+            .order_by("due_at", "pk")
+            .first()
+        )
+        if due is not None:
+            return due.position
+    matching = Position.objects.filter(filters.q())
+    target = filters.target_for(learner)
+    seen = Attempt.objects.filter(learner=learner).values("position_id")
+    unseen = list(
+        matching.exclude(pk__in=seen)
+        .annotate(distance=Abs(F("rating") - target))
+        .order_by("distance", "pk")[:NEAREST]
+    )
+    if unseen:
+        return rng.choice(unseen)
+    again = list(
+        matching.annotate(
+            last=Max("attempt_set__served_at", filter=Q(attempt_set__learner=learner))
+        ).order_by(F("last").asc(nulls_first=True), "pk")[:NEAREST]
+    )
+    return rng.choice(again) if again else None
+
+
+def is_right(core: core_positions.Position, code: str) -> bool:
+    """The expert's choice is right, and so is any option the analysis cannot tell from it
+    (the explanation then says "as good as the best within the sampling error"). The bank
+    keeps only positions whose best option leads the second clearly (generation.Keep)."""
+    if code not in {option.code for option in core.options}:
+        return False
+    return code == core.best.code or explain.is_equivalent(core, code)
+
+
+def lessons_practised(*, learner: Learner | None) -> dict[str, int]:
+    """How many practice positions of each tutorial lesson the learner has answered."""
+    if learner is None:
+        return {}
+    rows = (
+        Attempt.objects.filter(
+            learner=learner, mode=Attempt.Mode.TUTORIAL, answered_at__isnull=False
+        )
+        .values("lesson")
+        .annotate(n=Count("pk"))
+    )
+    return {row["lesson"]: row["n"] for row in rows}
+
+
+def bank_size() -> int:
+    return Position.objects.count()
+
+
+# --- What the seat sees ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayShown:
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class TrickShown:
+    number: int  # from 1
+    plays: tuple[PlayShown, ...]
+    winner: str | None  # None while the trick is being played
+
+
+@dataclass(frozen=True)
+class UnitShown:
+    names: str
+    score: int
+    is_yours: bool
+    is_bidder: bool
+    game_so_far: int  # toward the Game point: what this side has captured so far
+
+
+@dataclass(frozen=True)
+class SeatDisplay:
+    seat: int
+    players: int
+    phase: str
+    target: int
+    dealer: str
+    hand: tuple[tuple[str, bool], ...]  # (card code, a legal play now)
+    auction: tuple[tuple[str, str], ...]  # (seat name, "bid 3" / "pass")
+    bidder: str | None
+    bid: int | None
+    bid_is_ours: bool
+    trump: str | None  # suit letter
+    tricks: tuple[TrickShown, ...]  # finished tricks, then the current one if begun
+    units: tuple[UnitShown, ...]
+    hidden_count: int
+    legal: tuple[str, ...]
+
+    @property
+    def trump_name(self) -> str | None:
+        return SUIT_NAMES[self.trump] if self.trump else None
+
+    @property
+    def cards_shown(self) -> set[str]:
+        """Every card code this display may draw: the hand and the cards played."""
+        shown = {code for code, _ in self.hand}
+        for trick in self.tricks:
+            shown.update(play.code for play in trick.plays)
+        return shown
+
+    @property
+    def bids(self) -> tuple[str, ...]:
+        return tuple(code for code in self.legal if code == "pass" or code.startswith("bid:"))
+
+
+def seat_name(view: SeatView, seat: int) -> str:
+    # seats count from 0, as in the game record and in learn.explain's sentences
+    if seat == view.seat:
+        return "You"
+    if view.unit_of[seat] == view.unit and len(view.teams[view.unit]) > 1:
+        return f"Seat {seat} (partner)"
+    return f"Seat {seat}"
+
+
+def describe_action(code: str) -> str:
+    if code == "pass":
+        return "pass"
+    if code.startswith("bid:"):
+        return f"bid {code[4:]}"
+    return code
+
+
+def option_label(code: str) -> str:
+    if code == "pass":
+        return "Pass"
+    if code.startswith("bid:"):
+        return f"Bid {code[4:]}"
+    return describe_card(code)
+
+
+def describe_card(code: str) -> str:
+    card = parse_card(code)
+    if card >= 52:
+        return "a joker"
+    rank = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}.get(code[:-1], code[:-1])
+    return f"{rank} of {SUIT_NAMES[code[-1]]}"
+
+
+def seat_display(*, view: SeatView, phase: str) -> SeatDisplay:
+    """A position drawn from the seat's view: nothing else is passed to the template."""
+    legal = tuple(rules.action_code(a) for a in view.legal_actions())
+    legal_set = set(legal)
+    players = view.players
+    tricks = []
+    for number, winner in enumerate(view.trick_winners):
+        plays = view.plays[number * players : (number + 1) * players]
+        tricks.append(
+            TrickShown(
+                number=number + 1,
+                plays=tuple(PlayShown(seat_name(view, s), card_code(c)) for s, c in plays),
+                winner=seat_name(view, winner),
+            )
+        )
+    if view.current_trick:
+        tricks.append(
+            TrickShown(
+                number=len(view.trick_winners) + 1,
+                plays=tuple(
+                    PlayShown(seat_name(view, s), card_code(c)) for s, c in view.current_trick
+                ),
+                winner=None,
+            )
+        )
+    taken = view.taken
+    bidder_unit = None if view.bidder is None else view.unit_of[view.bidder]
+    units = tuple(
+        UnitShown(
+            names=" & ".join(seat_name(view, s) for s in members),
+            score=view.scores[u],
+            is_yours=view.seat in members,
+            is_bidder=u == bidder_unit,
+            game_so_far=game_total(taken[u]),
+        )
+        for u, members in enumerate(view.teams)
+    )
+    return SeatDisplay(
+        seat=view.seat,
+        players=players,
+        phase=phase,
+        target=view.target,
+        dealer=seat_name(view, view.dealer),
+        hand=tuple(
+            (card_code(c), card_code(c) in legal_set and phase != "auction")
+            for c in view.hand_cards
+        ),
+        auction=tuple(
+            (seat_name(view, s), describe_action(rules.action_code(a))) for s, a in view.auction
+        ),
+        bidder=None if view.bidder is None else seat_name(view, view.bidder),
+        bid=view.bid,
+        bid_is_ours=bidder_unit == view.unit,
+        trump=None if view.trump is None else SUITS[view.trump],
+        tricks=tuple(tricks),
+        units=units,
+        hidden_count=view.hidden_count,
+        legal=legal,
+    )
+
+
+def position_display(*, position: Position) -> SeatDisplay:
+    core = position.core
+    return seat_display(view=core.view(), phase=core.phase)
+
+
+# --- The reveal ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    code: str
+    label: str
+    is_card: bool
+    value: float
+    value_se: float
+    ours: float | None
+    theirs: float | None
+    made: float | None  # percent
+    bar: int  # 4..100, the chart's bar width in percent
+    is_best: bool
+    is_chosen: bool
+    cost: float  # expected match value lost against the best option
+
+    @property
+    def value_text(self) -> str:
+        return f"{self.value:+.2f}".replace("-", "\u2212")
+
+
+@dataclass(frozen=True)
+class DealShown:
+    hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, cards)
+    auction: tuple[tuple[str, str], ...]  # the rest of the auction in the line
+    tricks: tuple[TrickShown, ...]
+
+
+@dataclass(frozen=True)
+class Reveal:
+    correct: bool
+    chosen: OptionRow
+    best: OptionRow
+    rows: tuple[OptionRow, ...]
+    explanation: tuple[str, ...]
+    themes: tuple[str, ...]  # labels
+    rated: bool
+    rating_before: float
+    rating_after: float
+    rating_change: float
+    deals: int
+    deal: DealShown | None
+    has_points: bool
+    has_made: bool
+
+    @property
+    def change_text(self) -> str:
+        return f"{self.rating_change:+.0f}".replace("-", "\u2212")
+
+
+def _bars(values: list[float]) -> list[int]:
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        return [100 for _ in values]
+    return [round(4 + 96 * (v - low) / (high - low)) for v in values]
+
+
+def reveal_for(*, attempt: Attempt) -> Reveal:
+    """What the learner sees after answering: the analysis of every option and the why."""
+    core = attempt.position.core
+    options = list(core.options)
+    bars = _bars([o.value for o in options])
+    best = core.best
+    rows = tuple(
+        OptionRow(
+            code=o.code,
+            label=option_label(o.code),
+            is_card=not (o.code == "pass" or o.code.startswith("bid:")),
+            value=o.value,
+            value_se=o.value_se,
+            ours=None if o.points is None else o.points[0],
+            theirs=None if o.points is None else o.points[1],
+            made=None if o.made is None else 100.0 * o.made,
+            bar=bar,
+            is_best=o.code == best.code,
+            is_chosen=o.code == attempt.answer,
+            cost=max(0.0, best.value - o.value),
+        )
+        for o, bar in zip(options, bars, strict=True)
+    )
+    chosen = next(row for row in rows if row.is_chosen)
+    try:
+        paragraphs = tuple(explain.explain(core, attempt.answer))
+    except core_positions.PositionError:
+        paragraphs = ()
+    before = attempt.rating_before if attempt.rating_before is not None else 0.0
+    after = attempt.rating_after if attempt.rating_after is not None else before
+    return Reveal(
+        correct=bool(attempt.correct),
+        chosen=chosen,
+        best=next(row for row in rows if row.is_best),
+        rows=rows,
+        explanation=paragraphs,
+        themes=tuple(core_themes.THEMES.get(slug, slug) for slug in core.themes),
+        rated=attempt.rated,
+        rating_before=before,
+        rating_after=after,
+        rating_change=after - before,
+        deals=core.deals,
+        deal=deal_shown(core),
+        has_points=any(row.ours is not None for row in rows),
+        has_made=any(row.made is not None for row in rows),
+    )
+
+
+def deal_shown(core: core_positions.Position) -> DealShown | None:
+    """One sampled deal consistent with the seat's view, and the best line played in it."""
+    if not core.line_hands:
+        return None
+    view = core.view()
+    players = view.players
+    hands = tuple(
+        (seat_name(view, seat), tuple(codes)) for seat, codes in enumerate(core.line_hands)
+    )
+    auction: list[tuple[str, str]] = []
+    cards: list[tuple[int, str]] = []
+    for seat, code in core.line:
+        if code == "pass" or code.startswith("bid:"):
+            auction.append((seat_name(view, seat), describe_action(code)))
+        else:
+            cards.append((seat, code))
+    trump = view.trump
+    if trump is None and cards:
+        first = parse_card(cards[0][1])
+        trump = SUIT_OF[first] if first < 52 else None
+    done = len(view.trick_winners)
+    current = list(view.current_trick)
+    tricks: list[TrickShown] = []
+    pending = [(s, card_code(c)) for s, c in current]
+    shown_from = len(pending)  # the cards of the current trick already played are public
+    for seat, code in cards:
+        pending.append((seat, code))
+        if len(pending) == players:
+            winner = None
+            if trump is not None:
+                index = rules.trick_winner([parse_card(c) for _, c in pending], trump)
+                winner = seat_name(view, pending[index][0])
+            tricks.append(
+                TrickShown(
+                    number=done + len(tricks) + 1,
+                    plays=tuple(PlayShown(seat_name(view, s), c) for s, c in pending),
+                    winner=winner,
+                )
+            )
+            pending = []
+            shown_from = 0
+    if pending[shown_from:]:
+        tricks.append(
+            TrickShown(
+                number=done + len(tricks) + 1,
+                plays=tuple(PlayShown(seat_name(view, s), c) for s, c in pending),
+                winner=None,
+            )
+        )
+    return DealShown(hands=hands, auction=tuple(auction), tricks=tuple(tricks))
+
+
+# --- Progress ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThemeStats:
+    slug: str
+    label: str
+    tried: int
+    right: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.right / self.tried) if self.tried else 0
+
+
+@dataclass(frozen=True)
+class Progress:
+    rating: float
+    deviation: float
+    provisional: bool
+    answered: int
+    right: int
+    history: tuple[float, ...]  # the rating after each rated answer, oldest first
+    chart_points: str  # an SVG polyline of the history
+    themes: tuple[ThemeStats, ...]
+    due: tuple[Review, ...]
+    waiting: int  # missed positions not yet due
+    recent: tuple[Attempt, ...]
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.right / self.answered) if self.answered else 0
+
+
+CHART_WIDTH, CHART_HEIGHT = 300, 80
+
+
+def _chart(history: list[float]) -> str:
+    if len(history) < 2:
+        return ""
+    low, high = min(history), max(history)
+    span = max(high - low, 1.0)
+    step = CHART_WIDTH / (len(history) - 1)
+    return " ".join(
+        f"{i * step:.1f},{CHART_HEIGHT - 4 - (value - low) / span * (CHART_HEIGHT - 8):.1f}"
+        for i, value in enumerate(history)
+    )
+
+
+def progress_for(*, learner: Learner | None, now: datetime) -> Progress | None:
+    if learner is None:
+        return None
+    answered: QuerySet[Attempt] = Attempt.objects.filter(
+        learner=learner, answered_at__isnull=False
+    ).select_related("position")
+    history = list(
+        answered.filter(rated=True)
+        .order_by("answered_at", "pk")
+        .values_list("rating_after", flat=True)
+    )
+    tried: dict[str, int] = {}
+    right: dict[str, int] = {}
+    total = correct = 0
+    for tags, was_right in answered.values_list("position__theme_tags", "correct"):
+        total += 1
+        correct += bool(was_right)
+        for slug in (s for s in tags.split(",") if s):
+            tried[slug] = tried.get(slug, 0) + 1
+            right[slug] = right.get(slug, 0) + bool(was_right)
+    themes = tuple(
+        ThemeStats(slug, core_themes.THEMES.get(slug, slug), tried[slug], right.get(slug, 0))
+        for slug in sorted(tried, key=lambda s: (right.get(s, 0) / tried[s], s))
+    )
+    open_reviews = Review.objects.filter(learner=learner, solved_at__isnull=True)
+    return Progress(
+        rating=learner.rating,
+        deviation=learner.deviation,
+        provisional=learner.deviation > PROVISIONAL_DEVIATION,
+        answered=total,
+        right=correct,
+        history=tuple(history),
+        chart_points=_chart([float(v) for v in history]),
+        themes=themes,
+        due=tuple(open_reviews.filter(due_at__lte=now).select_related("position")[:20]),
+        waiting=open_reviews.filter(due_at__gt=now).count(),
+        recent=tuple(answered.order_by("-answered_at", "-pk")[:15]),
+    )
+
+
+def theme_choices() -> list[tuple[str, str]]:
+    return list(core_themes.THEMES.items())

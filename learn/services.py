@@ -1,0 +1,382 @@
+"""Services: the only code that writes trainer data. Keyword-only, named <thing>_<verb>.
+
+Serving a position records an Attempt; answering it rates the learner and the position
+in one transaction with both rows locked. An answer the trainer refuses (not a legal
+option, answered already, served to someone else, too old, or for another position)
+raises a ``TrainerError`` with a message for the learner and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from game.engine import rules
+from game.selectors import SeatOwner
+from learn import glicko, selectors, tutorial
+from learn import positions as core_positions
+from learn.models import Attempt, Learner, Position, Review
+from learn.selectors import Filters
+
+# an attempt answered later than this is stale: the page was left open for too long
+ATTEMPT_TTL = timedelta(hours=12)
+# one rating period: a rating's deviation grows by one period's volatility per idle day
+RATING_PERIOD = timedelta(days=1)
+# a missed position comes back after these delays, then daily, until it is solved
+REVIEW_DELAYS = (timedelta(minutes=10), timedelta(hours=1), timedelta(days=1))
+
+
+class TrainerError(Exception):
+    """An answer or request the trainer refuses; nothing was changed."""
+
+    status = 400
+
+
+class UnknownPosition(TrainerError):
+    status = 404
+
+
+class NotYourAttempt(TrainerError):
+    status = 404
+
+
+class StaleAttempt(TrainerError):
+    status = 409
+
+
+class IllegalAnswer(TrainerError):
+    status = 400
+
+
+# --- Learners --------------------------------------------------------------------------
+
+
+def learner_get_or_create(*, owner: SeatOwner) -> Learner:
+    """The learner for a user or a guest token, made on first use.
+
+    A guest who signs in keeps their progress: the session's guest token survives log-in,
+    so the guest's learner is handed to the user (or folded into the user's learner when
+    they practised signed in before)."""
+    if owner.user_id is None and not owner.session_key:
+        raise ValueError("a learner is a user or a guest token")
+    with transaction.atomic():
+        guest = None
+        if owner.session_key:
+            guest = (
+                Learner.objects.select_for_update()
+                .filter(guest_token=owner.session_key, user__isnull=True)
+                .first()
+            )
+        if owner.user_id is None:
+            if guest is not None:
+                return guest
+            return _create(guest_token=owner.session_key)
+        mine = Learner.objects.select_for_update().filter(user_id=owner.user_id).first()
+        if guest is None:
+            return mine or _create(user_id=owner.user_id)
+        if mine is None:
+            guest.user_id = owner.user_id
+            guest.guest_token = None
+            guest.save(update_fields=["user", "guest_token"])
+            return guest
+        _merge(guest, into=mine)
+        return mine
+
+
+def _create(**fields) -> Learner:
+    try:
+        with transaction.atomic():
+            return Learner.objects.create(**fields)
+    except IntegrityError:
+        # a second request of the same person made it first
+        return Learner.objects.get(**fields)
+
+
+def _merge(guest: Learner, *, into: Learner) -> None:
+    """The guest's attempts and missed positions become the user's; the user's rating stays."""
+    Attempt.objects.filter(learner=guest).update(learner=into)
+    for review in Review.objects.filter(learner=guest):
+        existing = Review.objects.filter(learner=into, position_id=review.position_id).first()
+        if existing is None:
+            review.learner = into
+            review.save(update_fields=["learner"])
+        elif existing.solved_at is not None and review.solved_at is None:
+            existing.solved_at = None
+            existing.misses += review.misses
+            existing.due_at = review.due_at
+            existing.save(update_fields=["solved_at", "misses", "due_at"])
+    guest.delete()
+
+
+# --- Serving ---------------------------------------------------------------------------
+
+
+def attempt_serve(
+    *,
+    learner: Learner,
+    filters: Filters,
+    key: str | None = None,
+    mode: str = Attempt.Mode.PRACTICE,
+    lesson: str = "",
+    fresh: bool = False,
+    now: datetime | None = None,
+) -> Attempt | None:
+    """A position for the learner as an Attempt, or None when no position matches.
+
+    ``key`` asks for one position (``UnknownPosition`` if the bank lacks it). Otherwise an
+    unanswered attempt that still fits is served again (a reload shows the same position,
+    unless ``fresh``), then a missed position that is due, then an unseen position rated
+    near the difficulty asked for."""
+    now = now or timezone.now()
+    if key is not None:
+        position = Position.objects.filter(key=key).first()
+        if position is None:
+            raise UnknownPosition("There is no position with that key in the bank.")
+        open_attempt = selectors.open_attempt(
+            learner=learner, mode=mode, lesson=lesson, position=position, since=now - ATTEMPT_TTL
+        )
+        if open_attempt is not None:
+            return open_attempt
+        return _attempt_create(learner, position, filters, mode, lesson)
+    if not fresh:
+        open_attempt = selectors.open_attempt(
+            learner=learner, mode=mode, lesson=lesson, filters=filters, since=now - ATTEMPT_TTL
+        )
+        if open_attempt is not None:
+            return open_attempt
+    position = selectors.position_to_serve(
+        learner=learner,
+        filters=filters,
+        now=now,
+        rng=random,
+        reviews=mode == Attempt.Mode.PRACTICE,
+    )
+    if position is None:
+        return None
+    return _attempt_create(learner, position, filters, mode, lesson)
+
+
+def lesson_serve(*, learner: Learner, lesson: tutorial.Lesson) -> Attempt | None:
+    """A practice position for a tutorial lesson: unrated, easy, of the lesson's phase and
+    themes, widening to the phase alone and then to any position when the bank has none."""
+    attempts = [
+        Filters(phase=lesson.phase, themes_any=lesson.themes, rated=False),
+        Filters(phase=lesson.phase, rated=False),
+        Filters(rated=False),
+    ]
+    for filters in attempts:
+        filters = replace(filters, target=tutorial.TUTORIAL_TARGET)
+        served = attempt_serve(
+            learner=learner, filters=filters, mode=Attempt.Mode.TUTORIAL, lesson=lesson.slug
+        )
+        if served is not None:
+            return served
+    return None
+
+
+def _attempt_create(
+    learner: Learner, position: Position, filters: Filters, mode: str, lesson: str
+) -> Attempt:
+    # a position counts toward the rating once: a second look at it is practice only
+    rated = (
+        filters.rated
+        and mode == Attempt.Mode.PRACTICE
+        and not Attempt.objects.filter(
+            learner=learner, position=position, rated=True, answered_at__isnull=False
+        ).exists()
+    )
+    return Attempt.objects.create(
+        learner=learner, position=position, mode=mode, lesson=lesson, rated=rated
+    )
+
+
+# --- Answering -------------------------------------------------------------------------
+
+
+def canonical_code(text: str) -> str | None:
+    """The game record's spelling of an action (``bid:3``, ``pass``, ``10H``), or None."""
+    try:
+        return rules.action_code(rules.parse_action_code(text))
+    except (ValueError, AttributeError):
+        return None
+
+
+def attempt_answer(
+    *,
+    learner: Learner,
+    token: str,
+    choice: str,
+    position_key: str | None = None,
+    now: datetime | None = None,
+) -> Attempt:
+    """Answer a served position once: grade it, rate learner and position, note a miss."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        attempt = (
+            Attempt.objects.select_for_update().select_related("position").filter(token=token)
+        ).first()
+        if attempt is None:
+            raise UnknownPosition(
+                "That position was never served here (or is gone): open a new position."
+            )
+        if attempt.learner_id != learner.pk:
+            raise NotYourAttempt("That position was served to someone else: open your own.")
+        if position_key is not None and position_key != attempt.position.key:
+            if not Position.objects.filter(key=position_key).exists():
+                raise UnknownPosition("That answer names a position the bank does not have.")
+            raise StaleAttempt("That answer was meant for another position: reload the page.")
+        if attempt.is_answered:
+            raise StaleAttempt(
+                "You answered this position already; a second answer changes nothing."
+            )
+        if now - attempt.served_at > ATTEMPT_TTL:
+            raise StaleAttempt("This position was served too long ago: open a new one.")
+        core = attempt.position.core
+        code = canonical_code(choice)
+        if code is None or code not in core.legal_codes():
+            raise IllegalAnswer(f"{choice[:12]!r} is not one of the legal options here.")
+        correct = selectors.is_right(core, code)
+
+        me = Learner.objects.select_for_update().get(pk=learner.pk)
+        position = Position.objects.select_for_update().get(pk=attempt.position_id)
+        attempt.answer = code
+        attempt.correct = correct
+        attempt.answered_at = now
+        attempt.rating_before = me.rating
+        attempt.position_rating_before = position.rating
+        if attempt.rated:
+            mine, theirs = glicko.rate_game(
+                _idle(me.glicko, me.rated_at, now),
+                _idle(position.glicko, position.rated_at, now),
+                1.0 if correct else 0.0,
+            )
+            me.rating, me.deviation, me.volatility = mine.rating, mine.deviation, mine.volatility
+            me.rated_at = now
+            me.save(update_fields=["rating", "deviation", "volatility", "rated_at"])
+            position.rating = theirs.rating
+            position.deviation = theirs.deviation
+            position.volatility = theirs.volatility
+            position.rated_at = now
+        position.attempts = F("attempts") + 1
+        position.solved = F("solved") + (1 if correct else 0)
+        position.save(
+            update_fields=["rating", "deviation", "volatility", "rated_at", "attempts", "solved"]
+        )
+        attempt.rating_after = me.rating
+        attempt.deviation_after = me.deviation
+        attempt.position_rating_after = position.rating
+        attempt.save(
+            update_fields=[
+                "answer",
+                "correct",
+                "answered_at",
+                "rating_before",
+                "rating_after",
+                "deviation_after",
+                "position_rating_before",
+                "position_rating_after",
+            ]
+        )
+        if attempt.mode == Attempt.Mode.PRACTICE:
+            _review_note(me, position, correct, now)
+    return attempt
+
+
+def _idle(rating: glicko.Rating, since: datetime | None, now: datetime) -> glicko.Rating:
+    if since is None:
+        return rating
+    return glicko.after_idle(rating, (now - since) / RATING_PERIOD)
+
+
+def _review_note(learner: Learner, position: Position, correct: bool, now: datetime) -> None:
+    review = Review.objects.filter(learner=learner, position=position).first()
+    if correct:
+        if review is not None and review.solved_at is None:
+            review.solved_at = now
+            review.save(update_fields=["solved_at"])
+        return
+    if review is None:
+        Review.objects.create(
+            learner=learner,
+            position=position,
+            misses=1,
+            missed_at=now,
+            due_at=now + REVIEW_DELAYS[0],
+        )
+        return
+    review.misses += 1
+    review.missed_at = now
+    review.solved_at = None
+    review.due_at = now + REVIEW_DELAYS[min(review.misses, len(REVIEW_DELAYS)) - 1]
+    review.save(update_fields=["misses", "missed_at", "solved_at", "due_at"])
+
+
+# --- Loading the bank ------------------------------------------------------------------
+
+
+@dataclass
+class LoadReport:
+    created: int = 0
+    existing: int = 0
+    errors: list[tuple[int, str]] = field(default_factory=list)  # (line number, why)
+
+
+def positions_load(*, lines: Iterable[str], batch: int = 200) -> LoadReport:
+    """Load positions from JSON lines, keyed by position key: a position already in the
+    bank is left as it is (its ratings stay), and a bad line is reported and skipped.
+
+    Every line is checked (a line is read back through the rules); new positions are
+    written in batches of ``batch``, each batch in one transaction."""
+    report = LoadReport()
+    known = set(Position.objects.values_list("key", flat=True))
+    pending: list[Position] = []
+
+    def flush() -> None:
+        with transaction.atomic():
+            for position in pending:
+                _, created = Position.objects.get_or_create(
+                    key=position.key,
+                    defaults={
+                        field: getattr(position, field)
+                        for field in ("data", "phase", "players", "theme_tags", "rating")
+                    },
+                )
+                report.created += created
+                report.existing += not created
+        pending.clear()
+
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            core = core_positions.Position.from_json(json.loads(text))
+        except (ValueError, TypeError, KeyError) as error:
+            # PositionError is a ValueError, as is a JSON syntax error
+            report.errors.append((number, str(error) or type(error).__name__))
+            continue
+        if core.key in known:
+            report.existing += 1
+            continue
+        known.add(core.key)
+        pending.append(
+            Position(
+                key=core.key,
+                data=core.to_json(),
+                phase=core.phase,
+                players=core.players,
+                theme_tags=Position.tags_for(core.themes),
+                rating=core.prior_rating,
+            )
+        )
+        if len(pending) >= batch:
+            flush()
+    flush()
+    return report

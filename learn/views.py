@@ -1,0 +1,208 @@
+"""Trainer pages: thin function views. Services write, selectors read.
+
+Every page works without JavaScript: an answer posts and redirects to the attempt's
+page, which then shows the reveal. With htmx the answer swaps the reveal in place.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from game.owners import request_owner
+from learn import selectors, services, tutorial
+from learn.forms import FilterForm
+from learn.models import Attempt, Learner
+
+PARTS = "learn/parts.html"
+
+
+def _learner(request: HttpRequest) -> Learner:
+    return services.learner_get_or_create(owner=request_owner(request, start_session=True))
+
+
+def _missing(request: HttpRequest, message: str, status: int = 404) -> HttpResponse:
+    return render(request, "learn/missing.html", {"message": message}, status=status)
+
+
+def _question_context(attempt: Attempt, *, error: str | None = None) -> dict:
+    return {
+        "attempt": attempt,
+        "d": selectors.position_display(position=attempt.position),
+        "error": error,
+    }
+
+
+def _next_url(attempt: Attempt, query: str) -> str:
+    if attempt.mode == Attempt.Mode.TUTORIAL and attempt.lesson:
+        return reverse("learn:lesson", args=[attempt.lesson])
+    url = reverse("learn:practice") + "?next=1"
+    # only the filters the form knows pass on from a posted or linked query string
+    query = FilterForm(QueryDict(query)).query()
+    return f"{url}&{query}" if query else url
+
+
+def _answered_context(attempt: Attempt, query: str = "") -> dict:
+    context = _question_context(attempt)
+    context["reveal"] = selectors.reveal_for(attempt=attempt)
+    context["next_url"] = _next_url(attempt, query)
+    return context
+
+
+# --- Practice ----------------------------------------------------------------------------
+
+
+@require_GET
+def practice(request: HttpRequest) -> HttpResponse:
+    data = request.GET.copy()
+    # an absent choice is the default one, and the form shows it selected
+    data.setdefault("difficulty", "matched")
+    data.setdefault("mode", "rated")
+    form = FilterForm(data)
+    filters = form.filters()
+    learner = _learner(request)
+    attempt = services.attempt_serve(
+        learner=learner, filters=filters, fresh=request.GET.get("next") == "1"
+    )
+    context = {
+        "form": form,
+        "learner": learner,
+        "attempt": attempt,
+        "query": form.query(),
+        "bank_size": selectors.bank_size(),
+    }
+    if attempt is not None:
+        context.update(_question_context(attempt))
+    return render(request, "learn/practice.html", context)
+
+
+@require_GET
+def position(request: HttpRequest, key: str) -> HttpResponse:
+    """One position by its key: the dashboard's missed positions link here."""
+    learner = _learner(request)
+    try:
+        attempt = services.attempt_serve(
+            learner=learner, filters=selectors.Filters(), key=key, fresh=True
+        )
+    except services.UnknownPosition as error:
+        return _missing(request, str(error))
+    return redirect("learn:attempt", token=attempt.token)
+
+
+@require_GET
+def attempt(request: HttpRequest, token: str) -> HttpResponse:
+    found = selectors.attempt_for(
+        token=token, learner=selectors.learner_for(owner=request_owner(request))
+    )
+    if found is None:
+        return _missing(request, "No such position was served to you: open a new one.")
+    query = request.GET.get("q", "")
+    if found.is_answered:
+        context = _answered_context(found, query)
+    else:
+        context = _question_context(found)
+    return render(request, "learn/attempt.html", {**context, "query": query})
+
+
+@require_POST
+def answer(request: HttpRequest, token: str) -> HttpResponse:
+    learner = selectors.learner_for(owner=request_owner(request))
+    query = request.POST.get("q", "")
+    try:
+        if learner is None:
+            raise services.NotYourAttempt("No such position was served to you: open a new one.")
+        done = services.attempt_answer(
+            learner=learner,
+            token=token,
+            choice=request.POST.get("choice", ""),
+            position_key=request.POST.get("position") or None,
+        )
+    except services.TrainerError as error:
+        return _refused(request, token, learner, str(error), error.status)
+    if not request.htmx:
+        url = reverse("learn:attempt", args=[done.token])
+        return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
+    reveal = render_to_string(
+        f"{PARTS}#answered", {**_answered_context(done, query), "query": query}, request
+    )
+    me = render_to_string(
+        f"{PARTS}#me", {"learner": Learner.objects.get(pk=learner.pk), "oob": True}, request
+    )
+    return HttpResponse(reveal + me)
+
+
+def _refused(
+    request: HttpRequest, token: str, learner: Learner | None, message: str, status: int
+) -> HttpResponse:
+    """The answer is refused and nothing changed: say why, and show the position again
+    (or its reveal, if it was answered already) when it is the learner's own."""
+    own = selectors.attempt_for(token=token, learner=learner)
+    if own is None:
+        context = {"message": message}
+        if request.htmx:
+            # htmx swaps only 2xx responses: the message replaces the position
+            return render(request, f"{PARTS}#refused", context)
+        return render(request, "learn/missing.html", context, status=status)
+    if own.is_answered:
+        context = {**_answered_context(own), "error": message}
+    else:
+        context = _question_context(own, error=message)
+    if request.htmx:
+        name = "answered" if own.is_answered else "question"
+        return render(request, f"{PARTS}#{name}", context)
+    return render(request, "learn/attempt.html", context, status=status)
+
+
+# --- Progress ----------------------------------------------------------------------------
+
+
+@require_GET
+def progress(request: HttpRequest) -> HttpResponse:
+    learner = selectors.learner_for(owner=request_owner(request))
+    summary = selectors.progress_for(learner=learner, now=timezone.now())
+    return render(request, "learn/progress.html", {"progress": summary})
+
+
+# --- Tutorial ----------------------------------------------------------------------------
+
+
+@require_GET
+def tutorial_index(request: HttpRequest) -> HttpResponse:
+    learner = selectors.learner_for(owner=request_owner(request))
+    done = selectors.lessons_practised(learner=learner)
+    lessons = [(lesson, done.get(lesson.slug, 0)) for lesson in tutorial.LESSONS]
+    return render(
+        request,
+        "learn/tutorial.html",
+        {"lessons": lessons, "per_lesson": tutorial.PRACTICE_PER_LESSON},
+    )
+
+
+@require_GET
+def lesson(request: HttpRequest, slug: str) -> HttpResponse:
+    found = tutorial.LESSONS_BY_SLUG.get(slug)
+    if found is None:
+        raise Http404("no such lesson")
+    learner = _learner(request)
+    practised = selectors.lessons_practised(learner=learner).get(slug, 0)
+    attempt = None
+    if practised < tutorial.PRACTICE_PER_LESSON:
+        attempt = services.lesson_serve(learner=learner, lesson=found)
+    context = {
+        "lesson": found,
+        "practised": practised,
+        "per_lesson": tutorial.PRACTICE_PER_LESSON,
+        "next_lesson": tutorial.lesson_after(slug),
+        "attempt": attempt,
+        "number": tutorial.LESSONS.index(found) + 1,
+        "total": len(tutorial.LESSONS),
+    }
+    if attempt is not None:
+        context.update(_question_context(attempt))
+    return render(request, "learn/lesson.html", context)

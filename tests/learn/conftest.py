@@ -1,0 +1,56 @@
+"""Trainer fixtures: a bank loaded from the sample positions the core ships for tests."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from game.selectors import SeatOwner
+from learn import selectors, services
+from learn.models import Position
+
+SAMPLE = Path(__file__).resolve().parent / "fixtures" / "sample_positions.jsonl"
+
+
+def sample_lines() -> list[str]:
+    return [line for line in SAMPLE.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def sample_data() -> list[dict]:
+    return [json.loads(line) for line in sample_lines()]
+
+
+@pytest.fixture
+def bank(db) -> list[Position]:
+    report = services.positions_load(lines=sample_lines())
+    assert not report.errors, report.errors
+    return list(Position.objects.order_by("pk"))
+
+
+@pytest.fixture
+def make_user(db, fast_password_hashing):
+    def make(username: str):
+        return get_user_model().objects.create_user(username=username, password="not-used-123")
+
+    return make
+
+
+@pytest.fixture
+def guest(db):
+    return services.learner_get_or_create(owner=SeatOwner(session_key="guest-token-1"))
+
+
+@pytest.fixture
+def other_guest(db):
+    return services.learner_get_or_create(owner=SeatOwner(session_key="guest-token-2"))
+
+
+def wrong_code(position: Position) -> str:
+    """A legal option that is worse than the expert's beyond the sampling error."""
+    core = position.core
+    return next(o.code for o in reversed(core.options) if not selectors.is_right(core, o.code))
+
+
+def right_code(position: Position) -> str:
+    return position.core.best.code

@@ -1,0 +1,198 @@
+"""The generator keeps only clear decisions, and its bank file resumes cleanly."""
+
+import json
+import math
+from pathlib import Path
+from random import Random
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from game.bots.basic import GreedyBot
+from game.engine.state import MatchSetup, MatchState
+from learn import generation
+from learn.generation import (
+    Budget,
+    JobResult,
+    Keep,
+    decision_kind,
+    examine_rate,
+    layouts,
+    open_bank,
+)
+from learn.positions import Position
+from tests.learn.fixtures.factories import options, sample_json
+
+# no clock: a fixed number of sampled deals, so runs repeat exactly and stay quick
+TINY = Budget(
+    analysis_ms=1e9, max_deals=4, opening_factor=1, first_trick_factor=1, move_ms=1e9, move_deals=2
+)
+LENIENT = Keep(min_margin=0.3, z=1.0, min_deals=4)
+
+
+def read_bank(path) -> list[Position]:
+    return [Position.from_json(json.loads(line)) for line in path.read_text().splitlines()]
+
+
+# --- The filter ----------------------------------------------------------------------
+
+
+def test_a_clear_best_is_kept():
+    assert Keep().accepts(options(("AS", 2.0), ("KS", 1.0), se=0.1), deals=20)
+
+
+def test_a_forced_or_level_decision_is_not_kept():
+    assert not Keep().accepts(options(("AS", 2.0), se=0.1), deals=20)
+    assert not Keep().accepts(options(("AS", 2.0), ("KS", 2.0), se=0.1), deals=20)
+
+
+def test_a_margin_under_the_threshold_is_not_kept():
+    assert not Keep(min_margin=0.3).accepts(options(("AS", 2.0), ("KS", 1.8), se=0.01), 20)
+
+
+def test_a_margin_inside_the_sampling_error_is_not_kept():
+    # 1.0 apart, but each value is uncertain by 0.5: 1.0 < 2 * hypot(0.5, 0.5)
+    assert not Keep(z=2.0).accepts(options(("AS", 2.0), ("KS", 1.0), se=0.5), deals=20)
+
+
+def test_too_few_sampled_deals_are_not_kept():
+    assert not Keep(min_deals=8).accepts(options(("AS", 2.0), ("KS", 0.0), se=0.0), deals=3)
+
+
+def test_passing_when_every_bid_is_hopeless_is_no_lesson():
+    hopeless = options(("pass", 0.5), ("bid:4", -5.0), se=0.0, made=0.1)
+    hopeful = options(("pass", 0.5), ("bid:4", -5.0), se=0.0, made=0.6)
+    assert not Keep().accepts(hopeless, deals=20)
+    assert Keep().accepts(hopeful, deals=20)
+
+
+# --- What is dealt -----------------------------------------------------------------------
+
+
+def test_table_layouts_include_cutthroat_and_every_even_partnership():
+    assert [s.teams for s in layouts(3)] == [((0,), (1,), (2,))]
+    assert ((0, 2), (1, 3)) in [s.teams for s in layouts(4)]
+    six = {s.units for s in layouts(6)}
+    assert six == {6, 3, 2}
+
+
+def test_large_tables_are_studied_in_the_auction_and_from_the_third_trick_on():
+    state = MatchState(MatchSetup.cutthroat(6), 0).deal_round(Random(1))
+    greedy, rates, budgets = GreedyBot(), {}, {}
+    while state.current_player() is not None:
+        view = state.view_for(state.current_player())
+        point = (decision_kind(view), len(view.trick_winners))
+        rates.setdefault(point, examine_rate(view))
+        budgets.setdefault(point, Budget().analyst(view).budget_ms)
+        state = state.apply(greedy.choose(view, view.legal_actions(), Random(2)))
+    assert rates[("auction", 0)] > 0 and budgets[("auction", 0)] >= 8 * Budget.analysis_ms
+    assert rates[("opening", 0)] == 0 and rates[("follow", 0)] == 0
+    assert rates[("lead", 2)] > 0 and budgets[("lead", 2)] == Budget.analysis_ms
+
+
+def test_a_small_run_keeps_only_clear_unforced_decisions(tmp_path):
+    path = tmp_path / "bank.jsonl"
+    progress = generation.generate(path, count=2, players=[3], seed=5, budget=TINY, keep=LENIENT)
+    bank = read_bank(path)
+    assert len(bank) == 2 and progress.added == 2
+    assert progress.examined >= progress.kept >= 2
+    for position in bank:
+        assert len(position.legal_codes()) >= 2
+        best, second = position.options[0], position.options[1]
+        margin = best.value - second.value
+        assert margin >= LENIENT.min_margin
+        assert margin > LENIENT.z * math.hypot(best.value_se, second.value_se)
+        assert position.deals >= LENIENT.min_deals
+        assert LENIENT.accepts(position.options, position.deals)
+
+
+# --- The bank file ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def canned(monkeypatch):
+    """Jobs that hand back sample positions, repeating some, without any search."""
+    items = sample_json()
+    calls = []
+
+    def fake_run_job(job, budget, keep):
+        number = len(calls)
+        calls.append(job)
+        # each job returns two positions, the second a repeat of an earlier one
+        fresh = items[number % len(items)]
+        return JobResult((fresh, items[0]), examined=5)
+
+    monkeypatch.setattr(generation, "run_job", fake_run_job)
+    return calls
+
+
+def test_resume_continues_without_duplicates_or_rewrites(tmp_path, canned):
+    path = tmp_path / "bank.jsonl"
+    generation.generate(path, count=4, players=[3, 4])
+    before = path.read_bytes()
+    generation.generate(path, count=7, players=[3, 4])
+    after = path.read_bytes()
+    assert after.startswith(before)
+    keys = [json.loads(line)["key"] for line in after.decode().splitlines()]
+    assert len(keys) == 7 == len(set(keys))
+
+
+def test_a_truncated_last_line_is_dropped_and_the_run_goes_on(tmp_path, canned):
+    path = tmp_path / "bank.jsonl"
+    generation.generate(path, count=2, players=[3])
+    complete = path.read_bytes()
+    path.write_bytes(complete + b'{"key": "cut off mid-wr')
+    assert open_bank(path).count == 2
+    assert path.read_bytes() == complete
+    generation.generate(path, count=3, players=[3])
+    assert path.read_bytes().startswith(complete)
+    assert len(read_bank(path)) == 3
+
+
+def test_a_full_bank_is_left_alone(tmp_path, canned):
+    path = tmp_path / "bank.jsonl"
+    generation.generate(path, count=2, players=[3])
+    before = path.read_bytes()
+    progress = generation.generate(path, count=2, players=[3])
+    assert progress.added == 0 and path.read_bytes() == before
+
+
+def test_resumed_runs_deal_new_rounds(tmp_path, canned):
+    path = tmp_path / "bank.jsonl"
+    generation.generate(path, count=2, players=[3])
+    first_seeds = {job.seed for job in canned}
+    generation.generate(path, count=4, players=[3])
+    later_seeds = {job.seed for job in canned} - first_seeds
+    assert later_seeds and not later_seeds & first_seeds
+
+
+# --- The command --------------------------------------------------------------------------
+
+
+def test_the_command_fills_the_file_and_reports_its_figures(tmp_path, canned, capsys):
+    path = tmp_path / "out.jsonl"
+    call_command("generate_positions", count=3, players="3,4", out=str(path), budget_ms=10)
+    assert len(read_bank(path)) == 3
+    assert "kept" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("players", ["2", "3,x", "9", ""])
+def test_the_command_refuses_impossible_tables(tmp_path, players):
+    with pytest.raises(CommandError):
+        call_command("generate_positions", count=1, players=players, out=str(tmp_path / "x"))
+
+
+# --- The starter bank ---------------------------------------------------------------------
+
+STARTER = Path(__file__).resolve().parents[2] / "learn" / "fixtures"
+
+
+def test_the_starter_bank_reads_back_whole_and_without_repeats():
+    path = STARTER / "starter_positions.jsonl"
+    if not path.exists():
+        pytest.skip("no starter bank generated yet")
+    bank = read_bank(path)
+    assert len({p.key for p in bank}) == len(bank)
+    assert {p.players for p in bank} >= {3, 4, 5, 6}
+    assert {p.phase for p in bank} == {"auction", "lead", "follow"}
+    assert all(Keep().accepts(p.options, p.deals) for p in bank)

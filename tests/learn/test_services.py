@@ -1,0 +1,369 @@
+"""Trainer services: learners, serving positions, answering them, missed positions."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from game.selectors import SeatOwner
+from learn import glicko, selectors, services
+from learn.models import Attempt, Learner, Position, Review
+from learn.selectors import Filters
+from learn.tutorial import LESSONS
+from tests.learn.conftest import right_code, wrong_code
+
+pytestmark = pytest.mark.django_db
+
+
+def serve(learner, **filters):
+    return services.attempt_serve(learner=learner, filters=Filters(**filters), fresh=True)
+
+
+def ratings(learner: Learner, position: Position) -> tuple:
+    learner.refresh_from_db()
+    position.refresh_from_db()
+    return (
+        learner.rating,
+        learner.deviation,
+        learner.volatility,
+        position.rating,
+        position.deviation,
+        position.attempts,
+    )
+
+
+# --- Learners ----------------------------------------------------------------------------
+
+
+def test_a_guest_is_known_by_the_token_of_their_session():
+    first = services.learner_get_or_create(owner=SeatOwner(session_key="abc"))
+    again = services.learner_get_or_create(owner=SeatOwner(session_key="abc"))
+    other = services.learner_get_or_create(owner=SeatOwner(session_key="xyz"))
+
+    assert first == again != other
+    assert first.user is None and first.rating == glicko.DEFAULT_RATING
+
+
+def test_a_guest_who_signs_in_keeps_their_progress(bank, make_user):
+    guest = services.learner_get_or_create(owner=SeatOwner(session_key="abc"))
+    attempt = serve(guest)
+    services.attempt_answer(learner=guest, token=attempt.token, choice=right_code(attempt.position))
+    guest.refresh_from_db()
+    rating = guest.rating
+    sam = make_user("sam")
+
+    mine = services.learner_get_or_create(owner=SeatOwner(user_id=sam.pk, session_key="abc"))
+
+    assert mine.pk == guest.pk and mine.user == sam
+    assert mine.rating == rating
+    assert mine.attempts.count() == 1
+    # signed out again later, with a new guest token, they start afresh as a guest
+    assert services.learner_get_or_create(owner=SeatOwner(session_key="new")).pk != mine.pk
+
+
+def test_a_guest_signing_in_to_an_account_that_practised_before_merges_into_it(bank, make_user):
+    sam = make_user("sam")
+    account = services.learner_get_or_create(owner=SeatOwner(user_id=sam.pk))
+    first = serve(account)
+    services.attempt_answer(learner=account, token=first.token, choice=right_code(first.position))
+    guest = services.learner_get_or_create(owner=SeatOwner(session_key="abc"))
+    second = serve(guest)
+    services.attempt_answer(learner=guest, token=second.token, choice=wrong_code(second.position))
+
+    mine = services.learner_get_or_create(owner=SeatOwner(user_id=sam.pk, session_key="abc"))
+
+    assert mine.pk == account.pk
+    assert mine.attempts.count() == 2
+    assert Review.objects.filter(learner=mine).count() == 1
+    assert not Learner.objects.filter(pk=guest.pk).exists()
+
+
+# --- Serving -----------------------------------------------------------------------------
+
+
+def test_a_served_position_matches_the_filters(bank, guest):
+    for position in bank:
+        theme = position.themes[0] if position.themes else None
+        attempt = serve(guest, phase=position.phase, players=position.players, theme=theme)
+        assert attempt.position.phase == position.phase
+        assert attempt.position.players == position.players
+        if position.themes:
+            assert position.themes[0] in attempt.position.themes
+
+
+def test_no_position_is_served_when_none_matches(bank, guest):
+    missing = next(n for n in range(3, 9) if not any(p.players == n for p in bank))
+
+    assert serve(guest, players=missing) is None
+    assert not Attempt.objects.exists()
+
+
+def test_a_reload_serves_the_same_unanswered_position_and_next_serves_another(bank, guest):
+    first = services.attempt_serve(learner=guest, filters=Filters())
+    again = services.attempt_serve(learner=guest, filters=Filters())
+    fresh = services.attempt_serve(learner=guest, filters=Filters(), fresh=True)
+
+    assert again == first
+    assert fresh != first and fresh.position != first.position
+
+
+def test_difficulty_is_relative_to_the_learners_rating(bank, guest, monkeypatch):
+    monkeypatch.setattr(selectors, "NEAREST", 1)
+    for rank, position in enumerate(bank):
+        Position.objects.filter(pk=position.pk).update(rating=1000 + 100 * rank)
+    guest.rating = 1000 + 100 * (len(bank) // 2)
+    guest.save()
+
+    easier = serve(guest, difficulty="easier").position
+    harder = serve(guest, difficulty="harder").position
+
+    assert easier.rating < guest.rating < harder.rating
+
+
+def test_unseen_positions_come_first_then_the_ones_seen_longest_ago(bank, guest):
+    seen = set()
+    for _ in bank:
+        attempt = serve(guest)
+        assert attempt.position.pk not in seen
+        seen.add(attempt.position.pk)
+    assert serve(guest) is not None  # the bank is exhausted: old positions come back
+
+
+def test_a_missed_position_comes_back_once_due_until_solved(bank, guest):
+    attempt = serve(guest)
+    position = attempt.position
+    services.attempt_answer(learner=guest, token=attempt.token, choice=wrong_code(position))
+    review = Review.objects.get(learner=guest, position=position)
+    assert review.due_at > timezone.now()
+    assert serve(guest).position != position  # not due yet
+
+    later = timezone.now() + services.REVIEW_DELAYS[0] + timedelta(seconds=1)
+    back = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=later)
+    assert back.position == position
+    assert not back.rated  # a second look is practice, not rated again
+
+    services.attempt_answer(learner=guest, token=back.token, choice=right_code(position), now=later)
+    review.refresh_from_db()
+    assert review.solved_at is not None
+    much_later = later + timedelta(days=30)
+    for _ in range(3):
+        served = services.attempt_serve(
+            learner=guest, filters=Filters(), fresh=True, now=much_later
+        )
+        assert served.position != position or len(bank) < 4
+
+
+def test_a_second_miss_waits_longer(bank, guest):
+    attempt = serve(guest)
+    services.attempt_answer(learner=guest, token=attempt.token, choice=wrong_code(attempt.position))
+    later = timezone.now() + timedelta(hours=1)
+    again = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=later)
+    services.attempt_answer(
+        learner=guest, token=again.token, choice=wrong_code(again.position), now=later
+    )
+
+    review = Review.objects.get(learner=guest)
+    assert review.misses == 2
+    assert review.due_at == later + services.REVIEW_DELAYS[1]
+
+
+def test_unrated_mode_serves_unrated_attempts(bank, guest):
+    assert serve(guest).rated
+    assert not serve(guest, rated=False).rated
+
+
+def test_a_position_asked_for_by_key_and_an_unknown_key(bank, guest):
+    position = bank[3]
+    attempt = services.attempt_serve(learner=guest, filters=Filters(), key=position.key)
+
+    assert attempt.position == position
+    with pytest.raises(services.UnknownPosition):
+        services.attempt_serve(learner=guest, filters=Filters(), key="0123456789abcdef")
+
+
+def test_tutorial_positions_are_unrated_and_never_become_reviews(bank, guest):
+    lesson = LESSONS[1]
+    attempt = services.lesson_serve(learner=guest, lesson=lesson)
+    before = ratings(guest, attempt.position)
+
+    services.attempt_answer(learner=guest, token=attempt.token, choice=wrong_code(attempt.position))
+
+    assert attempt.mode == Attempt.Mode.TUTORIAL and attempt.lesson == lesson.slug
+    assert not attempt.rated
+    after = ratings(guest, attempt.position)
+    assert after[:5] == before[:5]
+    assert not Review.objects.exists()
+
+
+# --- Answering ---------------------------------------------------------------------------
+
+
+def test_a_right_answer_raises_the_learner_and_lowers_the_position(bank, guest):
+    attempt = serve(guest)
+    position = attempt.position
+    rating = position.rating
+
+    done = services.attempt_answer(learner=guest, token=attempt.token, choice=right_code(position))
+
+    guest.refresh_from_db()
+    position.refresh_from_db()
+    assert done.correct and done.answer == right_code(position)
+    assert done.rating_before == glicko.DEFAULT_RATING < done.rating_after == guest.rating
+    assert guest.deviation < glicko.DEFAULT_DEVIATION
+    assert position.rating < rating == done.position_rating_before
+    assert position.attempts == 1 and position.solved == 1
+
+
+def test_a_wrong_answer_lowers_the_learner_and_notes_a_miss(bank, guest):
+    attempt = serve(guest)
+
+    done = services.attempt_answer(
+        learner=guest, token=attempt.token, choice=wrong_code(attempt.position)
+    )
+
+    assert not done.correct
+    assert done.rating_after < done.rating_before
+    assert Review.objects.filter(learner=guest, position=attempt.position).exists()
+
+
+def test_an_unrated_answer_changes_no_rating(bank, guest):
+    attempt = serve(guest, rated=False)
+    before = ratings(guest, attempt.position)
+
+    done = services.attempt_answer(
+        learner=guest, token=attempt.token, choice=right_code(attempt.position)
+    )
+
+    after = ratings(guest, attempt.position)
+    assert after[:5] == before[:5] and after[5] == before[5] + 1
+    assert done.rating_after == done.rating_before
+
+
+def test_an_answer_may_be_spelt_loosely(bank, guest):
+    attempt = serve(guest)
+    code = right_code(attempt.position)
+
+    done = services.attempt_answer(learner=guest, token=attempt.token, choice=f" {code.lower()} ")
+
+    assert done.answer == code and done.correct
+
+
+def test_idle_time_widens_the_learners_deviation_before_the_next_answer(bank, guest):
+    first = serve(guest)
+    services.attempt_answer(learner=guest, token=first.token, choice=right_code(first.position))
+    guest.refresh_from_db()
+    settled = guest.deviation
+    later = timezone.now() + timedelta(days=200)
+    second = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=later)
+    Attempt.objects.filter(pk=second.pk).update(served_at=later)
+
+    services.attempt_answer(
+        learner=guest, token=second.token, choice=right_code(second.position), now=later
+    )
+
+    expected_prior = glicko.after_idle(glicko.Rating(guest.rating, settled, guest.volatility), 200)
+    expected = glicko.rate(
+        expected_prior,
+        [glicko.Result(second.position.glicko, 1.0)],
+    )
+    guest.refresh_from_db()
+    assert guest.rating == pytest.approx(expected.rating)
+
+
+# --- Bad input changes nothing -------------------------------------------------------------
+
+
+def assert_refused(error, guest, attempt, **answer):
+    before = ratings(guest, attempt.position)
+    reviews = Review.objects.count()
+    with pytest.raises(error):
+        services.attempt_answer(learner=guest, token=attempt.token, **answer)
+    assert ratings(guest, attempt.position) == before
+    assert Review.objects.count() == reviews
+
+
+@pytest.mark.parametrize("choice", ["", "bid:9", "XX", "54", "pass; drop table", "J3"])
+def test_an_answer_that_is_not_a_legal_option_is_refused(bank, guest, choice):
+    attempt = serve(guest)
+    assert_refused(services.IllegalAnswer, guest, attempt, choice=choice)
+    attempt.refresh_from_db()
+    assert not attempt.is_answered
+
+
+def test_a_card_not_in_hand_or_not_playable_is_refused(bank, guest):
+    for position in bank:
+        core = position.core
+        legal = set(core.legal_codes())
+        view = core.view()
+        from game.engine.cards import CARD_CODES, cards_of
+
+        unseen = [CARD_CODES[c] for c in cards_of(view.unseen)]
+        attempt = services.attempt_serve(learner=guest, filters=Filters(), key=position.key)
+        bad = next(code for code in [*unseen, "pass", "bid:6"] if code not in legal)
+        assert_refused(services.IllegalAnswer, guest, attempt, choice=bad)
+
+
+def test_a_replayed_answer_is_refused(bank, guest):
+    attempt = serve(guest)
+    services.attempt_answer(learner=guest, token=attempt.token, choice=wrong_code(attempt.position))
+
+    assert_refused(services.StaleAttempt, guest, attempt, choice=right_code(attempt.position))
+    attempt.refresh_from_db()
+    assert not attempt.correct
+
+
+def test_someone_elses_attempt_is_refused(bank, guest, other_guest):
+    attempt = serve(guest)
+    before = ratings(other_guest, attempt.position)
+
+    with pytest.raises(services.NotYourAttempt):
+        services.attempt_answer(
+            learner=other_guest, token=attempt.token, choice=right_code(attempt.position)
+        )
+
+    assert ratings(other_guest, attempt.position) == before
+    attempt.refresh_from_db()
+    assert not attempt.is_answered
+
+
+def test_an_old_attempt_is_stale(bank, guest):
+    attempt = serve(guest)
+    later = attempt.served_at + services.ATTEMPT_TTL + timedelta(minutes=1)
+    with pytest.raises(services.StaleAttempt):
+        services.attempt_answer(
+            learner=guest, token=attempt.token, choice=right_code(attempt.position), now=later
+        )
+    assert not Review.objects.exists()
+
+
+def test_an_answer_for_another_or_an_unknown_position_is_refused(bank, guest):
+    attempt = serve(guest)
+    other = next(p for p in bank if p != attempt.position)
+    code = right_code(attempt.position)
+
+    assert_refused(services.StaleAttempt, guest, attempt, choice=code, position_key=other.key)
+    assert_refused(
+        services.UnknownPosition, guest, attempt, choice=code, position_key="ffffffffffffffff"
+    )
+
+
+def test_an_unknown_attempt_is_refused(bank, guest):
+    with pytest.raises(services.UnknownPosition):
+        services.attempt_answer(learner=guest, token="no-such-token", choice="pass")
+
+
+def test_a_due_missed_position_that_is_skipped_waits_instead_of_coming_straight_back(bank, guest):
+    attempt = serve(guest)
+    position = attempt.position
+    services.attempt_answer(learner=guest, token=attempt.token, choice=wrong_code(position))
+    later = timezone.now() + services.REVIEW_DELAYS[0] + timedelta(seconds=1)
+    back = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=later)
+    assert back.position == position
+    Attempt.objects.filter(pk=back.pk).update(served_at=later)
+
+    skipped = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=later)
+    assert skipped.position != position
+
+    much_later = later + selectors.SKIP_WAIT + timedelta(minutes=1)
+    again = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=much_later)
+    assert again.position == position

@@ -1,0 +1,374 @@
+"""Trainer pages through the Django test client: practice, reveal, bad input, progress,
+tutorial, and hidden information staying hidden."""
+
+import re
+
+import pytest
+
+from game.engine.cards import CARD_CODES, cards_of
+from game.owners import GUEST_TOKEN
+from learn.models import Attempt, Learner, Position, Review
+from tests.learn.conftest import right_code, wrong_code
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def served(client, url="/learn/") -> Attempt:
+    response = client.get(url)
+    assert response.status_code == 200
+    token = re.search(r'action="/learn/attempts/([^/"]+)/answer/"', response.text).group(1)
+    return Attempt.objects.select_related("position", "learner").get(token=token)
+
+
+def answer(client, attempt, choice, **extra):
+    data = {"choice": choice, "position": attempt.position.key, **extra}
+    return client.post(f"/learn/attempts/{attempt.token}/answer/", data, **extra.pop("headers", {}))
+
+
+def snapshot(attempt: Attempt) -> tuple:
+    learner = Learner.objects.get(pk=attempt.learner_id)
+    position = Position.objects.get(pk=attempt.position_id)
+    return (
+        learner.rating,
+        learner.deviation,
+        position.rating,
+        position.attempts,
+        Review.objects.count(),
+        Attempt.objects.filter(answered_at__isnull=False).count(),
+    )
+
+
+# --- Practising ------------------------------------------------------------------------
+
+
+def test_the_nav_links_to_the_trainer(client, bank):
+    body = client.get("/").text
+    nav = body.split('aria-label="Main"', 1)[1].split("</nav>", 1)[0]
+    assert re.search(r'<a href="/learn/"[^>]*>Learn</a>', nav)
+
+
+def test_a_guest_gets_a_position_with_its_legal_options_as_buttons(client, bank):
+    attempt = served(client)
+    page = client.get("/learn/").text
+
+    legal = set(attempt.position.core.legal_codes())
+    buttons = set(re.findall(r'name="choice" value="([^"]+)"', page))
+    assert buttons == legal
+    assert "Auction" in page and "Match score" in page
+    assert client.session[GUEST_TOKEN] == attempt.learner.guest_token
+
+
+def test_filters_choose_the_position_and_a_filter_with_no_match_says_so(client, bank):
+    position = bank[0]
+    attempt = served(client, f"/learn/?phase={position.phase}&players={position.players}")
+    assert attempt.position.phase == position.phase
+    assert attempt.position.players == position.players
+
+    missing = next(n for n in range(3, 9) if not any(p.players == n for p in bank))
+    response = client.get(f"/learn/?players={missing}")
+    assert response.status_code == 200
+    assert "No position matches these filters" in response.text
+
+
+def test_an_empty_bank_says_how_to_fill_it(client, db):
+    response = client.get("/learn/")
+    assert response.status_code == 200
+    assert "The position bank is empty" in response.text
+
+
+def test_a_filter_value_not_on_offer_is_ignored(client, bank):
+    response = client.get("/learn/?phase=bogus&theme=nope&players=99&difficulty=x")
+    assert response.status_code == 200
+    assert 'name="choice"' in response.text
+
+
+def assert_only_visible_cards(html: str, position: Position) -> None:
+    view = position.core.view()
+    visible = {CARD_CODES[c] for c in cards_of(view.hand | view.played)}
+    drawn = set(re.findall(r'data-card="([^"]+)"', html))
+    assert drawn <= visible, f"{position.key} shows {drawn - visible}"
+
+
+def test_the_practice_page_draws_no_card_the_seat_cannot_see(client, bank):
+    for _ in bank:
+        page = client.get("/learn/?next=1")
+        token = re.search(r'/learn/attempts/([^/"]+)/answer/', page.text).group(1)
+        assert_only_visible_cards(page.text, Attempt.objects.get(token=token).position)
+
+
+def test_a_position_page_draws_no_card_the_seat_cannot_see(client, bank):
+    for position in bank:
+        response = client.get(f"/learn/positions/{position.key}/", follow=True)
+        assert response.status_code == 200
+        assert_only_visible_cards(response.text, position)
+        drawn = set(re.findall(r'data-card="([^"]+)"', response.text))
+        assert {CARD_CODES[c] for c in position.core.view().hand_cards} <= drawn
+        # nothing of the stored record or the analysis reaches the page before answering
+        for leak in ("line_hands", "smear-record", '"hands"', "expert chooses", "Show me a deal"):
+            assert leak not in response.text
+
+
+def test_a_right_answer_without_htmx_redirects_to_the_reveal(client, bank):
+    attempt = served(client)
+    code = right_code(attempt.position)
+
+    response = answer(client, attempt, code)
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/learn/attempts/{attempt.token}/"
+    page = client.get(response["Location"]).text
+    text = text_of(page)
+    assert "Right!" in text
+    attempt.refresh_from_db()
+    assert f"{attempt.rating_before:.0f} → {attempt.rating_after:.0f}" in text
+    assert "Every option" in text and "Show me a deal" in text and "Next position" in text
+
+
+def test_a_wrong_answer_with_htmx_swaps_in_the_reveal(client, bank):
+    attempt = served(client)
+    code = wrong_code(attempt.position)
+
+    response = client.post(
+        f"/learn/attempts/{attempt.token}/answer/",
+        {"choice": code, "position": attempt.position.key},
+        **HTMX,
+    )
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<section id="puzzle"')
+    assert "<html" not in response.text
+    text = text_of(response.text)
+    assert "Not the best" in text and "the expert chooses" in text
+    assert "match points against the expert" in text
+    attempt.refresh_from_db()
+    assert not attempt.correct and attempt.rating_after < attempt.rating_before
+    # the rating line above the position is updated out of band
+    assert re.search(
+        rf'id="learn-me" hx-swap-oob="true">Your rating: <strong>{attempt.rating_after:.0f}<',
+        response.text,
+    )
+    # every option is priced in the table
+    rows = re.findall(r'data-option="([^"]+)"', response.text)
+    assert rows == [option.code for option in attempt.position.core.options]
+
+
+def test_the_reveal_shows_every_options_numbers(client, bank):
+    attempt = served(client)
+    answer(client, attempt, right_code(attempt.position))
+    page = client.get(f"/learn/attempts/{attempt.token}/").text
+
+    for option in attempt.position.core.options:
+        assert f"{option.value:+.2f}".replace("-", "\u2212") in page
+        if option.made is not None:
+            assert f"{100 * option.made:.0f}%" in page
+
+
+def test_next_position_serves_a_new_one_with_the_same_filters(client, bank):
+    position = bank[0]
+    first = served(client, f"/learn/?phase={position.phase}")
+    answer(client, first, right_code(first.position), q=f"phase={position.phase}")
+    reveal = client.get(f"/learn/attempts/{first.token}/?q=phase={position.phase}").text
+    link = re.search(r'href="(/learn/\?next=1[^"]*)"', reveal).group(1).replace("&amp;", "&")
+    assert f"phase={position.phase}" in link
+
+    second = served(client, link)
+    assert second.pk != first.pk and second.position.phase == position.phase
+
+
+def test_unrated_mode_shows_no_rating_change(client, bank):
+    attempt = served(client, "/learn/?mode=unrated")
+    before = snapshot(attempt)
+
+    answer(client, attempt, right_code(attempt.position))
+
+    after = snapshot(attempt)
+    assert after[:3] == before[:3]
+    assert "Not rated" in client.get(f"/learn/attempts/{attempt.token}/").text
+
+
+# --- Bad input: a clear message, and no rating changes ----------------------------------
+
+
+@pytest.mark.parametrize("choice", ["", "bid:7", "QQ", "J3", "<script>"])
+def test_an_answer_that_is_not_a_legal_option_is_refused(client, bank, choice):
+    attempt = served(client)
+    before = snapshot(attempt)
+
+    response = answer(client, attempt, choice)
+
+    assert response.status_code == 400
+    assert "is not one of the legal options" in response.text
+    assert "<script>" not in response.text
+    assert snapshot(attempt) == before
+    assert 'name="choice"' in response.text  # the position is offered again
+
+
+def test_an_illegal_answer_with_htmx_shows_the_message_in_place(client, bank):
+    attempt = served(client)
+    before = snapshot(attempt)
+    response = client.post(
+        f"/learn/attempts/{attempt.token}/answer/",
+        {"choice": "bid:9", "position": attempt.position.key},
+        **HTMX,
+    )
+    assert response.status_code == 200  # htmx swaps only 2xx answers
+    assert 'role="alert"' in response.text and "not one of the legal options" in response.text
+    assert snapshot(attempt) == before
+
+
+def test_a_replayed_answer_is_refused(client, bank):
+    attempt = served(client)
+    answer(client, attempt, wrong_code(attempt.position))
+    before = snapshot(attempt)
+
+    response = answer(client, attempt, right_code(attempt.position))
+
+    assert response.status_code == 409
+    assert "answered this position already" in response.text
+    assert snapshot(attempt) == before
+    attempt.refresh_from_db()
+    assert not attempt.correct
+
+
+def test_someone_elses_attempt_is_not_found_and_changes_nothing(client, bank, django_user_model):
+    attempt = served(client)
+    before = snapshot(attempt)
+    intruder = django_user_model.objects.create_user("intruder", password="x-123-456-x")
+    from django.test import Client
+
+    other = Client()
+    other.force_login(intruder)
+    served(other)  # the intruder practises too
+
+    response = other.post(
+        f"/learn/attempts/{attempt.token}/answer/",
+        {"choice": right_code(attempt.position), "position": attempt.position.key},
+    )
+    assert response.status_code == 404
+    assert "served to someone else" in response.text
+    assert other.get(f"/learn/attempts/{attempt.token}/").status_code == 404
+
+    stranger = Client()  # no session at all
+    response = stranger.post(
+        f"/learn/attempts/{attempt.token}/answer/",
+        {"choice": right_code(attempt.position), "position": attempt.position.key},
+    )
+    assert response.status_code == 404
+    assert snapshot(attempt) == before
+
+
+def test_an_unknown_attempt_or_position_is_not_found(client, bank):
+    served(client)
+    response = client.post("/learn/attempts/no-such-token/answer/", {"choice": "pass"})
+    assert response.status_code == 404
+    assert "never served here" in response.text
+
+    response = client.get("/learn/positions/0123456789abcdef/")
+    assert response.status_code == 404
+    assert "no position with that key" in response.text
+
+    assert client.get("/learn/attempts/no-such-token/").status_code == 404
+
+
+def test_forged_fields_are_refused_or_ignored(client, bank):
+    attempt = served(client, "/learn/?mode=unrated")
+    other = next(p for p in bank if p != attempt.position)
+    before = snapshot(attempt)
+
+    # an answer claiming to be for another position than the one served
+    response = answer(client, attempt, right_code(attempt.position), position=other.key)
+    assert response.status_code == 409
+    response = answer(client, attempt, right_code(attempt.position), position="f" * 16)
+    assert response.status_code == 404
+    assert snapshot(attempt) == before
+
+    # fields the form never sends cannot rate an unrated attempt or mark it right
+    response = answer(
+        client, attempt, wrong_code(attempt.position), rated="1", correct="1", mode="practice"
+    )
+    assert response.status_code == 302
+    attempt.refresh_from_db()
+    assert not attempt.rated and not attempt.correct
+    assert snapshot(attempt)[:3] == before[:3]
+
+
+def test_the_answer_url_takes_only_posts(client, bank):
+    attempt = served(client)
+    assert client.get(f"/learn/attempts/{attempt.token}/answer/").status_code == 405
+
+
+# --- Progress, sign-in, tutorial ---------------------------------------------------------
+
+
+def test_progress_shows_rating_history_themes_and_due_misses(client, bank):
+    assert "Nothing yet" in client.get("/learn/progress/").text
+    for _ in range(3):
+        attempt = served(client, "/learn/?next=1")
+        answer(client, attempt, wrong_code(attempt.position))
+
+    page = client.get("/learn/progress/").text
+    text = text_of(page)
+    assert "3 positions answered, 0 right" in text
+    assert "<polyline" in page
+    assert "By theme" in text
+    assert "3 more come back later" in text
+
+
+def test_a_guest_who_signs_in_keeps_their_progress(client, bank, django_user_model):
+    attempt = served(client)
+    answer(client, attempt, right_code(attempt.position))
+    user = django_user_model.objects.create_user("kim", password="x-123-456-x")
+
+    client.force_login(user)
+
+    text = text_of(client.get("/learn/progress/").text)
+    assert "1 position answered, 1 right" in text
+    served(client, "/learn/?next=1")
+    assert Learner.objects.get(user=user).attempts.count() == 2
+
+
+def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, bank):
+    page = client.get("/learn/tutorial/").text
+    slugs = re.findall(r'href="/learn/tutorial/([a-z-]+)/"', page)
+    assert len(slugs) == 6
+
+    for slug in slugs:
+        response = client.get(f"/learn/tutorial/{slug}/")
+        assert response.status_code == 200
+        assert "Practice 1 of 3" in text_of(response.text)
+        token = re.search(r'/learn/attempts/([^/"]+)/answer/', response.text).group(1)
+        attempt = Attempt.objects.get(token=token)
+        assert attempt.mode == "tutorial" and attempt.lesson == slug and not attempt.rated
+
+    assert client.get("/learn/tutorial/no-such-lesson/").status_code == 404
+
+
+def test_a_lesson_ends_after_its_practice_positions(client, bank):
+    learner_rating = None
+    for number in range(1, 4):
+        page = client.get("/learn/tutorial/deck/").text
+        assert f"Practice {number} of 3" in text_of(page)
+        token = re.search(r'/learn/attempts/([^/"]+)/answer/', page).group(1)
+        attempt = Attempt.objects.select_related("position", "learner").get(token=token)
+        learner_rating = learner_rating or attempt.learner.rating
+        response = answer(client, attempt, wrong_code(attempt.position))
+        reveal = client.get(response["Location"]).text
+        assert "Continue the lesson" in reveal and "Not rated" in reveal
+
+    page = text_of(client.get("/learn/tutorial/deck/").text)
+    assert "Lesson done" in page and "Next: The auction" in page
+    assert Learner.objects.get().rating == learner_rating
+    assert not Review.objects.exists()
+
+
+def test_the_pages_use_no_wider_layout_than_the_site(client, bank):
+    for url in ("/learn/", "/learn/progress/", "/learn/tutorial/", "/learn/tutorial/points/"):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert 'name="viewport"' in response.text
