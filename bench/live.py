@@ -2,7 +2,6 @@
 
     python bench/live.py [--tables 25,100,200] [--postgres-redis] [--servers 2]
                          [--duration 30] [--warmup 5] [--think 0.2,0.5] [--url URL]
-                         [--redis-no-socket-timeout] [--db-pool]
 
 Every seat of every table is a scripted person (no bots, so no bot is ever timed): one
 websocket per seat, all clients in this one asyncio process. A client whose own partial
@@ -17,10 +16,7 @@ cross Redis). With --url the bench plays against a server already running, creat
 tables in the database that DATABASE_URL (in this environment) names: the server's own.
 
 The servers run with DEBUG off and SMEAR_AWAY_AFTER_S at a day, so no bot ever stands in
-for a scripted person (and the tables of an earlier N are left alone). Two switches try
-proposed configuration fixes without changing the site: --redis-no-socket-timeout (the
-channel layer's Redis reads without redis-py 8's 5 s timeout) and --db-pool (Django's
-PostgreSQL connection pool, DATABASE_URL ?pool=true, which needs psycopg-pool).
+for a scripted person (and the tables of an earlier N are left alone).
 
 Moves counted are those sent during the timed window (after the warm-up). CPU columns are
 shares of one core over the window: the daphne processes, this client process, PostgreSQL
@@ -53,14 +49,6 @@ sys.path.insert(0, str(ROOT))
 from tests.servers import Server, manage, server_env, start_daphne  # noqa: E402
 
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
-# redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that channels-redis
-# blocks for in BZPOPMIN: an idle connection's receive can fail and take its consumer down
-# (redis/redis-py#4091, django/channels_redis#422). The proposed fix, for smearsite/env.py.
-LAYER_FIX = """from smearsite.settings import *  # noqa: F403
-
-_layer = CHANNEL_LAYERS["default"]["CONFIG"]  # noqa: F405
-_layer["hosts"] = [{"address": _layer["hosts"][0], "socket_timeout": None}]
-"""
 BENCH_DATABASE = "smear_bench"
 REDIS_URL = "redis://127.0.0.1:6379/8"  # the bench's own Redis database: flushed at start
 PLAYERS, TEAMS = 4, [[0, 2], [1, 3]]
@@ -423,17 +411,6 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the server logs and database")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument(
-        "--redis-no-socket-timeout",
-        action="store_true",
-        help="try the proposed channel-layer fix: socket_timeout=None (see LAYER_FIX)",
-    )
-    parser.add_argument(
-        "--db-pool",
-        action="store_true",
-        help="PostgreSQL through Django's connection pool (DATABASE_URL ?pool=true; "
-        "needs psycopg-pool)",
-    )
     args = parser.parse_args()
     args.think = tuple(float(v) for v in args.think.split(","))
     sizes = [int(n) for n in args.tables.split(",")]
@@ -456,18 +433,8 @@ def main() -> None:
         else:
             database = f"sqlite:///{folder / 'bench.sqlite3'}"
             label = "embedded default (SQLite file, in-memory channel layer)"
-        if args.db_pool:
-            database += "?pool=true"
-        settings_module = "smearsite.settings"
-        if args.redis_no_socket_timeout:
-            (folder / "bench_layer_fix.py").write_text(LAYER_FIX)
-            settings_module = "bench_layer_fix"
-            label += ", layer socket_timeout=None"
-        if args.db_pool:
-            label += ", connection pool"
         env = server_env(
-            DJANGO_SETTINGS_MODULE=settings_module,
-            PYTHONPATH=str(folder),
+            DJANGO_SETTINGS_MODULE="smearsite.settings",
             DATABASE_URL=database,
             REDIS_URL=REDIS_URL if args.postgres_redis else None,
             # as in production: DEBUG off (no query log kept per connection)

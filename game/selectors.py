@@ -422,6 +422,8 @@ def _shown_to_all(
         "winner_names": None if winner is None else units[winner].names,
         "rematch_code": (
             Table.objects.filter(pk=table.rematch_id).values_list("code", flat=True).first()
+            if table.rematch_id is not None
+            else None
         ),
     }
 

@@ -1,4 +1,4 @@
-"""Playing cards in templates: ``{% card "10H" %}`` draws one with ``cards/card.html``.
+"""Playing cards in templates: ``{% card "10H" %}`` draws one.
 
 ``"10H"|card_face`` gives what the partial needs, for templates that lay cards out
 themselves. A card code is what the engine and the game record use: ``10H``, ``AS``,
@@ -8,8 +8,11 @@ themselves. A card code is what the engine and the game record use: ``10H``, ``A
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from game.engine import cards
 
@@ -57,12 +60,36 @@ def card_face(code: str) -> CardFace:
     )
 
 
-@register.inclusion_tag("cards/card.html")
-def card(code: str, state: str = "") -> dict:
+@register.simple_tag
+def card(code: str, state: str = "") -> str:
     """One card; ``state`` is "playable" or "unplayable" where the page says which."""
     if state not in STATES:
         raise template.TemplateSyntaxError(f"card state {state!r} is not one of {STATES}")
-    return {"card": card_face(code), "state": state}
+    return _card_html(code, state)
+
+
+# A table page draws a few dozen cards and every live update redraws them for each seat:
+# built once per code and state, not rendered through a template each time.
+@lru_cache(maxsize=len(STATES) * 64)
+def _card_html(code: str, state: str) -> str:
+    face = card_face(code)
+    said = {"playable": ", can be played", "unplayable": ", cannot be played"}.get(state, "")
+    corner = (
+        mark_safe('<span class="card__joker" aria-hidden="true">Joker</span>')
+        if face.is_joker
+        else format_html('<span class="card__suit" aria-hidden="true">{}</span>', face.symbol)
+    )
+    return format_html(
+        '<span class="card card--{}{}" role="img" aria-label="{}{}" data-card="{}">'
+        '<span class="card__rank" aria-hidden="true">{}</span>{}</span>',
+        face.colour,
+        f" card--{state}" if state else "",
+        face.label,
+        said,
+        face.code,
+        face.rank,
+        corner,
+    )
 
 
 @register.filter
