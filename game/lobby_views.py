@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
@@ -20,6 +19,7 @@ from game.forms import JoinByCodeForm, TableForm
 from game.models import Table
 from game.owners import request_owner as seat_owner_of
 from game.selectors import SeatOwner
+from game.table_views import answer_table_form
 
 
 @require_GET
@@ -100,13 +100,7 @@ def _lobby_post(
         act(found, owner)
     except services.TableError as refused:
         error = str(refused)
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
-        return redirect("game:table", code=found.code)
-    found.refresh_from_db()
-    context = selectors.table_page_context(table=found, seat_owner=owner)
-    return render(request, "game/table.html#table", {**context, "error": error})
+    return answer_table_form(request, found, owner, error)
 
 
 def _to_log_in(request: HttpRequest, found: Table) -> HttpResponse:

@@ -213,8 +213,28 @@ class RoundSummary:
     scores: tuple[ScoreLine, ...]
 
 
+class _TablePage:
+    """What a seat's page and a spectator's page derive alike from their public fields."""
+
+    @property
+    def in_auction(self) -> bool:
+        return self.view.bidder is None and self.view.result is None
+
+    @property
+    def trump_name(self) -> str | None:
+        return SUIT_NAMES[self.trump] if self.trump else None
+
+    @property
+    def finished_round_numbers(self) -> range:
+        return range(1, self.finished_rounds + 1)
+
+    @property
+    def bidder_name(self) -> str | None:
+        return None if self.view.bidder is None else self.seats[self.view.bidder].name
+
+
 @dataclass(frozen=True)
-class TableView:
+class TableView(_TablePage):
     code: str
     status: str
     seat: int
@@ -247,24 +267,8 @@ class TableView:
         return any(info.is_you and info.stand_in for info in self.seats)
 
     @property
-    def in_auction(self) -> bool:
-        return self.view.bidder is None and self.view.result is None
-
-    @property
     def bids(self) -> tuple[str, ...]:
         return tuple(code for code in self.legal if code == "pass" or code.startswith("bid:"))
-
-    @property
-    def trump_name(self) -> str | None:
-        return SUIT_NAMES[self.trump] if self.trump else None
-
-    @property
-    def finished_round_numbers(self) -> range:
-        return range(1, self.finished_rounds + 1)
-
-    @property
-    def bidder_name(self) -> str | None:
-        return None if self.view.bidder is None else self.seats[self.view.bidder].name
 
 
 def _unit_names(seats: tuple[SeatInfo, ...], members) -> str:
@@ -327,9 +331,9 @@ def _describe_bid(action: int) -> str:
     return "pass" if action == rules.PASS else f"bid {rules.bid_amount(action)}"
 
 
-def table_page_context(*, table: Table, seat_owner: SeatOwner) -> dict | None:
-    """The context of the ``game/table.html#table`` partial for whoever asks, or None when
-    they may not see the table. The page and every live update render from this.
+def table_page_context(*, table: Table, seat_owner: SeatOwner) -> dict:
+    """The context of the ``game/table.html#table`` partial for whoever asks. The page and
+    every live update render from this.
 
     ``t`` is a ``LobbyView`` while the table waits for players, a ``TableView`` for a
     seated person, and a ``SpectatorView`` (public information only) for anyone else.
@@ -632,7 +636,7 @@ class PublicView:
 
 
 @dataclass(frozen=True)
-class SpectatorView:
+class SpectatorView(_TablePage):
     """A playing or finished table as a spectator sees it: no seat, no hand, no legal moves.
 
     The template treats it as a TableView whose owner never has a turn."""
@@ -659,22 +663,6 @@ class SpectatorView:
     spectator = True
     my_turn = False
     bids = ()
-
-    @property
-    def in_auction(self) -> bool:
-        return self.view.bidder is None and self.view.result is None
-
-    @property
-    def trump_name(self) -> str | None:
-        return SUIT_NAMES[self.trump] if self.trump else None
-
-    @property
-    def finished_round_numbers(self) -> range:
-        return range(1, self.finished_rounds + 1)
-
-    @property
-    def bidder_name(self) -> str | None:
-        return None if self.view.bidder is None else self.seats[self.view.bidder].name
 
 
 def spectator_view_for(*, table: Table, seat_owner: SeatOwner | None = None) -> SpectatorView:

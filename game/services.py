@@ -92,17 +92,10 @@ def table_create_vs_bots(
     for level in bot_levels:
         if level not in LEVELS:
             raise TableError(f"no bot called {level!r}")
-    draft = Table(players=players, teams=[list(unit) for unit in teams], target=target)
-    try:
-        setup = selectors.table_setup(draft)
-    except ValueError as error:
-        raise TableError(str(error)) from None
     with transaction.atomic():
-        draft.code = _new_code()
-        draft.status = Table.Status.PLAYING
-        draft.first_dealer = random.SystemRandom().randrange(players)
-        draft.host_id = owner.user_id
-        draft.save()
+        draft = _new_table(
+            players, teams, target, status=Table.Status.PLAYING, host_id=owner.user_id
+        )
         Seat.objects.create(
             table=draft,
             number=0,
@@ -117,7 +110,26 @@ def table_create_vs_bots(
                 bot_level=level,
                 display_name=f"{level.capitalize()} bot {number}",
             )
-        _store_deal(draft, MatchState(setup, draft.first_dealer))
+        _store_deal(draft, MatchState(selectors.table_setup(draft), draft.first_dealer))
+    return draft
+
+
+def _new_table(
+    players: int, teams: list[list[int]], target: int, *, status: str, host_id, public=False
+) -> Table:
+    """Save a new table after checking its layout; call inside the caller's transaction."""
+    draft = Table(
+        players=players, teams=[list(unit) for unit in teams], target=target, public=public
+    )
+    try:
+        selectors.table_setup(draft)
+    except (ValueError, TypeError) as error:
+        raise TableError(str(error)) from None
+    draft.code = _new_code()
+    draft.status = status
+    draft.first_dealer = random.SystemRandom().randrange(players)
+    draft.host_id = host_id
+    draft.save()
     return draft
 
 
@@ -133,15 +145,13 @@ def table_rematch(*, table_id: int, owner: SeatOwner) -> Table:
             raise TableError("the match is not over yet")
         if table.rematch_id is not None:
             return table.rematch
-        fresh = Table.objects.create(
-            code=_new_code(),
-            players=table.players,
-            teams=table.teams,
-            target=table.target,
-            public=table.public,
-            host_id=table.host_id,
+        fresh = _new_table(
+            table.players,
+            table.teams,
+            table.target,
             status=Table.Status.PLAYING,
-            first_dealer=random.SystemRandom().randrange(table.players),
+            host_id=table.host_id,
+            public=table.public,
         )
         for seat in seats:
             Seat.objects.create(
@@ -336,19 +346,15 @@ def table_create_lobby(
     host starts it."""
     if host_user is None or not host_user.is_authenticated:
         raise TableError("sign in to host a table")
-    draft = Table(
-        players=players, teams=[list(unit) for unit in teams], target=target, public=public
-    )
-    try:
-        selectors.table_setup(draft)
-    except (ValueError, TypeError) as error:
-        raise TableError(str(error)) from None
     with transaction.atomic():
-        draft.code = _new_code()
-        draft.status = Table.Status.LOBBY
-        draft.first_dealer = random.SystemRandom().randrange(players)
-        draft.host_id = host_user.pk
-        draft.save()
+        draft = _new_table(
+            players,
+            teams,
+            target,
+            status=Table.Status.LOBBY,
+            host_id=host_user.pk,
+            public=public,
+        )
         Seat.objects.create(
             table=draft,
             number=0,

@@ -13,6 +13,7 @@ from game.engine import record
 from game.engine.state import MatchState
 from game.forms import PlayBotsForm
 from game.models import Table
+from game.selectors import SeatOwner
 
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
@@ -39,8 +40,6 @@ def play(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code.upper())
     context = selectors.table_page_context(table=found, seat_owner=owners.request_owner(request))
-    if context is None:
-        return _no_seat(request)
     # after a server restart nothing else would remind the bots whose turn it is
     live.wake_bots(table_id=found.pk)
     if request.htmx:  # the page polls while its live connection is down
@@ -65,14 +64,20 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
         error = str(refused)
     else:
         live.wake_bots(table_id=found.pk)
+    return answer_table_form(request, found, owner, error)
+
+
+def answer_table_form(
+    request: HttpRequest, found: Table, owner: SeatOwner, error: str | None
+) -> HttpResponse:
+    """After a table's form: back to the table page (the error as a message) or, with
+    htmx, the table partial with the error in it."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("game:table", code=found.code)
     found.refresh_from_db()
     context = selectors.table_page_context(table=found, seat_owner=owner)
-    if context is None:
-        return _no_seat(request)
     return render(request, "game/table.html#table", {**context, "error": error})
 
 
@@ -80,13 +85,9 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
 def table_back(request: HttpRequest, code: str) -> HttpResponse:
     """The person is back: the bot that stood in for them stops."""
     found = get_object_or_404(Table, code=code.upper())
-    services.table_seat_back(table_id=found.pk, seat_owner=owners.request_owner(request))
-    if not request.htmx:
-        return redirect("game:table", code=found.code)
-    context = selectors.table_page_context(table=found, seat_owner=owners.request_owner(request))
-    if context is None:
-        return _no_seat(request)
-    return render(request, "game/table.html#table", context)
+    owner = owners.request_owner(request)
+    services.table_seat_back(table_id=found.pk, seat_owner=owner)
+    return answer_table_form(request, found, owner, None)
 
 
 @require_POST

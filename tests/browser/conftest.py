@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from tests.servers import manage, server_env
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -85,3 +87,30 @@ def phone(browser, live_server):
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+# --- Against a real daphne (websockets): tests.servers starts it ---------------------------
+
+
+def daphne_env(database, **extra: str | None) -> dict[str, str]:
+    """The environment of a daphne serving the site from a SQLite file of its own, migrated,
+    with bots at a quick pace thinking in a thread."""
+    env = server_env(
+        DATABASE_URL=f"sqlite:///{database}",
+        REDIS_URL=None,
+        SMEAR_BOTS_INLINE="false",
+        SMEAR_BOT_PACE_MS="150",
+        SMEAR_BOT_PROCESSES="0",
+        DJANGO_SETTINGS_MODULE="smearsite.settings",
+        **extra,
+    )
+    manage(["migrate", "--noinput"], env=env)
+    return env
+
+
+def phone_at(browser: Browser, url: str) -> Page:
+    """A phone-sized page on ``url`` (a server this test started, not the live server)."""
+    context = browser.new_context(viewport=PHONE, base_url=url)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page

@@ -12,9 +12,9 @@ import time
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import daphne_env, phone_at
 from tests.browser.test_play import table_position
-from tests.servers import daphne, free_port, manage, server_env
+from tests.servers import daphne, free_port, manage
 
 pytestmark = pytest.mark.browser
 
@@ -30,16 +30,8 @@ def port() -> int:
 
 @pytest.fixture
 def site_env(tmp_path, port):
-    env = server_env(
-        SITE_URL=f"http://127.0.0.1:{port}",  # the share link is built from it
-        DATABASE_URL=f"sqlite:///{tmp_path / 'friends.sqlite3'}",
-        REDIS_URL=None,
-        SMEAR_BOTS_INLINE="false",
-        SMEAR_BOT_PACE_MS="150",
-        SMEAR_BOT_PROCESSES="0",
-        DJANGO_SETTINGS_MODULE="smearsite.settings",
-    )
-    manage(["migrate", "--noinput"], env=env)
+    # the share link is built from SITE_URL
+    env = daphne_env(tmp_path / "friends.sqlite3", SITE_URL=f"http://127.0.0.1:{port}")
     manage(
         [
             "shell",
@@ -53,13 +45,6 @@ def site_env(tmp_path, port):
         env=env,
     )
     return env
-
-
-def _phone(browser: Browser, url: str) -> Page:
-    context = browser.new_context(viewport=PHONE, base_url=url)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return page
 
 
 def horizontal_overflow(page: Page) -> int:
@@ -120,7 +105,7 @@ def test_two_friends_set_up_a_private_table_and_play_a_round_on_phones(
     browser: Browser, site_env, port, tmp_path, artifacts
 ):
     with daphne(env=site_env, log=tmp_path / "daphne.log", port=port) as server:
-        ann, bea = _phone(browser, server.url), _phone(browser, server.url)
+        ann, bea = phone_at(browser, server.url), phone_at(browser, server.url)
 
         # A: from the nav to a new private table for 3, everyone for themselves
         log_in(ann, "ann", "/")

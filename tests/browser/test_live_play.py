@@ -5,32 +5,16 @@ server restart in mid-round loses nothing."""
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import daphne_env, phone_at
 from tests.browser.test_play import table_position
-from tests.servers import daphne, manage, server_env
+from tests.servers import daphne
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def site_env(tmp_path):
-    env = server_env(
-        DATABASE_URL=f"sqlite:///{tmp_path / 'live.sqlite3'}",
-        REDIS_URL=None,
-        SMEAR_BOTS_INLINE="false",
-        SMEAR_BOT_PACE_MS="150",
-        SMEAR_BOT_PROCESSES="0",
-        DJANGO_SETTINGS_MODULE="smearsite.settings",
-    )
-    manage(["migrate", "--noinput"], env=env)
-    return env
-
-
-def _phone(browser: Browser, url: str) -> Page:
-    context = browser.new_context(viewport=PHONE, base_url=url)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return page
+    return daphne_env(tmp_path / "live.sqlite3")
 
 
 def _live(page: Page) -> None:
@@ -58,7 +42,7 @@ def test_moves_go_over_the_socket_and_survive_a_server_restart(
 ):
     posted = []
     with daphne(env=site_env, log=tmp_path / "first.log") as server:
-        phone = _phone(browser, server.url)
+        phone = phone_at(browser, server.url)
         phone.on(
             "request",
             lambda request: (
