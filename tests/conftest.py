@@ -3,6 +3,7 @@ import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
 from django.db import connections
 
 
@@ -44,3 +45,13 @@ async def release_sync_thread_connections():
     database access."""
     yield
     await sync_to_async(_forget_this_threads_connections)()
+
+
+@pytest.fixture
+def make_user(db, fast_password_hashing):
+    """A factory of users with a throwaway password, by username."""
+
+    def make(username: str):
+        return get_user_model().objects.create_user(username=username, password="not-used-123")
+
+    return make

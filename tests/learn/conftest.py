@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from game.selectors import SeatOwner
 from learn import selectors, services
@@ -26,14 +25,6 @@ def bank(db) -> list[Position]:
     report = services.positions_load(lines=sample_lines())
     assert not report.errors, report.errors
     return list(Position.objects.order_by("pk"))
-
-
-@pytest.fixture
-def make_user(db, fast_password_hashing):
-    def make(username: str):
-        return get_user_model().objects.create_user(username=username, password="not-used-123")
-
-    return make
 
 
 @pytest.fixture

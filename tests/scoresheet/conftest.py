@@ -1,15 +1,6 @@
 import pytest
-from django.contrib.auth import get_user_model
 
 from scoresheet import ledger, services
-
-
-@pytest.fixture
-def make_user(db, fast_password_hashing):
-    def make(username: str):
-        return get_user_model().objects.create_user(username=username, password="not-used-123")
-
-    return make
 
 
 @pytest.fixture
