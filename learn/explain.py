@@ -284,7 +284,8 @@ def _partner_support(position, view, card, trump) -> str:
             f"Your partner already holds the bid at {view.high_bid}: raising it only adds "
             f"risk to your side."
         )
-    return f"Your partner (seat {', '.join(map(str, partner))}) is winning this trick."
+    who = player_at(view, partner[0]).capitalize() if len(partner) == 1 else "A partner"
+    return f"{who} is winning this trick."
 
 
 def _defence(position, view, card, trump) -> str:
@@ -369,9 +370,28 @@ def _rank_word(card: int) -> str:
 def _who(seat: int, view: SeatView) -> str:
     if seat == view.seat:
         return "you play"
-    if view.unit_of[seat] == view.unit:
-        return f"your partner (seat {seat}) plays"
-    return f"seat {seat} plays"
+    return f"{player_at(view, seat)} plays"
+
+
+_HOW_MANY = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def seat_place(view: SeatView, seat: int) -> str:
+    """Where ``seat`` sits from the learner's chair; play passes to the left."""
+    offset = (seat - view.seat) % view.players
+    if offset == 1:
+        return "on your left"
+    if offset == view.players - 1:
+        return "on your right"
+    if view.players == 4 and offset == 2:
+        return "across from you"
+    return f"{_HOW_MANY.get(offset, offset)} seats to your left"
+
+
+def player_at(view: SeatView, seat: int) -> str:
+    """ "your partner on your left", "the player across from you", ..."""
+    partner = view.unit_of[seat] == view.unit and seat != view.seat
+    return f"{'your partner' if partner else 'the player'} {seat_place(view, seat)}"
 
 
 def _points_phrase(points: tuple[float, float], view: SeatView) -> str:

@@ -237,12 +237,12 @@ class SeatDisplay:
 
 
 def seat_name(view: SeatView, seat: int) -> str:
-    # seats count from 0, as in the game record and in learn.explain's sentences
+    """ "You", or where the seat sits from yours ("On your left (partner)"), as the
+    explanation's sentences say it."""
     if seat == view.seat:
         return "You"
-    if view.unit_of[seat] == view.unit and len(view.teams[view.unit]) > 1:
-        return f"Seat {seat} (partner)"
-    return f"Seat {seat}"
+    place = explain.seat_place(view, seat).capitalize()
+    return f"{place} (partner)" if view.unit_of[seat] == view.unit else place
 
 
 def describe_action(code: str) -> str:

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from learn.explain import explain, is_equivalent
+from learn.explain import explain, is_equivalent, player_at, seat_place
 from learn.positions import Position, PositionError
 from tests.learn.fixtures.factories import sample_positions
 
@@ -136,3 +136,24 @@ def test_a_card_not_in_hand_is_rejected(bank):
     stranger = next(code for hand in position.line_hands for code in hand if code not in held)
     with pytest.raises(PositionError):
         explain(position, stranger)
+
+
+def _view_of_seat_0(players: int, teams):
+    from random import Random
+
+    from game.engine.state import MatchSetup, MatchState, shuffle_deal
+
+    setup = MatchSetup(players, teams, 21)
+    match = MatchState(setup, 0).start_round(shuffle_deal(setup, 0, Random(1)))
+    return match.view_for(0)
+
+
+def test_seats_are_named_by_where_they_sit_from_the_learner():
+    four = _view_of_seat_0(4, ((0, 2), (1, 3)))
+    six = _view_of_seat_0(6, ((0,), (1,), (2,), (3,), (4,), (5,)))
+
+    assert player_at(four, 1) == "the player on your left"
+    assert player_at(four, 3) == "the player on your right"
+    assert player_at(four, 2) == "your partner across from you"
+    assert seat_place(six, 2) == "two seats to your left"
+    assert seat_place(six, 4) == "four seats to your left"
