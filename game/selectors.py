@@ -64,8 +64,10 @@ def table_setup(table: Table) -> MatchSetup:
 
 # Rebuilt matches, by table and version: replaying a table is most of what a live move
 # costs, and every seat's page after a move needs the same match. MatchState is immutable,
-# so threads may share it.
+# so threads may share it. The latest match of each table also lets the next version be
+# built from it with only the moves stored since.
 _MATCHES: OrderedDict[tuple, MatchState] = OrderedDict()
+_LATEST: dict[int, tuple[tuple, int, MatchState]] = {}  # table id -> identity, moves, match
 _MATCHES_LOCK = threading.Lock()
 MATCHES_KEPT = 1024
 
@@ -74,37 +76,59 @@ def match_for_table(table: Table) -> MatchState:
     """The table's match: every stored deal and action replayed through the engine, or the
     replay already made for the table's current version (read afresh: ``table`` may be an
     object loaded before the last move)."""
-    version = Table.objects.filter(pk=table.pk).values_list(
-        "code", "created", "target", "first_dealer", "status", "moves"
+    *identity, status, moves = (
+        Table.objects.filter(pk=table.pk)
+        .values_list("code", "created", "target", "first_dealer", "status", "moves")
+        .get()
     )
-    key = (table.pk, *version.get())
+    identity = tuple(identity)
+    key = (table.pk, identity, status, moves)
     with _MATCHES_LOCK:
         match = _MATCHES.get(key)
         if match is not None:
             _MATCHES.move_to_end(key)
             return match
-    match = _replay(table)
+        latest = _LATEST.get(table.pk)
+    since = latest[2] if latest and latest[0] == identity and latest[1] <= moves else None
+    match = _replay(table, since)
     with _MATCHES_LOCK:
         _MATCHES[key] = match
         while len(_MATCHES) > MATCHES_KEPT:
             _MATCHES.popitem(last=False)
+        if table.pk not in _LATEST or _LATEST[table.pk][1] <= moves:
+            _LATEST[table.pk] = (identity, moves, match)
+        while len(_LATEST) > MATCHES_KEPT:
+            del _LATEST[next(iter(_LATEST))]
     return match
 
 
-def _replay(table: Table) -> MatchState:
-    match = MatchState(table_setup(table), table.first_dealer)
-    by_round: dict[int, list[ActionLog]] = {}
-    for log in ActionLog.objects.filter(table=table).order_by("round", "index"):
-        by_round.setdefault(log.round, []).append(log)
-    for stored in Round.objects.filter(table=table).order_by("number"):
+def _replay(table: Table, since: MatchState | None = None) -> MatchState:
+    """Replay the table's deals and actions, or only those stored after ``since`` (an
+    earlier version of the same table's match: actions are only ever appended)."""
+    match = since or MatchState(table_setup(table), table.first_dealer)
+    started = len(match.rounds)
+    current = started - 1  # the round in progress in ``since``, if any
+    done = len(match.round.history) if started else 0
+    by_round: dict[int, list[tuple[int, int]]] = {}
+    logs = ActionLog.objects.filter(table=table, round__gte=max(current, 0)).order_by(
+        "round", "index"
+    )
+    for number, index, seat, action in logs.values_list("round", "index", "seat", "action"):
+        if number == current and index < done:
+            continue
+        by_round.setdefault(number, []).append((seat, action))
+    for seat, action in by_round.get(current, ()):
+        match = match.apply(action, seat)
+    deals = Round.objects.filter(table=table, number__gte=started).order_by("number")
+    for number, dealer, hands, hidden in deals.values_list("number", "dealer", "hands", "hidden"):
         deal = Deal(
-            stored.dealer,
-            tuple(mask_of(parse_card(code) for code in hand) for hand in stored.hands),
-            mask_of(parse_card(code) for code in stored.hidden),
+            dealer,
+            tuple(mask_of(parse_card(code) for code in hand) for hand in hands),
+            mask_of(parse_card(code) for code in hidden),
         )
         match = match.start_round(deal)
-        for log in by_round.get(stored.number, ()):
-            match = match.apply(log.action, log.seat)
+        for seat, action in by_round.get(number, ()):
+            match = match.apply(action, seat)
     return match
 
 

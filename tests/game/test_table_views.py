@@ -272,3 +272,18 @@ def test_a_guest_who_signs_in_mid_game_keeps_the_seat(client, django_user_model)
     before = ActionLog.objects.filter(table=table, seat=0).count()
     post_move(client, table, action_code(truth(table).legal_actions()[0]))
     assert ActionLog.objects.filter(table=table, seat=0).count() == before + 1
+
+
+def test_the_hand_history_links_lead_to_each_finished_round(client):
+    table = start_table(client)
+    for _ in range(60):
+        if len(truth(table).rounds) > 1:
+            break
+        post_move(client, table, action_code(truth(table).legal_actions()[0]))
+
+    page = client.get(f"/table/{table.code}/").text
+
+    replay = f"/table/{table.code}/rounds/1/"
+    assert f'href="{replay}"' in page and f'href="{replay}record"' in page
+    assert client.get(replay).status_code == 200
+    assert client.get(f"{replay}record").status_code == 200
