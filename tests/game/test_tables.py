@@ -236,10 +236,11 @@ def test_the_rebuilt_match_is_reused_until_the_table_moves_on(django_assert_num_
 
 
 def test_each_version_built_from_the_last_equals_a_full_replay():
-    table = make_table(players=3, teams=((0,), (1,), (2,)), target=5)
-    seen = 0
-    while selectors.match_for_table(table).current_player() is not None and seen < 80:
+    table = make_table(players=3, teams=((0,), (1,), (2,)))  # nobody reaches 21 in a round
+    for _ in range(200):
         match = selectors.match_for_table(table)
+        if len(match.rounds) > 2:
+            break
         full = selectors._replay(table)
         assert [r.history for r in match.rounds] == [r.history for r in full.rounds]
         assert match.scores == full.scores
@@ -247,5 +248,4 @@ def test_each_version_built_from_the_last_equals_a_full_replay():
             play_first_legal(table)
         else:
             services.table_advance_bots(table_id=table.pk, max_moves=1)
-        seen += 1
-    assert len(selectors.match_for_table(table).rounds) >= 2
+    assert len(selectors.match_for_table(table).rounds) > 2
