@@ -225,26 +225,27 @@ def table_play(
             raise TableError("not your turn: the table has moved on, here is where it stands")
         if match.current_player() != seat:
             raise TableError("not your turn")
-        match = _record(table, match, seat, action)
-        _seat_returned(table, seat)
-        return match
+        _seat_returned(table, seat)  # announced with the move, in one broadcast
+        return _record(table, match, seat, action)
 
 
 def _seat_returned(table: Table, seat: int) -> bool:
     """The person in ``seat`` is back: the bot standing in for them stops."""
-    returned = Seat.objects.filter(table=table, number=seat, away_since__isnull=False).update(
-        away_since=None
+    return bool(
+        Seat.objects.filter(table=table, number=seat, away_since__isnull=False).update(
+            away_since=None
+        )
     )
-    if returned:
-        live.table_changed(table_id=table.pk)
-    return bool(returned)
 
 
 def table_seat_back(*, table_id: int, seat_owner: SeatOwner) -> bool:
     """The owner shows they are here (a message, a reconnect); True if a bot had stood in."""
     table = Table.objects.get(pk=table_id)
     seat = selectors.seat_number_for(table, seat_owner)
-    return seat is not None and _seat_returned(table, seat)
+    returned = seat is not None and _seat_returned(table, seat)
+    if returned:
+        live.table_changed(table_id=table.pk)
+    return returned
 
 
 def table_play_for_turn(*, table_id: int, turn: selectors.Turn, action: int) -> bool:

@@ -4,11 +4,12 @@ in for an absent person, and a turn that moved on meanwhile."""
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
+from unittest import mock
 
 import pytest
 from django.utils import timezone
 
-from game import selectors, services
+from game import live, selectors, services
 from game.bot_runner import Runner
 from game.models import ActionLog, Seat, Table
 from game.selectors import SeatOwner
@@ -160,3 +161,16 @@ def test_an_away_person_sees_why_and_takes_the_seat_back_from_the_page(client):
     response = client.post(f"/table/{table.code}/back", HTTP_HX_REQUEST="true")
     assert "a bot has been playing for you" not in response.text
     assert Seat.objects.get(table=table, number=0).away_since is None
+
+
+def test_a_returning_persons_move_is_announced_once():
+    table = new_table()
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    Seat.objects.filter(table=table, number=0).update(away_since=timezone.now())
+    match = selectors.match_for_table(table)
+
+    with mock.patch.object(live, "_broadcast") as announced:
+        services.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
+
+    assert Seat.objects.get(table=table, number=0).away_since is None
+    assert announced.call_count == 1  # the move and the return: one redraw for every seat
