@@ -49,8 +49,10 @@ def _render(table_id: int, owner: SeatOwner, error: str | None = None) -> str | 
     return _render_table(Table.objects.get(pk=table_id), owner, error)
 
 
-def _render_table(table: Table, owner: SeatOwner, error: str | None = None) -> str | None:
-    context = selectors.table_page_context(table=table, seat_owner=owner)
+def _render_table(
+    table: Table, owner: SeatOwner, error: str | None = None, match=None
+) -> str | None:
+    context = selectors.table_page_context(table=table, seat_owner=owner, match=match)
     if context is None:
         return None
     return render_to_string("game/table.html#table", {**context, "error": error})
@@ -120,7 +122,8 @@ def _render_job(table_id: int, job: _RenderJob) -> dict[SeatOwner, str | None]:
     table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
     if table is None:
         return dict.fromkeys(owners)
-    return {owner: _render_table(table, owner) for owner in owners}
+    match = None if table.status == Table.Status.LOBBY else selectors.match_for_table(table)
+    return {owner: _render_table(table, owner, match=match) for owner in owners}
 
 
 def _find_table(code: str) -> int | None:

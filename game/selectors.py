@@ -12,6 +12,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import transaction
+
 from game.engine import rules
 from game.engine.cards import (
     JACK,
@@ -81,25 +83,39 @@ def match_for_table(table: Table) -> MatchState:
         .values_list("code", "created", "target", "first_dealer", "status", "moves")
         .get()
     )
-    identity = tuple(identity)
-    key = (table.pk, identity, status, moves)
+    key = (table.pk, tuple(identity), status, moves)
     with _MATCHES_LOCK:
         match = _MATCHES.get(key)
         if match is not None:
             _MATCHES.move_to_end(key)
             return match
         latest = _LATEST.get(table.pk)
-    since = latest[2] if latest and latest[0] == identity and latest[1] <= moves else None
+    since = latest[2] if latest and latest[0] == key[1] and latest[1] <= moves else None
     match = _replay(table, since)
+    _remember(key, match)
+    return match
+
+
+def remember_stored_match(table: Table, match: MatchState) -> None:
+    """A service has just stored a move and made ``match``: once its transaction commits,
+    that is the table's match at ``table``'s version, and every seat's redraw needs it.
+    (Never before the commit: a rolled-back move's match would shadow the real one.)"""
+    identity = (table.code, table.created, table.target, table.first_dealer)
+    key = (table.pk, identity, table.status, table.moves)
+    transaction.on_commit(lambda: _remember(key, match))
+
+
+def _remember(key: tuple, match: MatchState) -> None:
+    table_id, identity, _, moves = key
     with _MATCHES_LOCK:
         _MATCHES[key] = match
+        _MATCHES.move_to_end(key)
         while len(_MATCHES) > MATCHES_KEPT:
             _MATCHES.popitem(last=False)
-        if table.pk not in _LATEST or _LATEST[table.pk][1] <= moves:
-            _LATEST[table.pk] = (identity, moves, match)
+        if table_id not in _LATEST or _LATEST[table_id][1] <= moves:
+            _LATEST[table_id] = (identity, moves, match)
         while len(_LATEST) > MATCHES_KEPT:
             del _LATEST[next(iter(_LATEST))]
-    return match
 
 
 def _replay(table: Table, since: MatchState | None = None) -> MatchState:
@@ -259,6 +275,7 @@ class _TablePage:
 
 @dataclass(frozen=True)
 class TableView(_TablePage):
+    table_id: int  # with the code, names the table in the keys of its cached fragments
     code: str
     status: str
     seat: int
@@ -355,30 +372,35 @@ def _describe_bid(action: int) -> str:
     return "pass" if action == rules.PASS else f"bid {rules.bid_amount(action)}"
 
 
-def table_page_context(*, table: Table, seat_owner: SeatOwner) -> dict:
+def table_page_context(
+    *, table: Table, seat_owner: SeatOwner, match: MatchState | None = None
+) -> dict:
     """The context of the ``game/table.html#table`` partial for whoever asks. The page and
-    every live update render from this.
+    every live update render from this. ``match``, when given, is the table's match as
+    just read (one read serves every seat that redraws after a move).
 
     ``t`` is a ``LobbyView`` while the table waits for players, a ``TableView`` for a
     seated person, and a ``SpectatorView`` (public information only) for anyone else.
     """
     if table.status == Table.Status.LOBBY:
         return {"t": lobby_view_for(table=table, seat_owner=seat_owner)}
-    view = table_view_for(table=table, seat_owner=seat_owner)
+    view = table_view_for(table=table, seat_owner=seat_owner, match=match)
     if view is None:
         # the share code is the capability: whoever reached the table by its code may
         # watch it, public information only (a guessed code shows no more than that)
-        return {"t": spectator_view_for(table=table, seat_owner=seat_owner)}
+        return {"t": spectator_view_for(table=table, match=match)}
     return {"t": view}
 
 
-def table_view_for(*, table: Table, seat_owner: SeatOwner) -> TableView | None:
+def table_view_for(
+    *, table: Table, seat_owner: SeatOwner, match: MatchState | None = None
+) -> TableView | None:
     """What the owner's seat may see of the table, or None when they have no seat here."""
     seat_rows = list(table.seats.all())
     seat = next((s.number for s in seat_rows if seat_owner.owns(s)), None)
     if seat is None:
         return None
-    match = match_for_table(table)
+    match = match or match_for_table(table)
     view = match.round.view_for(seat)
     legal = tuple(rules.action_code(a) for a in view.legal_actions())
     hand = tuple((card_code(c), card_code(c) in legal) for c in view.hand_cards)
@@ -432,6 +454,7 @@ def _shown_to_all(
         previous = _round_summary(len(finished) - 1, shown, seats, table.target)
     winner = match.winner
     return {
+        "table_id": table.pk,
         "code": table.code,
         "status": table.status,
         "round_number": len(match.rounds) - 1,
@@ -665,6 +688,7 @@ class SpectatorView(_TablePage):
 
     The template treats it as a TableView whose owner never has a turn."""
 
+    table_id: int
     code: str
     status: str
     view: PublicView
@@ -689,10 +713,10 @@ class SpectatorView(_TablePage):
     bids = ()
 
 
-def spectator_view_for(*, table: Table, seat_owner: SeatOwner | None = None) -> SpectatorView:
+def spectator_view_for(*, table: Table, match: MatchState | None = None) -> SpectatorView:
     """The public side of a playing or finished table. Every seat's view of these fields
     is the same; seat 0's is read and its hand dropped at once."""
-    match = match_for_table(table)
+    match = match or match_for_table(table)
     view = PublicView.of(match.round.view_for(0))
     return SpectatorView(
         view=view, **_shown_to_all(table, list(table.seats.all()), match, view, None)

@@ -194,6 +194,7 @@ def _record(table: Table, match: MatchState, seat: int, action: int) -> MatchSta
         table.save(update_fields=["status"])
     elif match.needs_deal():
         match = _store_deal(table, match)
+    selectors.remember_stored_match(table, match)  # before the broadcast's redraws need it
     live.table_changed(table_id=table.pk)
     return match
 

@@ -62,6 +62,7 @@ def database_config(environ: Mapping[str, str], *, base_dir: Path) -> dict[str, 
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": base_dir / "db.sqlite3",
             "OPTIONS": SQLITE_OPTIONS,
+            "CONN_MAX_AGE": SQLITE_CONN_MAX_AGE,
         }
     config = dict(dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True))
     if config["ENGINE"] == "django.db.backends.postgresql":
@@ -72,12 +73,17 @@ def database_config(environ: Mapping[str, str], *, base_dir: Path) -> dict[str, 
         config.setdefault("OPTIONS", {})["pool"] = env_bool(environ, "DATABASE_POOL", True)
     elif config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+        config["CONN_MAX_AGE"] = SQLITE_CONN_MAX_AGE
     return config
 
 
 # The bots' timetable threads and the websocket thread write at once: a write transaction
 # takes its lock up front (no "database is locked" half way), and WAL lets reads go on
 # while one writes.
+# Opening a SQLite connection (and its pragmas) was a fifth of a live move's time, since
+# every database call under ASGI closed its connection. A file needs no server, so a kept
+# connection costs nothing; a thread that ends takes its connection with it.
+SQLITE_CONN_MAX_AGE = 600
 SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
@@ -119,22 +125,31 @@ def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
     return value
 
 
-def cache_config(environ: Mapping[str, str]) -> dict[str, Any]:
-    """CACHES: Redis when REDIS_URL is set, else an in-process memory cache.
+LOCMEM = "django.core.cache.backends.locmem.LocMemCache"
+# Public parts of a table's page (the trick, the auction, the last round), drawn once for
+# every seat that redraws after a move. Always in the process's own memory: a fragment is
+# fixed by its key, and a shared cache would cost a network round trip to save a render.
+FRAGMENTS = {"BACKEND": LOCMEM, "LOCATION": "fragments", "OPTIONS": {"MAX_ENTRIES": 4000}}
 
-    The log-in rate limits are counted in this cache, so they hold across every
+
+def cache_config(environ: Mapping[str, str]) -> dict[str, Any]:
+    """CACHES: Redis when REDIS_URL is set, else an in-process memory cache; and the
+    in-process cache of page fragments.
+
+    The log-in rate limits are counted in the default cache, so they hold across every
     daphne process only when it is shared, i.e. on Redis.
     """
     url = environ.get("REDIS_URL", "").strip()
     if not url:
-        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        return {"default": {"BACKEND": LOCMEM}, "fragments": FRAGMENTS}
     return {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
             # the channel layer may share this Redis database: keep our keys apart
             "KEY_PREFIX": "smear",
-        }
+        },
+        "fragments": FRAGMENTS,
     }
 
 

@@ -44,9 +44,9 @@ async def test_connections_asking_together_share_one_job_and_get_their_own_seat(
     rendered = []
     real = selectors.table_page_context
 
-    def counting(*, table, seat_owner):
+    def counting(*, table, seat_owner, match=None):
         rendered.append(seat_owner)
-        return real(table=table, seat_owner=seat_owner)
+        return real(table=table, seat_owner=seat_owner, match=match)
 
     monkeypatch.setattr(selectors, "table_page_context", counting)
 

@@ -209,6 +209,19 @@ def test_the_round_summary_follows_a_finished_round(client):
         assert label in html
 
 
+def test_public_fragments_drawn_once_are_never_shown_at_another_table(client):
+    first = start_table(client)
+    play_until_a_round_is_finished(client, first)
+    second = start_table(client)
+    second.seats.exclude(number=0).update(display_name="Zed")
+    # both tables now show a round 1 summary: one key for both would show the first's
+    html = play_until_a_round_is_finished(client, second)
+    summary = html.split("How the score changed", 1)[1].split("</table>", 1)[0]
+
+    assert "Zed" in summary and "bot" not in summary
+    assert "Zed" not in client.get(f"/table/{first.code}/", **HTMX).text
+
+
 def test_finished_rounds_download_as_records_that_replay(client):
     table = start_table(client)
     assert client.get(f"/table/{table.code}/record").status_code == 404

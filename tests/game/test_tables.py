@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.db.models import F
 
 from game import selectors, services
 from game.engine import record
@@ -249,3 +250,38 @@ def test_each_version_built_from_the_last_equals_a_full_replay():
         else:
             services.table_advance_bots(table_id=table.pk, max_moves=1)
     assert len(selectors.match_for_table(table).rounds) > 2
+
+
+def test_a_stored_move_is_remembered_for_the_redraws_once_committed(
+    django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    table = make_table()
+    services.table_advance_bots(table_id=table.pk)
+    legal = match_of(table).legal_actions()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_play(table_id=table.pk, seat_owner=GUEST, action=legal[0])
+
+    with django_assert_num_queries(1):  # the table's version: the move's own match, no replay
+        remembered = selectors.match_for_table(table)
+    assert remembered.round.history == selectors._replay(table).round.history
+
+
+def test_a_move_rolled_back_is_never_remembered(django_capture_on_commit_callbacks):
+    table = make_table()
+    services.table_advance_bots(table_id=table.pk)
+    before = match_of(table)
+    undone, stored = before.legal_actions()[0], before.legal_actions()[-1]
+    assert undone != stored
+
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError), transaction.atomic():
+            services.table_play(table_id=table.pk, seat_owner=GUEST, action=undone)
+            raise RuntimeError("the transaction fails after the move")
+    # another server process stores the other move there: this process only reads it
+    ActionLog.objects.create(
+        table=table, round=0, index=len(before.round.history), seat=0, action=stored
+    )
+    Table.objects.filter(pk=table.pk).update(moves=F("moves") + 1)
+
+    assert match_of(table).round.history[-1] == stored

@@ -61,6 +61,7 @@ def test_no_database_url_means_sqlite_file_in_repo_root(tmp_path):
     assert config["NAME"] == tmp_path / "db.sqlite3"
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
+    assert config["CONN_MAX_AGE"] > 0  # kept open: opening one per call was slow
 
 
 def test_blank_database_url_counts_as_absent(tmp_path):
@@ -255,9 +256,10 @@ def test_env_int_default_value_and_errors():
 
 
 def test_no_redis_url_means_a_per_process_memory_cache():
-    assert env.cache_config({}) == {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    }
+    caches = env.cache_config({})
+
+    assert caches["default"] == {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    assert caches["fragments"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
 
 
 def test_redis_url_means_djangos_redis_cache_shared_by_every_process():
@@ -266,6 +268,8 @@ def test_redis_url_means_djangos_redis_cache_shared_by_every_process():
     assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     assert caches["default"]["LOCATION"] == "redis://127.0.0.1:6379/0"
     assert caches["default"]["KEY_PREFIX"]
+    # page fragments stay in the process: a network hop would cost more than the render
+    assert caches["fragments"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
 
 
 def test_email_goes_to_the_console_by_default_from_the_sites_host():
