@@ -122,7 +122,8 @@ def _render_job(table_id: int, job: _RenderJob) -> dict[SeatOwner, str | None]:
     table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
     if table is None:
         return dict.fromkeys(owners)
-    match = None if table.status == Table.Status.LOBBY else selectors.match_for_table(table)
+    lobby = table.status == Table.Status.LOBBY
+    match = None if lobby else selectors.match_for_table(table, fresh=True)
     return {owner: _render_table(table, owner, match=match) for owner in owners}
 
 

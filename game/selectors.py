@@ -74,16 +74,17 @@ _MATCHES_LOCK = threading.Lock()
 MATCHES_KEPT = 1024
 
 
-def match_for_table(table: Table) -> MatchState:
+def match_for_table(table: Table, *, fresh: bool = False) -> MatchState:
     """The table's match: every stored deal and action replayed through the engine, or the
-    replay already made for the table's current version (read afresh: ``table`` may be an
-    object loaded before the last move)."""
-    *identity, status, moves = (
-        Table.objects.filter(pk=table.pk)
-        .values_list("code", "created", "target", "first_dealer", "status", "moves")
-        .get()
-    )
-    key = (table.pk, tuple(identity), status, moves)
+    replay already made for the table's current version.
+
+    The version is read afresh (``table`` may be an object loaded before the last move)
+    unless ``fresh`` says ``table`` was read just now, as a locked row or for one redraw.
+    """
+    if not fresh:
+        table = Table.objects.only(*VERSION_FIELDS).get(pk=table.pk)
+    key = _version_key(table)
+    moves = key[3]
     with _MATCHES_LOCK:
         match = _MATCHES.get(key)
         if match is not None:
@@ -100,9 +101,18 @@ def remember_stored_match(table: Table, match: MatchState) -> None:
     """A service has just stored a move and made ``match``: once its transaction commits,
     that is the table's match at ``table``'s version, and every seat's redraw needs it.
     (Never before the commit: a rolled-back move's match would shadow the real one.)"""
-    identity = (table.code, table.created, table.target, table.first_dealer)
-    key = (table.pk, identity, table.status, table.moves)
+    key = _version_key(table)
     transaction.on_commit(lambda: _remember(key, match))
+
+
+VERSION_FIELDS = ("code", "created", "target", "first_dealer", "status", "moves")
+
+
+def _version_key(table: Table) -> tuple:
+    """Which match a table row stands for: the table (its id alone could be reused by a
+    test database), then how far it has got."""
+    identity = (table.code, table.created, table.target, table.first_dealer)
+    return (table.pk, identity, table.status, table.moves)
 
 
 def _remember(key: tuple, match: MatchState) -> None:
@@ -174,7 +184,7 @@ def table_turn(*, table_id: int) -> Turn | None:
     table = Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).first()
     if table is None:
         return None
-    match = match_for_table(table)
+    match = match_for_table(table, fresh=True)
     seat_number = match.current_player()
     if seat_number is None:
         return None

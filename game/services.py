@@ -216,17 +216,19 @@ def table_play(
             raise TableError("the match is over")
         if table.status != Table.Status.PLAYING:
             raise TableError("the match has not started")
-        seat = selectors.seat_number_for(table, seat_owner)
-        if seat is None:
+        seat_row = next((s for s in table.seats.all() if seat_owner.owns(s)), None)
+        if seat_row is None:
             raise TableError("you have no seat at this table")
-        match = selectors.match_for_table(table)
+        seat = seat_row.number
+        match = selectors.match_for_table(table, fresh=True)  # the locked row
         if index is not None and (
             index != len(match.round.history) or match.current_player() != seat
         ):
             raise TableError("not your turn: the table has moved on, here is where it stands")
         if match.current_player() != seat:
             raise TableError("not your turn")
-        _seat_returned(table, seat)  # announced with the move, in one broadcast
+        if seat_row.away_since is not None:
+            _seat_returned(table, seat)  # announced with the move, in one broadcast
         return _record(table, match, seat, action)
 
 
@@ -260,7 +262,7 @@ def table_play_for_turn(*, table_id: int, turn: selectors.Turn, action: int) -> 
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != Table.Status.PLAYING:
             return False
-        match = selectors.match_for_table(table)
+        match = selectors.match_for_table(table, fresh=True)  # the locked row
         now_at = (len(match.rounds) - 1, len(match.round.history), match.current_player())
         if now_at != (turn.round, turn.index, turn.seat):
             return False
@@ -283,7 +285,7 @@ def table_advance_bots(*, table_id: int, max_moves: int | None = None) -> int:
         if table.status != Table.Status.PLAYING:
             return 0
         levels = {seat.number: seat.bot_level for seat in table.seats.all() if seat.bot_level}
-        match = selectors.match_for_table(table)
+        match = selectors.match_for_table(table, fresh=True)  # the locked row
         rng = random.Random(random.SystemRandom().getrandbits(64))
         per_bot_ms = max(30.0, EXPERT_REQUEST_BUDGET_MS / max(1, len(levels)))
         options = {"expert": {"budget_ms": per_bot_ms, "max_deals": 16, "min_deals": 2}}
