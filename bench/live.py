@@ -1,11 +1,12 @@
 """Live tables over real websockets: move round trips and moves per second at N tables.
 
     python bench/live.py [--tables 25,100,200] [--postgres-redis] [--servers 2]
-                         [--duration 30] [--warmup 5] [--think 0.2,0.5] [--url URL]
+                         [--duration 30] [--warmup 5] [--think 2,6] [--url URL]
 
 Every seat of every table is a scripted person (no bots, so no bot is ever timed): one
 websocket per seat, all clients in this one asyncio process. A client whose own partial
-shows its turn waits a think time drawn uniformly from --think, sends a random legal move
+shows its turn waits a think time drawn uniformly from --think (2-6 s: a person's pace;
+--think 0.2,0.5 is a stress test no person plays at), sends a random legal move
 with the partial's data-index, and times the round trip from the send until its own
 connection receives the partial whose data-round/data-index shows the move stored.
 
@@ -92,8 +93,10 @@ def setup_django(env: dict[str, str]) -> None:
     django.setup()
 
 
-def create_tables(count: int, target: int) -> list[tuple[str, list[str]]]:
-    """``count`` tables of four guests, dealt and in play: (code, session key per seat)."""
+def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str, list[str]]]:
+    """``count`` tables of four guests, each at a random point of its match's first three
+    rounds (a page after round 1 carries a summary and a hand history, as in real play):
+    (code, session key per seat)."""
     from django.contrib.sessions.backends.db import SessionStore
     from django.db import transaction
 
@@ -123,8 +126,25 @@ def create_tables(count: int, target: int) -> list[tuple[str, list[str]]]:
                 Seat.objects.filter(table=table, number=seat).update(
                     bot_level=None, session_key=tokens[seat], display_name=f"Guest {seat}"
                 )
+            owners = [SeatOwner(session_key=token) for token in tokens]
+            advance(table, owners, rounds=rng.randrange(3), moves=rng.randrange(24), rng=rng)
             tables.append((table.code, sessions))
     return tables
+
+
+def advance(table, owners: list, *, rounds: int, moves: int, rng: random.Random) -> None:
+    """Play random legal moves until ``rounds`` rounds are over and ``moves`` more made."""
+    from game import selectors, services
+
+    while True:
+        table.refresh_from_db()
+        match = selectors.match_for_table(table)
+        at = (len(match.rounds) - 1, len(match.round.history))
+        if match.is_terminal() or at >= (rounds, moves):
+            return
+        seat = match.current_player()
+        action = rng.choice(match.legal_actions())
+        services.table_play(table_id=table.pk, seat_owner=owners[seat], action=action)
 
 
 # --- CPU accounting from /proc ---------------------------------------------------------------
@@ -406,7 +426,7 @@ def main() -> None:
     parser.add_argument("--url", help="a running server instead (comma-separate several)")
     parser.add_argument("--duration", type=float, default=30.0, help="timed seconds per N")
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--think", default="0.2,0.5", help="think time range, seconds")
+    parser.add_argument("--think", default="2,6", help="think time range, seconds")
     parser.add_argument("--target", type=int, default=21, help="points to win a match")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the server logs and database")
@@ -465,7 +485,7 @@ def main() -> None:
     print(HEADER, flush=True)
     try:
         for n in sizes:
-            tables = create_tables(n, args.target)
+            tables = create_tables(n, args.target, random.Random(f"{args.seed}-{n}"))
             run = asyncio.run(run_tables(tables, urls, args, meter))
             print(report(n, run, args.duration), flush=True)
             for server in servers:
