@@ -6,7 +6,9 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from game import live, owners, selectors, services
 from game.engine import record
@@ -97,9 +99,16 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
         fresh = services.table_rematch(table_id=found.pk, owner=owners.request_owner(request))
     except services.TableError as refused:
         messages.error(request, str(refused))
-        return redirect("game:table", code=found.code)
+        return _go_to_table(request, found.code)
     live.wake_bots(table_id=fresh.pk)
-    return redirect("game:table", code=fresh.code)
+    return _go_to_table(request, fresh.code)
+
+
+def _go_to_table(request: HttpRequest, code: str) -> HttpResponse:
+    """To a table's page: with htmx the browser is told to go there itself."""
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("game:table", args=[code]))
+    return redirect("game:table", code=code)
 
 
 # --- Hand history -----------------------------------------------------------------------

@@ -7,11 +7,13 @@ import re
 import pytest
 from django.test import Client
 
-from game import selectors
+from game import consumers, selectors
 from game.engine import record
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
 from game.models import ActionLog, Round, Table
+from game.owners import GUEST_TOKEN
+from game.selectors import SeatOwner
 
 pytestmark = pytest.mark.django_db
 
@@ -255,16 +257,21 @@ def test_the_replay_page_steps_through_a_finished_round(client):
     assert client.get(f"/table/{table.code}/rounds/2/").status_code == 404
 
 
-def test_the_match_end_shows_the_winner_and_offers_a_rematch(client):
-    table = start_table(client)
+def play_to_the_match_end(client: Client, table: Table) -> str:
     Table.objects.filter(pk=table.pk).update(target=1)  # the first bid made wins
-
     html = ""
     for _ in range(200):
         match = truth(table)
         if match.is_terminal():
             break
         html = post_move(client, table, action_code(match.legal_actions()[0])).text
+    return html
+
+
+def test_the_match_end_shows_the_winner_and_offers_a_rematch(client):
+    table = start_table(client)
+
+    html = play_to_the_match_end(client, table)
 
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
@@ -274,6 +281,27 @@ def test_the_match_end_shows_the_winner_and_offers_a_rematch(client):
     response = client.post(f"/table/{table.code}/rematch")
     fresh = Table.objects.exclude(pk=table.pk).get()
     assert response.url == f"/table/{fresh.code}/" and fresh.status == Table.Status.PLAYING
+
+
+def test_the_rematch_drawn_for_the_socket_posts_with_the_pages_token(client):
+    table = start_table(client)
+    play_to_the_match_end(client, table)
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies = client.cookies
+    page = strict.get(f"/table/{table.code}/").text
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    owner = SeatOwner(session_key=client.session[GUEST_TOKEN])
+    # a live update is drawn without a request: its forms carry no token of their own
+    live = consumers._render(table.pk, owner)
+    form = live.split('action="/table/', 1)[1].split("</form>", 1)[0]
+    address = f"/table/{table.code}/rematch"
+    assert f'hx-post="{address}"' in form and "csrfmiddlewaretoken" not in form
+
+    assert strict.post(address).status_code == 403  # as a plain form would post it
+    response = strict.post(address, HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=token)
+
+    fresh = Table.objects.exclude(pk=table.pk).get()
+    assert response.headers["HX-Redirect"] == f"/table/{fresh.code}/"
 
 
 def test_a_guest_who_signs_in_mid_game_keeps_the_seat(client, django_user_model):
