@@ -175,6 +175,8 @@ class Turn:
     bot_level: str | None
     away: bool  # a person for whom a bot stands in
     since: datetime  # when the turn began: the last stored move, or the table's creation
+    # when the last person still here went away (every person is away), else None
+    nobody_here_since: datetime | None
     view: SeatView  # the acting seat's own view, for whoever chooses its move
     legal: tuple[int, ...]
 
@@ -188,15 +190,18 @@ def table_turn(*, table_id: int) -> Turn | None:
     seat_number = match.current_player()
     if seat_number is None:
         return None
-    seat = table.seats.get(number=seat_number)
+    seats = {seat.number: seat for seat in table.seats.all()}
+    people = [seat for seat in seats.values() if not seat.bot_level]
+    away = [seat.away_since for seat in people if seat.away_since is not None]
     last = ActionLog.objects.filter(table=table).order_by("-round", "-index").first()
     return Turn(
         round=len(match.rounds) - 1,
         index=len(match.round.history),
         seat=seat_number,
-        bot_level=seat.bot_level,
-        away=seat.away_since is not None,
+        bot_level=seats[seat_number].bot_level,
+        away=seats[seat_number].away_since is not None,
         since=last.created if last else table.created,
+        nobody_here_since=max(away) if people and len(away) == len(people) else None,
         view=match.view_for(seat_number),
         legal=tuple(match.legal_actions()),
     )

@@ -122,6 +122,8 @@ SMEAR_BOT_PACE_MS = env.env_int(os.environ, "SMEAR_BOT_PACE_MS", default=900)
 SMEAR_BOT_PROCESSES = env.env_int(os.environ, "SMEAR_BOT_PROCESSES", default=1)
 # a person who lets their turn run this long is played by a bot until they return
 SMEAR_AWAY_AFTER_S = env.env_int(os.environ, "SMEAR_AWAY_AFTER_S", default=45)
+# once every person at a table has been away this long, its bots stop until one returns
+SMEAR_ABANDONED_AFTER_S = env.env_int(os.environ, "SMEAR_ABANDONED_AFTER_S", default=600)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts (django-allauth) -----------------------------------------------------

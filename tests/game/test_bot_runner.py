@@ -4,6 +4,7 @@ in for an absent person, and a turn that moved on meanwhile."""
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
+from datetime import timedelta
 from unittest import mock
 
 import pytest
@@ -94,6 +95,43 @@ def test_a_person_gone_on_their_turn_is_played_by_a_bot_until_they_return():
     if to_act(table) == 0:
         assert Runner(pace_s=0, away_after_s=FOREVER, think=None).look(table.pk) is not None
         assert ActionLog.objects.filter(table=table, seat=0).count() == 1
+
+
+def test_a_table_everyone_left_long_ago_waits_for_the_first_to_come_back():
+    table = new_table()
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    Seat.objects.filter(table=table, number=0).update(
+        away_since=timezone.now() - timedelta(hours=1)
+    )
+    stored = ActionLog.objects.filter(table=table).count()
+
+    def look() -> float | None:
+        return Runner(pace_s=0, away_after_s=0, think=None, abandoned_after_s=600).look(table.pk)
+
+    assert look() is None  # nobody to play for: not even a later look
+    assert ActionLog.objects.filter(table=table).count() == stored
+
+    services.table_seat_back(table_id=table.pk, seat_owner=GUEST)
+    look()  # they are back, and then gone on their turn again: a bot stands in
+    assert ActionLog.objects.filter(table=table).count() == stored + 1
+
+
+def test_while_one_person_is_here_the_bots_stand_in_for_the_others():
+    table = new_table()
+    Seat.objects.filter(table=table, number=2).update(bot_level=None, session_key="friend")
+    for _ in range(20):
+        if to_act(table) == 0:
+            break
+        Runner(pace_s=0, away_after_s=0, think=None).look(table.pk)  # stands in for 2
+    Seat.objects.filter(table=table).update(away_since=None)
+    Seat.objects.filter(table=table, number=0).update(
+        away_since=timezone.now() - timedelta(hours=1)
+    )
+    stored = ActionLog.objects.filter(table=table).count()
+
+    Runner(pace_s=0, away_after_s=FOREVER, think=None, abandoned_after_s=600).look(table.pk)
+
+    assert ActionLog.objects.filter(table=table).count() == stored + 1
 
 
 def test_a_person_who_plays_again_gets_the_seat_back():
