@@ -8,12 +8,14 @@ MESSAGE_MAX_LENGTH = 280
 
 
 class Donation(models.Model):
-    """One Stripe Checkout Session: created pending, moved to paid or failed by the webhook."""
+    """One Stripe Checkout Session: created pending, moved by the webhook to paid, failed,
+    or expired (the donor left the checkout page, and Stripe closed the session)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for confirmation"
         PAID = "paid", "Paid"
         FAILED = "failed", "Payment failed"
+        EXPIRED = "expired", "Checkout not completed"
 
     checkout_session_id = models.CharField(max_length=255, unique=True)
     # the smallest unit of the currency (cents), as Stripe counts it

@@ -128,7 +128,7 @@ def _settle(session: stripe_client.CheckoutSession, status: Donation.Status) -> 
     if status == Donation.Status.PAID and session.amount_total is not None:
         # what Stripe took is what we record
         changes.update(amount=charged[0], currency=charged[1])
-    # paid and failed are final: a late or out-of-order event changes nothing
+    # paid, failed and expired are final: a late or out-of-order event changes nothing
     settled = Donation.objects.filter(pk=donation.pk, status=Donation.Status.PENDING).update(
         **changes
     )
@@ -153,10 +153,15 @@ def _async_payment_failed(session: stripe_client.CheckoutSession) -> None:
     _settle(session, Donation.Status.FAILED)
 
 
+def _session_expired(session: stripe_client.CheckoutSession) -> None:
+    _settle(session, Donation.Status.EXPIRED)
+
+
 _HANDLERS: dict[str, Callable[[stripe_client.CheckoutSession], None]] = {
     "checkout.session.completed": _session_completed,
     "checkout.session.async_payment_succeeded": _async_payment_succeeded,
     "checkout.session.async_payment_failed": _async_payment_failed,
+    "checkout.session.expired": _session_expired,
 }
 
 

@@ -14,6 +14,7 @@ WEBHOOK = "/donate/stripe/webhook/"
 COMPLETED = "checkout.session.completed"
 SUCCEEDED = "checkout.session.async_payment_succeeded"
 FAILED = "checkout.session.async_payment_failed"
+EXPIRED = "checkout.session.expired"
 
 
 def session_of(donation: Donation, **fields) -> dict:
@@ -222,8 +223,29 @@ def test_a_session_that_is_not_ours_is_acknowledged_and_ignored(client, fake_str
 
 
 @pytest.mark.django_db
+def test_an_expired_checkout_marks_the_donation_expired(client, pending):
+    session = session_of(pending, payment_status="unpaid", status="expired")
+
+    response = deliver(client, session_event(EXPIRED, session))
+
+    assert response.status_code == 200 and response.text == "processed"
+    assert status_of(pending) == "expired"
+    page = client.get(f"/donate/thanks/?session_id={pending.checkout_session_id}").text
+    assert "closed before the donation" in page and "hx-trigger" not in page
+
+
+@pytest.mark.django_db
+def test_a_paid_donation_stays_paid_when_an_expiry_arrives_late(client, pending):
+    deliver(client, session_event(COMPLETED, session_of(pending)))
+
+    deliver(client, session_event(EXPIRED, session_of(pending, status="expired")))
+
+    assert status_of(pending) == "paid"
+
+
+@pytest.mark.django_db
 def test_an_event_type_we_do_not_handle_is_acknowledged(client, pending):
-    response = deliver(client, session_event("checkout.session.expired", session_of(pending)))
+    response = deliver(client, session_event("payment_intent.succeeded", session_of(pending)))
 
     assert response.status_code == 200
     assert response.text == "ignored"
