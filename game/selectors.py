@@ -268,8 +268,29 @@ class RoundSummary:
     scores: tuple[ScoreLine, ...]
 
 
+@dataclass(frozen=True)
 class _TablePage:
-    """What a seat's page and a spectator's page derive alike from their public fields."""
+    """What a seat's page and a spectator's page show alike: public fields only."""
+
+    table_id: int  # with the code, names the table in the keys of its cached fragments
+    code: str
+    status: str
+    view: SeatView | PublicView
+    round_number: int
+    action_index: int  # how many actions this round has: a form posts it to catch staleness
+    seats: tuple[SeatInfo, ...]
+    units: tuple[UnitInfo, ...]
+    auction: tuple[tuple[str, str], ...]  # (seat name, "bid 3" / "pass")
+    trick: tuple[Play, ...]
+    leader_name: str | None
+    to_act_name: str | None
+    trump: str | None  # suit letter
+    last_trick: tuple[Play, ...]
+    last_trick_winner: str | None
+    previous: RoundSummary | None  # the round just finished
+    finished_rounds: int
+    winner_names: str | None
+    rematch_code: str | None  # the table where the same seats play again, once asked for
 
     @property
     def in_auction(self) -> bool:
@@ -290,28 +311,11 @@ class _TablePage:
 
 @dataclass(frozen=True)
 class TableView(_TablePage):
-    table_id: int  # with the code, names the table in the keys of its cached fragments
-    code: str
-    status: str
+    """A seated person's page: the public fields, and their own seat's hand and moves."""
+
     seat: int
-    view: SeatView
-    round_number: int
-    action_index: int  # how many actions this round has: a form posts it to catch staleness
-    seats: tuple[SeatInfo, ...]
-    units: tuple[UnitInfo, ...]
     legal: tuple[str, ...]  # this seat's legal action codes (empty when not its turn)
     hand: tuple[tuple[str, bool], ...]  # (card code, playable)
-    auction: tuple[tuple[str, str], ...]  # (seat name, "bid 3" / "pass")
-    trick: tuple[Play, ...]
-    leader_name: str | None
-    to_act_name: str | None
-    trump: str | None  # suit letter
-    last_trick: tuple[Play, ...]
-    last_trick_winner: str | None
-    previous: RoundSummary | None  # the round just finished
-    finished_rounds: int
-    winner_names: str | None
-    rematch_code: str | None  # the table where the same seats play again, once asked for
 
     @property
     def my_turn(self) -> bool:
@@ -702,26 +706,6 @@ class SpectatorView(_TablePage):
     """A playing or finished table as a spectator sees it: no seat, no hand, no legal moves.
 
     The template treats it as a TableView whose owner never has a turn."""
-
-    table_id: int
-    code: str
-    status: str
-    view: PublicView
-    round_number: int
-    action_index: int
-    seats: tuple[SeatInfo, ...]
-    units: tuple[UnitInfo, ...]
-    auction: tuple[tuple[str, str], ...]
-    trick: tuple[Play, ...]
-    leader_name: str | None
-    to_act_name: str | None
-    trump: str | None
-    last_trick: tuple[Play, ...]
-    last_trick_winner: str | None
-    previous: RoundSummary | None
-    finished_rounds: int
-    winner_names: str | None
-    rematch_code: str | None  # the table where the same seats play again, once asked for
 
     spectator = True
     my_turn = False
