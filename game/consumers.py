@@ -122,8 +122,7 @@ def _render_job(table_id: int, job: _RenderJob) -> dict[SeatOwner, str | None]:
     table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
     if table is None:
         return dict.fromkeys(owners)
-    lobby = table.status == Table.Status.LOBBY
-    match = None if lobby else selectors.match_for_table(table, fresh=True)
+    match = selectors.match_for_table(table, fresh=True) if table.dealt else None
     return {owner: _render_table(table, owner, match=match) for owner in owners}
 
 

@@ -144,6 +144,27 @@ def table_bot(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+def table_free(request: HttpRequest, code: str) -> HttpResponse:
+    """The host asks the person in ``seat`` to leave it."""
+
+    def act(found: Table, owner: SeatOwner) -> None:
+        seat = _seat_number(request.POST.get("seat"))
+        if seat is None:
+            raise services.TableError("pick the seat to free")
+        services.table_free_seat(table_id=found.pk, host=owner, seat=seat)
+
+    return _lobby_post(request, code, act)
+
+
+@require_POST
+def table_close(request: HttpRequest, code: str) -> HttpResponse:
+    def act(found: Table, owner: SeatOwner) -> None:
+        services.table_close(table_id=found.pk, host=owner)
+
+    return _lobby_post(request, code, act)
+
+
+@require_POST
 def table_start(request: HttpRequest, code: str) -> HttpResponse:
     def act(found: Table, owner: SeatOwner) -> None:
         services.table_start(table_id=found.pk, host=owner)

@@ -30,6 +30,7 @@ class Table(models.Model):
         LOBBY = "lobby", "Waiting for players"
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
+        CLOSED = "closed", "Closed by the host"  # before it started
 
     code = models.CharField(max_length=8, unique=True)  # the short share code
     players = models.PositiveSmallIntegerField()
@@ -56,6 +57,11 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.code}"
+
+    @property
+    def dealt(self) -> bool:
+        """Cards are on the table: it is playing or finished, not a lobby (open or closed)."""
+        return self.status in (self.Status.PLAYING, self.Status.FINISHED)
 
 
 class Seat(models.Model):

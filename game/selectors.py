@@ -401,7 +401,7 @@ def table_page_context(
     ``t`` is a ``LobbyView`` while the table waits for players, a ``TableView`` for a
     seated person, and a ``SpectatorView`` (public information only) for anyone else.
     """
-    if table.status == Table.Status.LOBBY:
+    if not table.dealt:
         return {"t": lobby_view_for(table=table, seat_owner=seat_owner)}
     view = table_view_for(table=table, seat_owner=seat_owner, match=match)
     if view is None:
@@ -606,14 +606,21 @@ class LobbyView:
     def ready(self) -> bool:
         return not self.empty
 
+    is_lobby = True  # the template's switch between this and a table in play
+
+    @property
+    def closed(self) -> bool:
+        return self.status == Table.Status.CLOSED
+
     @property
     def can_join(self) -> bool:
-        return self.signed_in and self.your_seat is None and self.empty > 0
+        return not self.closed and self.signed_in and self.your_seat is None and self.empty > 0
 
     @property
     def state_key(self) -> str:
         """Changes whenever the lobby does: a poller compares it to see a change."""
-        return "|".join(f"{s.number}:{s.name or ''}:{s.bot_level or ''}" for s in self.seats)
+        seats = "|".join(f"{s.number}:{s.name or ''}:{s.bot_level or ''}" for s in self.seats)
+        return f"{self.status}|{seats}"
 
 
 def _team_letters(teams: list[list[int]]) -> dict[int, str] | None:
@@ -773,7 +780,9 @@ def tables_for_user(*, user_id: int, limit: int = 20) -> list[TableListing]:
     """The tables a signed-in user sits at that are not over, newest first."""
     mine = Seat.objects.filter(user_id=user_id).values("table_id")
     tables = _with_counts(
-        Table.objects.filter(pk__in=mine).exclude(status=Table.Status.FINISHED)
+        Table.objects.filter(pk__in=mine).exclude(
+            status__in=(Table.Status.FINISHED, Table.Status.CLOSED)
+        )
     ).order_by("-created")
     return [_listing(t) for t in tables[:limit]]
 

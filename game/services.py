@@ -322,6 +322,8 @@ def _locked_lobby(table_id: int) -> Table:
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
         raise TableError("there is no such table")
+    if table.status == Table.Status.CLOSED:
+        raise TableError("the host closed this table")
     if table.status != Table.Status.LOBBY:
         raise TableError("the match has already started: seats can no longer change")
     return table
@@ -417,6 +419,33 @@ def table_leave(*, table_id: int, owner: SeatOwner) -> int:
         mine.delete()
         live.table_changed(table_id=table.pk)
     return number
+
+
+def table_free_seat(*, table_id: int, host: SeatOwner, seat: int) -> None:
+    """The host asks the person in ``seat`` to leave it (someone who went quiet, or the wrong
+    friend); the seat is empty again. Never the host's own seat."""
+    with transaction.atomic():
+        table = _locked_lobby(table_id)
+        _check_host(table, host)
+        seat = _check_seat_number(table, seat)
+        current = table.seats.filter(number=seat).first()
+        if current is None or current.bot_level:
+            raise TableError(f"seat {seat} has nobody to ask to leave")
+        if current.user_id == table.host_id:
+            raise TableError("the host keeps their seat: close the table instead")
+        current.delete()
+        live.table_changed(table_id=table.pk)
+
+
+def table_close(*, table_id: int, host: SeatOwner) -> None:
+    """The host gives up on a table before it starts: everyone at it is told, and nobody
+    can join it any more."""
+    with transaction.atomic():
+        table = _locked_lobby(table_id)
+        _check_host(table, host)
+        table.status = Table.Status.CLOSED
+        table.save(update_fields=["status"])
+        live.table_changed(table_id=table.pk)
 
 
 def table_set_bot(*, table_id: int, host: SeatOwner, seat: int, level: str | None) -> Seat | None:

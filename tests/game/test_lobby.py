@@ -216,6 +216,53 @@ def test_only_the_host_handles_bots_and_never_over_a_person(users):
     refused(table, "seats 0 to 3 only", services.table_set_bot, host=me, seat=4, level="greedy")
 
 
+def test_the_host_frees_a_friends_seat_for_someone_else(users):
+    host, bea, cal, _ = users
+    table = lobby(host)
+    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+
+    services.table_free_seat(table_id=table.pk, host=owner(host), seat=1)
+
+    assert [s[0] for s in seats_of(table)] == [0]
+    services.table_join(table_id=table.pk, owner=owner(cal), seat=1)
+    assert [(s[0], s[1]) for s in seats_of(table)] == [(0, host.pk), (1, cal.pk)]
+
+
+def test_only_the_host_frees_a_seat_and_only_a_friends(users):
+    host, bea, cal, _ = users
+    table = lobby(host)
+    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    services.table_set_bot(table_id=table.pk, host=owner(host), seat=2, level="greedy")
+
+    for who in (owner(bea), owner(cal), SeatOwner(session_key="guest-token-0123456789")):
+        refused(table, "only the host", services.table_free_seat, host=who, seat=1)
+    me = owner(host)
+    refused(table, "the host keeps", services.table_free_seat, host=me, seat=0)
+    refused(table, "nobody to ask", services.table_free_seat, host=me, seat=2)  # a bot
+    refused(table, "nobody to ask", services.table_free_seat, host=me, seat=3)  # empty
+    refused(table, "seats 0 to 3 only", services.table_free_seat, host=me, seat=4)
+
+
+def test_the_host_closes_the_table_and_then_nothing_in_it_changes(users):
+    host, bea, cal, _ = users
+    table = lobby(host, public=True)
+    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    refused(table, "only the host", services.table_close, host=owner(bea))
+
+    services.table_close(table_id=table.pk, host=owner(host))
+
+    assert Table.objects.get(pk=table.pk).status == "closed"
+    closed = "the host closed this table"
+    refused(table, closed, services.table_join, owner=owner(cal))
+    refused(table, closed, services.table_leave, owner=owner(bea))
+    refused(table, closed, services.table_set_bot, host=owner(host), seat=2, level="greedy")
+    refused(table, closed, services.table_free_seat, host=owner(host), seat=1)
+    refused(table, closed, services.table_start, host=owner(host))
+    refused(table, closed, services.table_close, host=owner(host))
+    assert not selectors.open_public_tables()
+    assert not selectors.tables_for_user(user_id=bea.pk)
+
+
 def test_start_needs_the_host_and_every_seat_taken(users):
     host, bea, *_ = users
     table = lobby(host)
@@ -298,13 +345,17 @@ def test_every_change_tells_the_table_and_the_start_wakes_the_bots(users):
         services.table_leave(table_id=table.pk, owner=owner(bea))
         services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level="random")
         services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level=None)
+        services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+        services.table_free_seat(table_id=table.pk, host=owner(host), seat=1)
         for seat in (1, 2, 3):
             services.table_set_bot(table_id=table.pk, host=owner(host), seat=seat, level="random")
         assert not wake.called
         services.table_start(table_id=table.pk, host=owner(host))
+        closing = lobby(host)
+        services.table_close(table_id=closing.pk, host=owner(host))
 
-    assert changed.call_count == 9
-    assert {c.kwargs["table_id"] for c in changed.call_args_list} == {table.pk}
+    assert changed.call_count == 13
+    assert {c.kwargs["table_id"] for c in changed.call_args_list} == {table.pk, closing.pk}
     wake.assert_called_once_with(table_id=table.pk)
 
 

@@ -272,6 +272,35 @@ def test_the_host_fills_seats_with_bots_and_takes_them_out(people):
     assert list(table.seats.values_list("number", flat=True)) == [0]
 
 
+def test_the_host_frees_a_quiet_friends_seat(people):
+    table = create(people["host"])
+    post(people["bea"], table, "join", seat="1")
+    assert "Free the seat" not in people["bea"].get(f"/table/{table.code}/").text
+    assert "Ask bea to leave seat 1" in people["host"].get(f"/table/{table.code}/").text
+
+    body = post(people["host"], table, "free", seat="1").text
+
+    assert "Ask bea to leave" not in body
+    assert not table.seats.filter(number=1).exists()
+    assert "the host keeps their seat" in post(people["host"], table, "free", seat="0").text
+
+
+def test_the_host_closes_the_table_and_everyone_at_it_is_told(people):
+    table = create(people["host"])
+    post(people["bea"], table, "join", seat="1")
+    assert "Close the table" not in people["bea"].get(f"/table/{table.code}/").text
+    assert "Close the table" in people["host"].get(f"/table/{table.code}/").text
+
+    post(people["host"], table, "close")
+
+    for name in ("host", "bea", "cal", "guest"):
+        page = people[name].get(f"/table/{table.code}/", **HTMX).text
+        assert "closed this table before the match started" in page
+        assert "<form" not in page  # nothing left to do here
+    refusal = post(people["cal"], table, "join", seat="2").text
+    assert "the host closed this table" in refusal
+
+
 def test_a_friend_leaves_before_the_start(people):
     table = create(people["host"])
     post(people["bea"], table, "join", seat="1")
