@@ -87,6 +87,13 @@ def _seat_number(value: str | None) -> int | None:
     return int(value)
 
 
+def _required_seat(request: HttpRequest, missing: str) -> int:
+    seat = _seat_number(request.POST.get("seat"))
+    if seat is None:
+        raise services.TableError(missing)
+    return seat
+
+
 def _lobby_post(
     request: HttpRequest, code: str, act: Callable[[Table, SeatOwner], object]
 ) -> HttpResponse:
@@ -134,9 +141,7 @@ def table_bot(request: HttpRequest, code: str) -> HttpResponse:
     """The host seats a bot (``level`` names it) or takes one out (``level`` blank)."""
 
     def act(found: Table, owner: SeatOwner) -> None:
-        seat = _seat_number(request.POST.get("seat"))
-        if seat is None:
-            raise services.TableError("pick a seat for the bot")
+        seat = _required_seat(request, "pick a seat for the bot")
         level = request.POST.get("level", "").strip() or None
         services.table_set_bot(table_id=found.pk, host=owner, seat=seat, level=level)
 
@@ -148,9 +153,7 @@ def table_free(request: HttpRequest, code: str) -> HttpResponse:
     """The host asks the person in ``seat`` to leave it."""
 
     def act(found: Table, owner: SeatOwner) -> None:
-        seat = _seat_number(request.POST.get("seat"))
-        if seat is None:
-            raise services.TableError("pick the seat to free")
+        seat = _required_seat(request, "pick the seat to free")
         services.table_free_seat(table_id=found.pk, host=owner, seat=seat)
 
     return _lobby_post(request, code, act)

@@ -283,6 +283,7 @@ def test_the_host_frees_a_quiet_friends_seat(people):
     assert "Ask bea to leave" not in body
     assert not table.seats.filter(number=1).exists()
     assert "the host keeps their seat" in post(people["host"], table, "free", seat="0").text
+    assert "pick the seat to free" in post(people["host"], table, "free").text
 
 
 def test_the_host_closes_the_table_and_everyone_at_it_is_told(people):
