@@ -8,8 +8,8 @@
 - a person: the table is looked at again when they would count as gone, and then a bot
   plays for them until they return.
 
-Once every person at a table has been away for ``abandoned_after_s``, its bots stop: the
-table waits, as it stands, for the first of them to come back.
+Once every person at a table has been away for SMEAR_ABANDONED_AFTER_S, its bots stop:
+the table waits, as it stands, for the first of them to come back.
 
 Several processes may look at one table (two servers, or a wake after a restart): a move is
 stored only if the table still stands at the turn it was chosen for, so nothing is played
@@ -53,17 +53,9 @@ def _turn_key(turn: selectors.Turn) -> tuple[int, int, int]:
 class Runner:
     """The timetable: which table to look at when, and the workers that look."""
 
-    def __init__(
-        self,
-        *,
-        pace_s: float,
-        away_after_s: float,
-        think: Executor | None,
-        abandoned_after_s: float = float("inf"),
-    ) -> None:
+    def __init__(self, *, pace_s: float, away_after_s: float, think: Executor | None) -> None:
         self.pace_s = pace_s
         self.away_after_s = away_after_s
-        self.abandoned_after_s = abandoned_after_s
         self._think = think  # None: think in the looking thread (tests)
         self._due: dict[int, float] = {}  # table id -> time.monotonic() to look at it
         self._busy: set[int] = set()
@@ -115,7 +107,7 @@ class Runner:
     def look(self, table_id: int) -> float | None:
         """Move for the table if a bot is due to; when to look again (monotonic), or None."""
         turn = selectors.table_turn(table_id=table_id)
-        if turn is None or self._abandoned(turn):
+        if turn is None or turn.abandoned:
             self._chosen.pop(table_id, None)
             return None
         waited = (timezone.now() - turn.since).total_seconds()
@@ -132,13 +124,6 @@ class Runner:
         del self._chosen[table_id]
         services.table_play_for_turn(table_id=table_id, turn=turn, action=chosen.action)
         return time.monotonic()
-
-    def _abandoned(self, turn: selectors.Turn) -> bool:
-        """Everyone has been gone a long while: nobody would see the bots play on."""
-        gone = turn.nobody_here_since
-        return gone is not None and (
-            (timezone.now() - gone).total_seconds() >= self.abandoned_after_s
-        )
 
     def _choose(self, level: str, turn: selectors.Turn) -> int:
         args = (level, turn.view, turn.legal, random.SystemRandom().getrandbits(64))
@@ -165,7 +150,6 @@ def runner() -> Runner:
             _runner = Runner(
                 pace_s=settings.SMEAR_BOT_PACE_MS / 1000,
                 away_after_s=settings.SMEAR_AWAY_AFTER_S,
-                abandoned_after_s=settings.SMEAR_ABANDONED_AFTER_S,
                 think=think,
             )
         return _runner

@@ -12,7 +12,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from game.engine import rules
 from game.engine.cards import (
@@ -175,10 +177,20 @@ class Turn:
     bot_level: str | None
     away: bool  # a person for whom a bot stands in
     since: datetime  # when the turn began: the last stored move, or the table's creation
-    # when the last person still here went away (every person is away), else None
-    nobody_here_since: datetime | None
+    abandoned: bool  # every person has been away a long while: nobody to play for
     view: SeatView  # the acting seat's own view, for whoever chooses its move
     legal: tuple[int, ...]
+
+
+def abandoned(seat_rows) -> bool:
+    """Every person at the table has been away for SMEAR_ABANDONED_AFTER_S: its bots stop
+    and it waits for the first of them to come back."""
+    people = [seat for seat in seat_rows if not seat.bot_level]
+    away = [seat.away_since for seat in people if seat.away_since is not None]
+    if not people or len(away) < len(people):
+        return False
+    gone_s = (timezone.now() - max(away)).total_seconds()
+    return gone_s >= settings.SMEAR_ABANDONED_AFTER_S
 
 
 def table_turn(*, table_id: int) -> Turn | None:
@@ -191,8 +203,6 @@ def table_turn(*, table_id: int) -> Turn | None:
     if seat_number is None:
         return None
     seats = {seat.number: seat for seat in table.seats.all()}
-    people = [seat for seat in seats.values() if not seat.bot_level]
-    away = [seat.away_since for seat in people if seat.away_since is not None]
     last = ActionLog.objects.filter(table=table).order_by("-round", "-index").first()
     return Turn(
         round=len(match.rounds) - 1,
@@ -201,7 +211,7 @@ def table_turn(*, table_id: int) -> Turn | None:
         bot_level=seats[seat_number].bot_level,
         away=seats[seat_number].away_since is not None,
         since=last.created if last else table.created,
-        nobody_here_since=max(away) if people and len(away) == len(people) else None,
+        abandoned=abandoned(seats.values()),
         view=match.view_for(seat_number),
         legal=tuple(match.legal_actions()),
     )
@@ -291,6 +301,7 @@ class _TablePage:
     finished_rounds: int
     winner_names: str | None
     rematch_code: str | None  # the table where the same seats play again, once asked for
+    abandoned: bool  # everyone away a long while: no bot plays for them until one returns
 
     @property
     def in_auction(self) -> bool:
@@ -495,6 +506,7 @@ def _shown_to_all(
             if table.rematch_id is not None
             else None
         ),
+        "abandoned": abandoned(seat_rows),
     }
 
 

@@ -8,6 +8,7 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from game import live, selectors, services
@@ -106,10 +107,15 @@ def test_a_table_everyone_left_long_ago_waits_for_the_first_to_come_back():
     stored = ActionLog.objects.filter(table=table).count()
 
     def look() -> float | None:
-        return Runner(pace_s=0, away_after_s=0, think=None, abandoned_after_s=600).look(table.pk)
+        return Runner(pace_s=0, away_after_s=0, think=None).look(table.pk)
 
     assert look() is None  # nobody to play for: not even a later look
     assert ActionLog.objects.filter(table=table).count() == stored
+    spectator = selectors.table_page_context(
+        table=table, seat_owner=SeatOwner(session_key="a-spectator")
+    )
+    page = render_to_string("game/table.html#table", spectator)
+    assert "(away)" in page and "a bot is playing" not in page
 
     services.table_seat_back(table_id=table.pk, seat_owner=GUEST)
     look()  # they are back, and then gone on their turn again: a bot stands in
@@ -129,7 +135,7 @@ def test_while_one_person_is_here_the_bots_stand_in_for_the_others():
     )
     stored = ActionLog.objects.filter(table=table).count()
 
-    Runner(pace_s=0, away_after_s=FOREVER, think=None, abandoned_after_s=600).look(table.pk)
+    Runner(pace_s=0, away_after_s=FOREVER, think=None).look(table.pk)
 
     assert ActionLog.objects.filter(table=table).count() == stored + 1
 
