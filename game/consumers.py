@@ -19,6 +19,7 @@ from django.template.loader import render_to_string
 from django.utils.html import escape
 
 from game import live, owners, selectors, services
+from game.engine.state import MatchState
 from game.models import Table
 from game.selectors import SeatOwner
 
@@ -50,7 +51,7 @@ def _render(table_id: int, owner: SeatOwner, error: str | None = None) -> str | 
 
 
 def _render_table(
-    table: Table, owner: SeatOwner, error: str | None = None, match=None
+    table: Table, owner: SeatOwner, error: str | None = None, match: MatchState | None = None
 ) -> str | None:
     context = selectors.table_page_context(table=table, seat_owner=owner, match=match)
     if context is None:
