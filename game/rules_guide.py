@@ -7,8 +7,6 @@ from dataclasses import dataclass
 
 from game.engine import cards, rules
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
 
 @dataclass(frozen=True)
 class DeckRow:
@@ -29,7 +27,7 @@ class PlayExample:
 
     @property
     def trump_name(self) -> str:
-        return SUIT_NAMES[self.trump]
+        return cards.SUIT_NAMES[self.trump]
 
     @property
     def hand_states(self) -> list[tuple[str, str]]:

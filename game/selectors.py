@@ -21,6 +21,7 @@ from game.engine.cards import (
     JACK,
     JOKER_1,
     SUIT_MASK,
+    SUIT_NAMES,
     SUITS,
     card_code,
     cards_of,
@@ -31,8 +32,6 @@ from game.engine.cards import (
 from game.engine.state import Deal, MatchSetup, MatchState
 from game.engine.view import SeatView
 from game.models import ActionLog, Round, Seat, Table
-
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 @dataclass(frozen=True)

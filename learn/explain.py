@@ -14,6 +14,7 @@ from game.engine.cards import (
     JOKER_1,
     RANK_OF,
     SUIT_MASK,
+    SUIT_NAMES,
     SUIT_OF,
     SUITS,
     cards_of,
@@ -26,7 +27,6 @@ from game.engine.view import SeatView
 from .positions import Option, Position
 
 EQUAL_WITHIN = 0.05  # match points: closer than this is a tie whatever the error says
-SUIT_NAMES = dict(zip(SUITS, ("spades", "hearts", "diamonds", "clubs"), strict=True))
 RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 LINE_STEPS = 8  # how much of the sampled line to tell
 

@@ -16,7 +16,7 @@ from django.db.models import Count, F, Max, Q, QuerySet
 from django.db.models.functions import Abs
 
 from game.engine import rules
-from game.engine.cards import SUIT_OF, SUITS, card_code, game_total, parse_card
+from game.engine.cards import SUIT_NAMES, SUIT_OF, SUITS, card_code, game_total, parse_card
 from game.engine.view import SeatView
 from game.selectors import SeatOwner
 from learn import explain
@@ -24,7 +24,6 @@ from learn import positions as core_positions
 from learn import themes as core_themes
 from learn.models import Attempt, Learner, Position, Review
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 # relative difficulty: the rating a served position aims at, around the learner's own
 DIFFICULTIES = {"easier": -300.0, "matched": 0.0, "harder": 300.0}
 DIFFICULTY_LABELS = {"easier": "Easier", "matched": "Matched", "harder": "Harder"}
@@ -265,7 +264,7 @@ def describe_card(code: str) -> str:
     card = parse_card(code)
     if card >= 52:
         return "a joker"
-    rank = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}.get(code[:-1], code[:-1])
+    rank = explain.RANK_NAMES.get(code[:-1], code[:-1])
     return f"{rank} of {SUIT_NAMES[code[-1]]}"
 
 

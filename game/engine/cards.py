@@ -8,6 +8,7 @@ so a hand, a suit or a deck is one mask and the rules are a few bit operations.
 from __future__ import annotations
 
 SUITS = "SHDC"
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JACK = RANKS.index("J")
 JOKER_1 = 52
