@@ -47,12 +47,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import Server, manage, server_env, start_daphne  # noqa: E402
+from tests.servers import Server, manage, seat_guests, server_env, start_daphne  # noqa: E402
 
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 BENCH_DATABASE = "smear_bench"
 REDIS_URL = "redis://127.0.0.1:6379/8"  # the bench's own Redis database: flushed at start
-PLAYERS, TEAMS = 4, [[0, 2], [1, 3]]
+PLAYERS = 4  # two against two: tests.servers.seat_guests
 CONNECTS_AT_ONCE = 40
 DRAIN_S = 30  # after the window, how long answers to moves sent in it are waited for
 
@@ -97,35 +97,15 @@ def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str
     """``count`` tables of four guests, each at a random point of its match's first three
     rounds (a page after round 1 carries a summary and a hand history, as in real play):
     (code, session key per seat)."""
-    from django.contrib.sessions.backends.db import SessionStore
     from django.db import transaction
 
-    from game import services
-    from game.models import Seat
     from game.selectors import SeatOwner
 
     tables = []
     with transaction.atomic():
         for _ in range(count):
             tokens = [f"bench-{uuid.uuid4().hex}" for _ in range(PLAYERS)]
-            sessions = []
-            for token in tokens:
-                session = SessionStore()
-                session["guest_token"] = token
-                session.create()
-                sessions.append(session.session_key)
-            # made with bots, which then give their seats to guests before anyone moves
-            table = services.table_create_vs_bots(
-                owner=SeatOwner(session_key=tokens[0]),
-                players=PLAYERS,
-                teams=TEAMS,
-                bot_levels=["greedy"] * (PLAYERS - 1),
-                target=target,
-            )
-            for seat in range(1, PLAYERS):
-                Seat.objects.filter(table=table, number=seat).update(
-                    bot_level=None, session_key=tokens[seat], display_name=f"Guest {seat}"
-                )
+            table, sessions = seat_guests(tokens, target=target)
             owners = [SeatOwner(session_key=token) for token in tokens]
             advance(table, owners, rounds=rng.randrange(3), moves=rng.randrange(24), rng=rng)
             tables.append((table.code, sessions))

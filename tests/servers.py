@@ -161,3 +161,35 @@ def daphne(**kwargs) -> Iterator[Server]:
         raise
     finally:
         server.stop()
+
+
+def seat_guests(tokens: list[str], *, target: int = 21):
+    """A 2-against-2 table dealt and in play, in the database of the settings loaded here,
+    with a guest in each of the first ``len(tokens)`` seats and greedy bots in the rest:
+    the table, and each guest's session key (the cookie a client sends)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from game import services
+    from game.models import Seat
+    from game.owners import GUEST_TOKEN
+    from game.selectors import SeatOwner
+
+    sessions = []
+    for token in tokens:
+        session = SessionStore()
+        session[GUEST_TOKEN] = token
+        session.create()
+        sessions.append(session.session_key)
+    # made with bots, which then give their seats to guests before anyone moves
+    table = services.table_create_vs_bots(
+        owner=SeatOwner(session_key=tokens[0]),
+        players=4,
+        teams=[[0, 2], [1, 3]],
+        bot_levels=["greedy"] * 3,
+        target=target,
+    )
+    for seat in range(1, len(tokens)):
+        Seat.objects.filter(table=table, number=seat).update(
+            bot_level=None, session_key=tokens[seat], display_name=f"Guest {seat}"
+        )
+    return table, sessions

@@ -38,11 +38,8 @@ SCORES = re.compile(r'<th scope="row">([^<]*)</th><td>(-?\d+)</td>')
 SEAT_TWO_GUESTS = """
 import json
 import secrets
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
-from game import services
-from game.models import Seat
-from game.selectors import SeatOwner
+from tests.servers import seat_guests
 
 # a table id of its own: the channel group is named by it, and runs may share Redis
 first_id = 10_000 + secrets.randbelow(10**9)
@@ -51,22 +48,7 @@ with connection.cursor() as cursor:
         cursor.execute("SELECT setval(pg_get_serial_sequence('game_table', 'id'), %s)", [first_id])
     else:
         cursor.execute("INSERT INTO sqlite_sequence VALUES ('game_table', %s)", [first_id])
-tokens = ["guest-on-server-a", "guest-on-server-b"]
-sessions = []
-for token in tokens:
-    session = SessionStore()
-    session["guest_token"] = token
-    session.create()
-    sessions.append(session.session_key)
-table = services.table_create_vs_bots(
-    owner=SeatOwner(session_key=tokens[0]),
-    players=4,
-    teams=[[0, 2], [1, 3]],
-    bot_levels=["greedy", "greedy", "greedy"],
-)
-Seat.objects.filter(table=table, number=1).update(
-    bot_level=None, session_key=tokens[1], display_name="Guest B"
-)
+table, sessions = seat_guests(["guest-on-server-a", "guest-on-server-b"])
 print(json.dumps({"code": table.code, "id": table.pk, "sessions": sessions}))
 """
 
