@@ -1,0 +1,40 @@
+"""Build of the native search core, ``smear_native`` (see README, "Rules engine").
+
+``SMEAR_NATIVE_SANITIZE=1`` builds it with AddressSanitizer and UBSan in a build
+folder of its own, so the fast copy's objects are never reused (``make sanitize``).
+"""
+
+import os
+from pathlib import Path
+
+from pybind11.setup_helpers import Pybind11Extension
+from setuptools import setup
+
+SANITIZE = os.environ.get("SMEAR_NATIVE_SANITIZE") == "1"
+HERE = Path(__file__).resolve().parent
+SOURCES = sorted(str(p.relative_to(HERE)) for p in (HERE / "src").glob("*.cpp"))
+
+if SANITIZE:
+    flags = [
+        "-O1",
+        "-g",
+        "-fsanitize=address,undefined",
+        "-fno-omit-frame-pointer",
+        "-fno-sanitize-recover=all",
+    ]
+    link = ["-fsanitize=address,undefined"]
+else:
+    flags, link = ["-O3"], []
+
+setup(
+    ext_modules=[
+        Pybind11Extension(
+            "smear_native",
+            SOURCES,
+            cxx_std=17,
+            extra_compile_args=flags,
+            extra_link_args=link,
+        )
+    ],
+    options={"build": {"build_base": "build/sanitize" if SANITIZE else "build/release"}},
+)

@@ -1,0 +1,360 @@
+// The Python module smear_native: plain tuples in, plain tuples out (solver_native.py
+// wraps them). Arguments are read and checked with the GIL held; every search runs
+// with it released.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "sampler.hpp"
+#include "search.hpp"
+
+namespace py = pybind11;
+using namespace smear;
+
+namespace {
+
+long long read_int(py::handle h, const std::string& what) {
+    if (!py::isinstance<py::int_>(h) || py::isinstance<py::bool_>(h))
+        bad_input(what + " must be an int, not " + std::string(py::str(py::type::of(h).attr("__name__"))));
+    try {
+        return h.cast<long long>();
+    } catch (const py::cast_error&) {
+        bad_input(what + " is out of range");
+    }
+}
+
+Mask read_mask(py::handle h, const std::string& what) {
+    const long long value = read_int(h, what);
+    if (value < 0 || value >= (1LL << kCards)) bad_input(what + " is not a mask of card codes");
+    return Mask(value);
+}
+
+std::vector<py::handle> read_items(py::handle h, const std::string& what, std::size_t expected) {
+    if (!py::isinstance<py::sequence>(h) || py::isinstance<py::str>(h))
+        bad_input(what + " must be a sequence");
+    std::vector<py::handle> items;
+    for (py::handle item : py::reinterpret_borrow<py::sequence>(h)) items.push_back(item);
+    if (expected != std::size_t(-1) && items.size() != expected)
+        bad_input(what + " must have " + std::to_string(expected) + " items, not " +
+                  std::to_string(items.size()));
+    return items;
+}
+
+int read_units(py::handle h, int* unit_of, int& players) {
+    const auto items = read_items(h, "unit_of", -1);
+    if (items.size() < 3 || items.size() > kMaxSeats)
+        bad_input("a table has 3 to 8 seats, not " + std::to_string(items.size()));
+    players = int(items.size());
+    int units = 0;
+    for (int s = 0; s < players; ++s) {
+        const long long unit = read_int(items[s], "unit_of[" + std::to_string(s) + "]");
+        if (unit < 0 || unit >= players) bad_input("a unit is 0 to the seat count - 1");
+        unit_of[s] = int(unit);
+        units = std::max(units, int(unit) + 1);
+    }
+    return units;
+}
+
+void read_trick(py::handle h, int players, int* trick, int& len) {
+    const auto items = read_items(h, "trick", -1);
+    if (int(items.size()) >= players) bad_input("a trick in progress has fewer cards than seats");
+    len = int(items.size());
+    for (int i = 0; i < len; ++i) {
+        const long long card = read_int(items[i], "a trick card");
+        if (card < 0 || card >= kCards) bad_input("a trick card is not a card code");
+        trick[i] = int(card);
+    }
+}
+
+void read_taken(py::handle h, int units, Mask* taken) {
+    const auto items = read_items(h, "taken", -1);
+    if (items.empty()) return;  // nothing taken yet
+    if (int(items.size()) != units)
+        bad_input("taken must have one mask per unit (" + std::to_string(units) + "), not " +
+                  std::to_string(items.size()));
+    for (int u = 0; u < units; ++u) taken[u] = read_mask(items[u], "taken[" + std::to_string(u) + "]");
+}
+
+// (unit_of, hands, dealt, trump, leader, trick, taken)
+Position read_position(py::handle h) {
+    const auto fields = read_items(h, "a position", 7);
+    Position p;
+    p.units = read_units(fields[0], p.unit_of, p.players);
+    const auto hands = read_items(fields[1], "hands", p.players);
+    const auto dealt = read_items(fields[2], "dealt", p.players);
+    for (int s = 0; s < p.players; ++s) {
+        p.hands[s] = read_mask(hands[s], "hands[" + std::to_string(s) + "]");
+        p.dealt[s] = read_mask(dealt[s], "dealt[" + std::to_string(s) + "]");
+    }
+    p.trump = int(read_int(fields[3], "trump"));
+    p.leader = int(read_int(fields[4], "leader"));
+    read_trick(fields[5], p.players, p.trick, p.trick_len);
+    read_taken(fields[6], p.units, p.taken);
+    validate(p);
+    return p;
+}
+
+// (side units, 7 x 7 table)
+Utility read_utility(py::handle h) {
+    const auto fields = read_items(h, "a utility", 2);
+    std::vector<int> side;
+    for (py::handle unit : read_items(fields[0], "the side", -1))
+        side.push_back(int(read_int(unit, "a side unit")));
+    std::vector<std::vector<int>> table;
+    for (py::handle row : read_items(fields[1], "the utility table", kPointsRange)) {
+        table.emplace_back();
+        for (py::handle entry : read_items(row, "a utility row", kPointsRange))
+            table.back().push_back(int(read_int(entry, "a utility entry")));
+    }
+    return make_utility(side, table);
+}
+
+// (unit_of, seat, hand, unseen, needs, barred, played_by, trump, leader, trick, taken)
+Knowledge read_knowledge(py::handle h) {
+    const auto fields = read_items(h, "knowledge", 11);
+    Knowledge k;
+    k.units = read_units(fields[0], k.unit_of, k.players);
+    k.seat = int(read_int(fields[1], "seat"));
+    k.hand = read_mask(fields[2], "hand");
+    k.unseen = read_mask(fields[3], "unseen");
+    const auto needs = read_items(fields[4], "needs", k.players);
+    const auto barred = read_items(fields[5], "barred", k.players);
+    const auto played = read_items(fields[6], "played_by", k.players);
+    for (int s = 0; s < k.players; ++s) {
+        const long long need = read_int(needs[s], "needs[" + std::to_string(s) + "]");
+        if (need < 0 || need > 64) bad_input("a seat's need is out of range");
+        k.needs[s] = int(need);
+        k.barred[s] = read_mask(barred[s], "barred[" + std::to_string(s) + "]");
+        k.played_by[s] = read_mask(played[s], "played_by[" + std::to_string(s) + "]");
+    }
+    k.trump = int(read_int(fields[7], "trump"));
+    k.leader = int(read_int(fields[8], "leader"));
+    read_trick(fields[9], k.players, k.trick, k.trick_len);
+    read_taken(fields[10], k.units, k.taken);
+    validate(k);
+    return k;
+}
+
+Budget budget_of(py::object seconds) {
+    Budget b;
+    if (seconds.is_none()) return b;
+    const double s = seconds.cast<double>();
+    b.active = true;
+    b.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(s > 0 ? s : 0));
+    return b;
+}
+
+py::tuple hands_of(const Position& p) {
+    py::tuple hands(p.players);
+    for (int s = 0; s < p.players; ++s) hands[s] = py::int_(p.hands[s]);
+    return hands;
+}
+
+void configure_rules(const std::vector<int>& suit_of, const std::vector<int>& rank_of,
+                     const std::vector<int>& game_value, const std::vector<int>& jokers,
+                     int jack_rank, Mask deck, int hand_size) {
+    if (suit_of.size() != kCards || rank_of.size() != kCards || game_value.size() != kCards)
+        bad_input("rules give 54 entries per card table");
+    Rules r;
+    for (int s = 0; s < 4; ++s) r.suit_mask[s] = r.jack_of[s] = 0;
+    for (int c = 0; c < kCards; ++c) {
+        r.suit_of[c] = suit_of[c];
+        r.rank_of[c] = rank_of[c];
+        r.game_value[c] = game_value[c];
+        if (suit_of[c] < -1 || suit_of[c] > 3) bad_input("a suit is 0..3, or -1 for a joker");
+        if (suit_of[c] >= 0) {
+            r.suit_mask[suit_of[c]] |= bit(c);
+            if (rank_of[c] == jack_rank) r.jack_of[suit_of[c]] |= bit(c);
+        }
+    }
+    for (int j : jokers) {
+        if (j < 0 || j >= kCards || suit_of[j] != -1) bad_input("a joker is a suitless card");
+        r.jokers |= bit(j);
+    }
+    r.deck = deck;
+    r.hand_size = hand_size;
+    configure(r);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(smear_native, m) {
+    m.doc() = "The native Smear search core (see game/engine/solver_native.py).";
+    static py::exception<NoConsistentDeal> no_deal(m, "NoConsistentDeal", PyExc_RuntimeError);
+    py::register_exception_translator([](std::exception_ptr raised) {
+        try {
+            if (raised) std::rethrow_exception(raised);
+        } catch (const NoConsistentDeal& e) {
+            py::set_error(no_deal, e.what());
+        }
+    });
+
+    m.def("configure", &configure_rules, py::arg("suit_of"), py::arg("rank_of"),
+          py::arg("game_value"), py::arg("jokers"), py::arg("jack_rank"), py::arg("deck"),
+          py::arg("hand_size"), "Hand the rules to the core once, before any search.");
+
+    m.def(
+        "solve",
+        [](py::handle position, py::handle utility, py::object seconds) {
+            const Position p = read_position(position);
+            const Utility u = read_utility(utility);
+            const Budget budget = budget_of(seconds);
+            Counters counters;
+            int value = 0;
+            bool finished = true;
+            {
+                py::gil_scoped_release release;
+                try {
+                    Root root(p, u, budget, counters);
+                    value = root.value();
+                } catch (const Timeout&) {
+                    finished = false;
+                }
+            }
+            return py::make_tuple(finished ? py::object(py::int_(value)) : py::object(py::none()),
+                                  counters.nodes);
+        },
+        py::arg("position"), py::arg("utility"), py::arg("seconds") = py::none(),
+        "(value or None if the budget ran out, nodes)");
+
+    m.def(
+        "action_values",
+        [](py::handle position, py::handle utility, py::object seconds) {
+            const Position p = read_position(position);
+            const Utility u = read_utility(utility);
+            const Budget budget = budget_of(seconds);
+            Counters counters;
+            std::vector<std::pair<int, int>> values;
+            bool finished = true;
+            {
+                py::gil_scoped_release release;
+                try {
+                    Root root(p, u, budget, counters);
+                    for (int card : root.order()) values.emplace_back(card, root.card_value(card));
+                } catch (const Timeout&) {
+                    finished = false;
+                }
+            }
+            const py::object found = finished ? py::cast(values) : py::object(py::none());
+            return py::make_tuple(found, counters.nodes);
+        },
+        py::arg("position"), py::arg("utility"), py::arg("seconds") = py::none(),
+        "([(card, value)] in root order, or None if the budget ran out; nodes)");
+
+    m.def(
+        "best_card",
+        [](py::handle position, py::handle utility) {
+            const Position p = read_position(position);
+            const Utility u = read_utility(utility);
+            Counters counters;
+            int card;
+            {
+                py::gil_scoped_release release;
+                Root root(p, u, Budget{}, counters);
+                card = root.best_card();
+            }
+            return py::make_tuple(card, counters.nodes);
+        },
+        py::arg("position"), py::arg("utility"));
+
+    m.def(
+        "principal_variation",
+        [](py::handle position, py::handle utility) {
+            const Position p = read_position(position);
+            const Utility u = read_utility(utility);
+            Counters counters;
+            std::vector<int> line;
+            {
+                py::gil_scoped_release release;
+                line = principal_variation(p, u, counters);
+            }
+            return py::make_tuple(py::cast(line), counters.nodes);
+        },
+        py::arg("position"), py::arg("utility"));
+
+    m.def(
+        "sample_deals",
+        [](py::handle knowledge, int count, Mask seed) {
+            const Knowledge k = read_knowledge(knowledge);
+            if (count < 0) bad_input("the count cannot be negative");
+            std::vector<Position> deals;
+            {
+                py::gil_scoped_release release;
+                for (int i = 0; i < count; ++i) deals.push_back(deal(k, seed, Mask(i)));
+            }
+            py::list out;
+            for (const auto& p : deals) out.append(hands_of(p));
+            return out;
+        },
+        py::arg("knowledge"), py::arg("count"), py::arg("seed"),
+        "[hands of deal i for i < count]; deal i depends only on (seed, i)");
+
+    m.def(
+        "solve_sampled",
+        [](py::handle knowledge, py::handle utility, int count, Mask seed, bool actions,
+           py::object seconds, int min_count) {
+            const Knowledge k = read_knowledge(knowledge);
+            const Utility u = read_utility(utility);
+            if (count < 0) bad_input("the count cannot be negative");
+            const int to_act = (k.leader + k.trick_len) % k.players;
+            if (actions && to_act != k.seat) bad_input("actions are priced for the seat to act");
+            const Budget budget = budget_of(seconds);
+            const Budget none;
+            const Rules& r = rules();
+            std::vector<int> cards;
+            const Mask legal =
+                legal_cards(r, k.hand, k.trick_len ? k.trick[0] : -1, k.trump);
+            for (Mask rest = legal; rest; rest &= rest - 1) cards.push_back(lowest(rest));
+            std::vector<Position> deals;
+            std::vector<std::vector<int>> values;
+            Counters counters;
+            bool complete = true;
+            if (count > 0) validate(deal(k, seed, 0));  // a malformed knowledge fails here
+            {
+                py::gil_scoped_release release;
+                for (int i = 0; i < count; ++i) {
+                    const bool timed = i >= min_count;
+                    if (timed && budget.passed()) {
+                        complete = false;
+                        break;
+                    }
+                    const Position p = deal(k, seed, Mask(i));
+                    try {
+                        Root root(p, u, timed ? budget : none, counters);
+                        std::vector<int> row;
+                        if (actions)
+                            for (int card : cards) row.push_back(root.card_value(card));
+                        else
+                            row.push_back(root.value());
+                        values.push_back(std::move(row));
+                        deals.push_back(p);
+                    } catch (const Timeout&) {
+                        complete = false;  // the unfinished deal is dropped
+                        break;
+                    }
+                }
+            }
+            py::list hands;
+            for (const auto& p : deals) hands.append(hands_of(p));
+            py::list rows;
+            for (const auto& row : values) rows.append(py::tuple(py::cast(row)));
+            return py::make_tuple(hands, rows, py::tuple(py::cast(cards)), complete,
+                                  counters.nodes);
+        },
+        py::arg("knowledge"), py::arg("utility"), py::arg("count"), py::arg("seed"),
+        py::arg("actions"), py::arg("seconds"), py::arg("min_count"),
+        "(hands per deal, values per deal, cards, complete, nodes)");
+
+    m.def(
+        "splitmix64",
+        [](Mask seed, Mask index, int count) {
+            SplitMix64 rng = SplitMix64::for_deal(seed, index);
+            std::vector<Mask> out;
+            for (int i = 0; i < count; ++i) out.push_back(rng.next());
+            return out;
+        },
+        py::arg("seed"), py::arg("index"), py::arg("count"),
+        "The first ``count`` outputs of deal ``index``'s generator, for tests.");
+}

@@ -1,0 +1,532 @@
+// Alpha-beta over one complete deal with trump fixed, and the root questions above it.
+#include "search.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace smear {
+
+namespace {
+
+constexpr int kInfinity = 1 << 30;
+
+std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// Small stable insertion sort of cards by key: hands hold at most a few cards.
+void sort_by(int* cards, int n, int* keys) {
+    for (int i = 1; i < n; ++i) {
+        const int card = cards[i], key = keys[i];
+        int j = i - 1;
+        while (j >= 0 && keys[j] > key) {
+            cards[j + 1] = cards[j];
+            keys[j + 1] = keys[j];
+            --j;
+        }
+        cards[j + 1] = card;
+        keys[j + 1] = key;
+    }
+}
+
+int cards_left(const Mask* hands, int players) {
+    Mask all = 0;
+    for (int s = 0; s < players; ++s) all |= hands[s];
+    return popcount(all);
+}
+
+}  // namespace
+
+TranspositionTable::TranspositionTable(int bits)
+    : entries_(std::size_t{1} << bits), mask_((std::uint64_t{1} << bits) - 1) {
+    for (auto& e : entries_) e.generation = 0;
+}
+
+const TranspositionTable::Entry* TranspositionTable::find(std::uint64_t hash, const Mask* hands,
+                                                          int players, std::uint64_t games,
+                                                          std::uint32_t meta) const {
+    const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
+    for (std::uint64_t slot = base; slot <= base + 1; ++slot) {
+        const Entry& e = entries_[slot];
+        if (e.generation != generation_ || e.meta != meta || e.games != games) continue;
+        bool same = true;
+        for (int s = 0; s < players && same; ++s) same = e.hands[s] == hands[s];
+        if (same) return &e;
+    }
+    return nullptr;
+}
+
+// Two slots per bucket: the first keeps the entry with more cards left (dearer to
+// recompute), the second takes whatever comes.
+void TranspositionTable::store(std::uint64_t hash, const Mask* hands, int players,
+                               std::uint64_t games, std::uint32_t meta, int lo, int hi) {
+    const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
+    Entry* target = nullptr;
+    for (std::uint64_t slot = base; slot <= base + 1 && !target; ++slot) {
+        Entry& e = entries_[slot];
+        if (e.generation == generation_ && e.meta == meta && e.games == games &&
+            std::equal(hands, hands + players, e.hands))
+            target = &e;
+    }
+    if (!target) {
+        Entry& first = entries_[base];
+        if (first.generation != generation_ ||
+            cards_left(hands, players) >= cards_left(first.hands, players)) {
+            if (first.generation == generation_) entries_[base + 1] = first;
+            target = &first;
+        } else {
+            target = &entries_[base + 1];
+        }
+    }
+    std::copy(hands, hands + players, target->hands);
+    target->games = games;
+    target->meta = meta;
+    target->generation = generation_;
+    target->lo = lo;
+    target->hi = hi;
+}
+
+TranspositionTable& thread_table() {
+    thread_local TranspositionTable table(17);
+    return table;
+}
+
+// The search for one deal with trump fixed.
+class Search {
+   public:
+    Search(const Position& p, int trump, const Utility& u, const Budget& budget,
+           Counters& counters, TranspositionTable& tt);
+    int after(int card, int alpha, int beta);
+
+   private:
+    int play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
+             int b, std::uint64_t games, int alpha, int beta);
+    int next(int seat, int leader, int led, Mask trick_mask, int trick_len, int winning,
+             int win_seat, int a, int b, std::uint64_t games, int alpha, int beta);
+    int trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
+    int final_value(int a, int b, std::uint64_t games) const;
+    void take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) const;
+    int game_winner(std::uint64_t games) const;
+    Mask merge(Mask legal, Mask trick_mask) const;
+    bool beats(int card, int current) const;
+    bool is_trump(int card) const { return (trump_mask_ >> card) & 1; }
+    int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
+
+    const Rules& r_;
+    const Position& p_;
+    const Utility& u_;
+    const Budget& budget_;
+    Counters& counters_;
+    TranspositionTable& tt_;
+    const int trump_;
+    const int players_;
+    const int units_;
+    Mask trump_mask_;
+    Mask once_, twice_;
+    bool merges_;
+    bool side_of_seat_[kMaxSeats];
+    Mask hands_[kMaxSeats];
+    int sure_a_ = 0, sure_b_ = 0;  // points already fixed: the maximising side's, the other's
+    std::uint64_t games0_ = 0;     // each unit's game total so far, one byte each
+    int lead_key_[kCards], feed_key_[kCards], cheap_key_[kCards], dump_key_[kCards];
+};
+
+Search::Search(const Position& p, int trump, const Utility& u, const Budget& budget,
+               Counters& counters, TranspositionTable& tt)
+    : r_(rules()),
+      p_(p),
+      u_(u),
+      budget_(budget),
+      counters_(counters),
+      tt_(tt),
+      trump_(trump),
+      players_(p.players),
+      units_(p.units) {
+    const Mask in_play = p.in_play();
+    trump_mask_ = r_.suit_mask[trump];
+    const Mask trumps = in_play & trump_mask_;
+    const Mask high = bit(highest(trumps));
+    const Mask jack = in_play & r_.jack_of[trump];
+    once_ = high | jack | (in_play & r_.jokers);
+    twice_ = high & jack;
+    if (2 + popcount(once_) + popcount(twice_) >= kPointsRange)
+        bad_input("a round holds at most 6 points under these rules");
+    for (int s = 0; s < players_; ++s) {
+        side_of_seat_[s] = u.side_of_unit[p.unit_of[s]];
+        hands_[s] = p.hands[s];
+    }
+    for (int unit = 0; unit < units_; ++unit) {
+        const Mask cards = p.taken[unit];
+        const int points = popcount(cards & once_) + popcount(cards & twice_);
+        (u.side_of_unit[unit] ? sure_a_ : sure_b_) += points;
+        games0_ += std::uint64_t(r_.game_total(cards)) << (8 * unit);
+    }
+    // low goes to whoever was dealt it, whoever captures it
+    const int low = lowest(trumps);
+    for (int s = 0; s < players_; ++s)
+        if ((p.dealt[s] >> low) & 1) (side_of_seat_[s] ? sure_a_ : sure_b_) += 1;
+    // equivalent cards exist only where touching ranks can share a game value
+    merges_ = false;
+    for (int card = 0; card + 1 < kCards; ++card) {
+        const Mask pair = bit(card) | bit(card + 1);
+        if ((in_play & pair) == pair && !r_.is_joker(card) && !r_.is_joker(card + 1) &&
+            r_.suit_of[card] == r_.suit_of[card + 1] &&
+            r_.game_value[card] == r_.game_value[card + 1] && !((once_ >> card) & 1) &&
+            !((once_ >> (card + 1)) & 1))
+            merges_ = true;
+    }
+    for (int c = 0; c < kCards; ++c) {
+        const bool joker = r_.is_joker(c);
+        const int rank = r_.rank_of[c];
+        const bool scoring = (once_ >> c) & 1;
+        lead_key_[c] = joker ? 50 : is_trump(c) ? -100 - rank : -rank;
+        feed_key_[c] = -2 * r_.game_value[c] - 100 * scoring;
+        cheap_key_[c] = rank + 20 * (joker || is_trump(c));
+        dump_key_[c] = r_.game_value[c] * 20 + rank + 200 * scoring;
+    }
+}
+
+bool Search::beats(int card, int current) const {
+    if (r_.is_joker(card)) return !r_.is_joker(current) && !is_trump(current);
+    if (is_trump(card)) return !is_trump(current) || card > current;
+    if (r_.is_joker(current) || is_trump(current)) return false;
+    return r_.suit_of[card] == r_.suit_of[current] && card > current;
+}
+
+int Search::after(int card, int alpha, int beta) {
+    const int seat = p_.to_act();
+    int trick[kMaxSeats];
+    std::copy(p_.trick, p_.trick + p_.trick_len, trick);
+    trick[p_.trick_len] = card;
+    const int len = p_.trick_len + 1;
+    Mask trick_mask = 0;
+    for (int i = 0; i < len; ++i) trick_mask |= bit(trick[i]);
+    const int index = trick_winner(r_, trick, len, trump_);
+    const int win_seat = (p_.leader + index) % players_;
+    hands_[seat] &= ~bit(card);
+    int value;
+    try {
+        value = next(seat, p_.leader, trick[0], trick_mask, len, trick[index], win_seat, sure_a_,
+                     sure_b_, games0_, alpha, beta);
+    } catch (...) {
+        hands_[seat] = p_.hands[seat];
+        throw;
+    }
+    hands_[seat] = p_.hands[seat];
+    return value;
+}
+
+int Search::game_winner(std::uint64_t games) const {
+    int best = -1, winner = -1;
+    bool tie = false;
+    for (int unit = 0; unit < units_; ++unit) {
+        const int total = int((games >> (8 * unit)) & 0xFF);
+        if (total > best) {
+            best = total;
+            winner = unit;
+            tie = false;
+        } else if (total == best) {
+            tie = true;
+        }
+    }
+    return tie ? -1 : winner;
+}
+
+int Search::final_value(int a, int b, std::uint64_t games) const {
+    const int winner = game_winner(games);
+    if (winner >= 0) (u_.side_of_unit[winner] ? a : b) += 1;
+    return u_.table[a][b];
+}
+
+void Search::take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) const {
+    const int points = popcount(cards & once_) + popcount(cards & twice_);
+    (side_of_seat_[winner] ? a : b) += points;
+    games += std::uint64_t(r_.game_total(cards)) << (8 * p_.unit_of[winner]);
+}
+
+// After ``seat`` added the card that made ``trick_len`` cards: finish the trick or pass on.
+int Search::next(int seat, int leader, int led, Mask trick_mask, int trick_len, int winning,
+                 int win_seat, int a, int b, std::uint64_t games, int alpha, int beta) {
+    if (trick_len < players_)
+        return play((seat + 1) % players_, leader, led, trick_mask, winning, win_seat, a, b,
+                    games, alpha, beta);
+    take(trick_mask, win_seat, a, b, games);
+    return trick_start(win_seat, a, b, games, alpha, beta);
+}
+
+int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
+    Mask remaining = 0;
+    for (int s = 0; s < players_; ++s) remaining |= hands_[s];
+    if (!remaining) return final_value(a, b, games);
+    if (popcount(remaining) == players_) {
+        // one card each: the last trick plays itself
+        int trick[kMaxSeats];
+        for (int i = 0; i < players_; ++i) trick[i] = lowest(hands_[(leader + i) % players_]);
+        const int winner = (leader + trick_winner(r_, trick, players_, trump_)) % players_;
+        take(remaining, winner, a, b, games);
+        return final_value(a, b, games);
+    }
+    // Bounds from the points still out: stop when they cannot change the answer.
+    const int out = popcount(remaining & once_) + popcount(remaining & twice_);
+    int settled = -1;  // the side game surely goes to (1 maximising, 0 the other), if either
+    int top = -1, second = -1, top_unit = 0;
+    for (int unit = 0; unit < units_; ++unit) {
+        const int total = int((games >> (8 * unit)) & 0xFF);
+        if (total > top) {
+            second = top;
+            top = total;
+            top_unit = unit;
+        } else if (total > second) {
+            second = total;
+        }
+    }
+    if (units_ == 1 || top > second + r_.game_total(remaining))
+        settled = u_.side_of_unit[top_unit] ? 1 : 0;
+    int upper, lower;
+    const auto& t = u_.table;
+    if (settled < 0) {
+        upper = t[a + out + 1][b];
+        lower = t[a][b + out + 1];
+    } else if (settled == 1) {
+        upper = t[a + out + 1][b];
+        lower = t[a + 1][b + out];
+    } else {
+        upper = t[a + out][b + 1];
+        lower = t[a][b + out + 1];
+    }
+    if (upper <= alpha || lower == upper) return upper;
+    if (lower >= beta) return lower;
+    // game totals matter only relative to each other: the key keeps their differences
+    std::uint64_t relative = 0;
+    const int least = [&] {
+        int m = 255;
+        for (int unit = 0; unit < units_; ++unit) m = std::min(m, int((games >> (8 * unit)) & 0xFF));
+        return m;
+    }();
+    for (int unit = 0; unit < units_; ++unit)
+        relative |= (((games >> (8 * unit)) & 0xFF) - least) << (8 * unit);
+    const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
+                               std::uint32_t(a) << 5 | std::uint32_t(b) << 8;
+    std::uint64_t hash = mix64(relative ^ (std::uint64_t(meta) << 40));
+    for (int s = 0; s < players_; ++s) hash = mix64(hash ^ hands_[s]);
+    if (const auto* entry = tt_.find(hash, hands_, players_, relative, meta)) {
+        if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
+        if (entry->hi <= alpha) return entry->hi;
+        lower = std::max(lower, entry->lo);
+        upper = std::min(upper, entry->hi);
+    }
+    const int alpha0 = alpha > lower ? alpha : lower;
+    const int beta0 = beta < upper ? beta : upper;
+    const int value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
+    if (value <= alpha0)
+        tt_.store(hash, hands_, players_, relative, meta, lower, value);
+    else if (value >= beta0)
+        tt_.store(hash, hands_, players_, relative, meta, value, upper);
+    else
+        tt_.store(hash, hands_, players_, relative, meta, value, value);
+    return value;
+}
+
+// Keep one card of each run of touching cards worth the same (and not scoring): no card
+// still in play, the current trick included, ranks between them.
+Mask Search::merge(Mask legal, Mask trick_mask) const {
+    Mask others = trick_mask;
+    for (int s = 0; s < players_; ++s) others |= hands_[s];
+    others &= ~legal;
+    Mask keep = legal & (r_.jokers | once_);
+    Mask plain = legal & ~keep;
+    int last = -1, run_value = -1;
+    while (plain) {
+        const int card = lowest(plain);
+        const Mask low = bit(card);
+        plain ^= low;
+        const int value = r_.game_value[card];
+        if (value == run_value && r_.suit_of[card] == r_.suit_of[last] &&
+            !(others & (low - 1) & ~((Mask{2} << last) - 1))) {
+            last = card;
+            continue;
+        }
+        keep |= low;
+        run_value = value;
+        last = card;
+    }
+    return keep;
+}
+
+int Search::order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const {
+    if (n < 2) return n;
+    int keys[kMaxSeats * 2];
+    const bool maximizing = side_of_seat_[seat];
+    for (int i = 0; i < n; ++i) {
+        const int c = cards[i];
+        if (!trick_len)
+            keys[i] = lead_key_[c];
+        else if (side_of_seat_[win_seat] == maximizing)
+            keys[i] = trick_len == players_ - 1 ? feed_key_[c] : dump_key_[c];  // feed a partner
+        else
+            keys[i] = beats(c, winning) ? cheap_key_[c] : 1000 + dump_key_[c];
+    }
+    sort_by(cards, n, keys);
+    return n;
+}
+
+int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
+                 int b, std::uint64_t games, int alpha, int beta) {
+    if (!(++counters_.nodes & 1023) && budget_.passed()) throw Timeout{};
+    const Mask hand = hands_[seat];
+    Mask legal = legal_cards(r_, hand, led, trump_);
+    if (merges_) legal = merge(legal, trick_mask);
+    int cards[16];
+    int n = 0;
+    for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
+    const int trick_len = popcount(trick_mask);
+    order(cards, n, seat, trick_len, winning, win_seat);
+    const bool maximizing = side_of_seat_[seat];
+    int best = maximizing ? -kInfinity : kInfinity;
+    for (int i = 0; i < n; ++i) {
+        const int card = cards[i];
+        const bool wins = winning < 0 || beats(card, winning);
+        hands_[seat] = hand & ~bit(card);
+        const int value = next(seat, leader, led < 0 ? card : led, trick_mask | bit(card),
+                               trick_len + 1, wins ? card : winning, wins ? seat : win_seat, a, b,
+                               games, alpha, beta);
+        hands_[seat] = hand;
+        if (maximizing) {
+            if (value > best) {
+                best = value;
+                if (value > alpha) {
+                    alpha = value;
+                    if (alpha >= beta) break;
+                }
+            }
+        } else if (value < best) {
+            best = value;
+            if (value < beta) {
+                beta = value;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+// --- The root ----------------------------------------------------------------------------
+
+std::vector<int> root_order(const Position& p) {
+    const Rules& r = rules();
+    const int seat = p.to_act();
+    const Mask legal = legal_cards(r, p.hands[seat], p.trick_len ? p.trick[0] : -1, p.trump);
+    std::vector<int> cards;
+    for (Mask rest = legal; rest; rest &= rest - 1) cards.push_back(lowest(rest));
+    if (p.trump >= 0) return cards;
+    // the opening lead also picks trump: the longest, strongest suit first, top card down
+    const Mask hand = p.hands[seat];
+    auto strength = [&](int card) {
+        const Mask suit = hand & r.suit_mask[r.suit_of[card]];
+        int ranks = 0;
+        for (Mask rest = suit; rest; rest &= rest - 1) ranks += r.rank_of[lowest(rest)];
+        return std::make_pair(-(popcount(suit) * 16 + ranks), -card);
+    };
+    std::stable_sort(cards.begin(), cards.end(),
+                     [&](int x, int y) { return strength(x) < strength(y); });
+    return cards;
+}
+
+Root::Root(const Position& position, const Utility& utility, const Budget& budget,
+           Counters& counters)
+    : position_(position),
+      utility_(utility),
+      budget_(budget),
+      counters_(counters),
+      order_(root_order(position)) {
+    thread_table().clear();
+}
+
+Root::~Root() = default;
+
+int Root::after(int card, int alpha, int beta) {
+    const int trump = position_.trump >= 0 ? position_.trump : rules().suit_of[card];
+    auto& search = searches_[trump];
+    if (!search)
+        search = std::make_unique<Search>(position_, trump, utility_, budget_, counters_,
+                                          thread_table());
+    return search->after(card, alpha, beta);
+}
+
+// The largest table entry ``reaches`` accepts: the value is always a table entry. The best
+// entry is tried first: a side with the lead and a free choice of trump often takes all.
+template <typename Reaches>
+int Root::bisect(Reaches reaches) const {
+    const auto& values = utility_.values;
+    int high = int(values.size()) - 1;
+    if (reaches(values[high])) return values[high];
+    int low = 0;
+    --high;
+    while (low < high) {
+        const int middle = (low + high + 1) / 2;
+        if (reaches(values[middle]))
+            low = middle;
+        else
+            high = middle - 1;
+    }
+    return values[low];
+}
+
+int Root::value() {
+    const bool side_moves = utility_.side_of_unit[position_.unit_of[position_.to_act()]];
+    return bisect([&](int goal) {
+        for (int card : order_) {
+            const bool reached = at_least(card, goal);
+            if (side_moves && reached) return true;
+            if (!side_moves && !reached) return false;
+        }
+        return !side_moves;
+    });
+}
+
+int Root::card_value(int card) {
+    return bisect([&](int goal) { return at_least(card, goal); });
+}
+
+int Root::best_card() {
+    const int value = this->value();
+    for (int card : order_)
+        if (at_least(card, value) && !at_least(card, value + 1)) return card;
+    throw std::logic_error("no card reaches the solved value");
+}
+
+Position advance(const Position& p, int card) {
+    const Rules& r = rules();
+    Position next = p;
+    const int seat = p.to_act();
+    next.hands[seat] &= ~bit(card);
+    if (next.trump < 0) next.trump = r.suit_of[card];
+    next.trick[next.trick_len++] = card;
+    if (next.trick_len < p.players) return next;
+    const int winner = (p.leader + trick_winner(r, next.trick, next.trick_len, next.trump)) %
+                       p.players;
+    for (int i = 0; i < next.trick_len; ++i) next.taken[p.unit_of[winner]] |= bit(next.trick[i]);
+    next.trick_len = 0;
+    next.leader = winner;
+    return next;
+}
+
+std::vector<int> principal_variation(const Position& start, const Utility& u,
+                                     Counters& counters) {
+    std::vector<int> line;
+    Position p = start;
+    const Budget none;
+    while (true) {
+        Mask held = 0;
+        for (int s = 0; s < p.players; ++s) held |= p.hands[s];
+        if (!held) return line;
+        Root root(p, u, none, counters);
+        const int card = root.best_card();
+        line.push_back(card);
+        p = advance(p, card);
+    }
+}
+
+}  // namespace smear

@@ -1,0 +1,69 @@
+// Exact double-dummy search: the same meaning as game/engine/solver_py.py.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core.hpp"
+
+namespace smear {
+
+// A fixed-size transposition table at trick starts; a new generation empties it in O(1).
+class TranspositionTable {
+   public:
+    struct Entry {
+        Mask hands[kMaxSeats];
+        std::uint64_t games;
+        std::uint32_t meta;
+        std::uint32_t generation;
+        int lo, hi;
+    };
+    explicit TranspositionTable(int bits = 16);
+    void clear() { ++generation_; }
+    const Entry* find(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
+                      std::uint32_t meta) const;
+    void store(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
+               std::uint32_t meta, int lo, int hi);
+
+   private:
+    std::vector<Entry> entries_;
+    std::uint64_t mask_;
+    std::uint32_t generation_ = 1;
+};
+
+// The table of the calling thread: each thread searches with its own.
+TranspositionTable& thread_table();
+
+class Search;
+
+// The searches below one position: one per trump the next card could set, sharing a
+// transposition table across every question asked of the position.
+class Root {
+   public:
+    Root(const Position& position, const Utility& utility, const Budget& budget,
+         Counters& counters);
+    ~Root();
+    const std::vector<int>& order() const { return order_; }
+    int after(int card, int alpha, int beta);
+    bool at_least(int card, int goal) { return after(card, goal - 1, goal) >= goal; }
+    int value();
+    int card_value(int card);
+    int best_card();
+
+   private:
+    template <typename Reaches>
+    int bisect(Reaches reaches) const;
+
+    const Position& position_;
+    const Utility& utility_;
+    const Budget& budget_;
+    Counters& counters_;
+    std::vector<int> order_;
+    std::unique_ptr<Search> searches_[4];
+};
+
+Position advance(const Position& p, int card);
+std::vector<int> principal_variation(const Position& p, const Utility& u, Counters& counters);
+std::vector<int> root_order(const Position& p);
+
+}  // namespace smear
