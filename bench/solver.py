@@ -21,7 +21,7 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.engine.rules import PASS, bid_action  # noqa: E402
-from game.engine.solver import SearchStats, Utility, action_values, solve  # noqa: E402
+from game.engine.solver import SearchStats, Utility, action_values, position_of, solve  # noqa: E402
 from game.engine.state import MatchSetup, RoundState, shuffle_deal  # noqa: E402
 
 
@@ -29,7 +29,7 @@ def first_lead(setup: MatchSetup, seed: int):
     state = RoundState(setup, shuffle_deal(setup, 0, Random(seed)))
     while state.in_auction():  # seat 1 (the dealer's left) bids 1, everyone else passes
         state = state.apply(bid_action(1) if state.current_player() == 1 else PASS)
-    return state.solver_position()
+    return position_of(state)
 
 
 def percentile(values: list[float], q: float) -> float:

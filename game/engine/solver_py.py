@@ -1,4 +1,7 @@
-"""Exact double-dummy search over a complete deal (a real one, or one a bot sampled).
+"""Exact double-dummy search over a complete deal, in pure Python: the reference.
+
+``game.engine.solver`` dispatches to the native core when it is built and to this module
+otherwise; the differential tests hold the core to these values exactly.
 
 Two sides: the units in ``Utility.side`` maximise, everyone else minimises (with more
 than two units that is the "paranoid" reduction). The value of a finished round is

@@ -21,7 +21,6 @@ from .cards import (
     functional_deck,
 )
 from .rules import PASS, MatchScoring, RoundPoints
-from .solver import Position
 from .view import SeatView, view_for
 
 
@@ -242,20 +241,6 @@ class RoundState:
     @property
     def bidder_seat(self) -> int | None:
         return None if self.auction_left or self.bidder == _NOBODY else self.bidder
-
-    def solver_position(self) -> Position:
-        """This complete deal as the solver's Position (card play only)."""
-        if self.auction_left or self.to_act == _NOBODY:
-            raise ValueError("the solver takes positions in card play")
-        return Position(
-            unit_of=self.setup.unit_of,
-            hands=self.hands,
-            dealt=self.deal.hands,
-            trump=self.trump,
-            leader=self.leader,
-            trick=self.trick,
-            taken=self.captured,
-        )
 
     def seated_history(self) -> list[tuple[int, int]]:
         """Every action so far as (seat, action): the auction clockwise from the dealer's

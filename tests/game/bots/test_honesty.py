@@ -15,8 +15,15 @@ from tests.game.engine.test_properties import random_states, reshuffle_unseen, s
 
 BOTS = Path(__file__).resolve().parents[3] / "game" / "bots"
 FORBIDDEN_IMPORTS = {"game.engine.state", "game.engine.record"}
-FORBIDDEN_NAMES = {"RoundState", "MatchState", "Deal", "shuffle_deal", "solver_position"}
-FORBIDDEN_ATTRIBUTES = {"deal", "hidden", "history", "captured", "solver_position"}
+FORBIDDEN_NAMES = {
+    "RoundState",
+    "MatchState",
+    "Deal",
+    "shuffle_deal",
+    "solver_position",
+    "position_of",
+}
+FORBIDDEN_ATTRIBUTES = {"deal", "hidden", "history", "captured", "solver_position", "position_of"}
 
 
 def bot_sources() -> list[Path]:

@@ -7,7 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine import rules
-from game.engine.solver import Utility, action_values, advance, principal_variation, solve
+from game.engine.solver import (
+    Utility,
+    action_values,
+    advance,
+    position_of,
+    principal_variation,
+    solve,
+)
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
 from tests.game.engine.test_properties import setups
 
@@ -57,7 +64,7 @@ def endgame(setup: MatchSetup, seed: int, cards_left: int) -> RoundState:
 @given(setups(), st.integers(0, 2**32), st.booleans())
 def test_solver_matches_brute_force_on_endgames(setup, seed, bid_shaped):
     cards_left = 2 if setup.players <= 5 else 1
-    position = endgame(setup, seed, cards_left).solver_position()
+    position = position_of(endgame(setup, seed, cards_left))
     side = frozenset({position.unit_of[position.to_act]})
     utility = Utility(side, BID_TABLE if bid_shaped else ())
     expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
@@ -66,7 +73,7 @@ def test_solver_matches_brute_force_on_endgames(setup, seed, bid_shaped):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_solver_matches_brute_force_from_the_third_trick_with_four_players(seed):
-    position = endgame(MatchSetup.partnerships(4, 2), seed, 3).solver_position()
+    position = position_of(endgame(MatchSetup.partnerships(4, 2), seed, 3))
     utility = Utility(frozenset({1}), BID_TABLE)
     expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
     assert action_values(position, utility) == expected
@@ -80,7 +87,7 @@ def test_solving_from_the_first_lead_chooses_trump_among_the_leads():
         state = state.apply(
             rules.PASS if rules.PASS in state.legal_actions() else rules.bid_action(1)
         )
-    position = state.solver_position()
+    position = position_of(state)
     utility = Utility(frozenset({setup.unit_of[position.to_act]}))
     values = action_values(position, utility)
     assert set(values) == set(state.legal_actions())
@@ -88,7 +95,7 @@ def test_solving_from_the_first_lead_chooses_trump_among_the_leads():
 
 
 def test_the_principal_variation_plays_out_the_round_with_its_value():
-    position = endgame(MatchSetup.cutthroat(3), 7, 3).solver_position()
+    position = position_of(endgame(MatchSetup.cutthroat(3), 7, 3))
     utility = Utility(frozenset({position.unit_of[position.to_act]}))
     line = principal_variation(position, utility)
     end = position
@@ -102,7 +109,7 @@ def test_the_principal_variation_plays_out_the_round_with_its_value():
 @given(st.integers(6, 8), st.integers(0, 2**32))
 def test_merging_equivalent_low_cards_keeps_the_exact_value_at_big_tables(players, seed):
     # ranks below 10 are all worth nothing toward game here, so many cards merge
-    position = endgame(MatchSetup.cutthroat(players), seed, 2).solver_position()
+    position = position_of(endgame(MatchSetup.cutthroat(players), seed, 2))
     utility = Utility(frozenset({position.unit_of[position.to_act]}), BID_TABLE)
     expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
     values = action_values(position, utility)
@@ -112,7 +119,7 @@ def test_merging_equivalent_low_cards_keeps_the_exact_value_at_big_tables(player
 
 def test_touching_cards_merge_only_when_no_card_in_play_lies_between():
     from game.engine.cards import SUITS, mask_of, parse_card
-    from game.engine.solver import Position, _Search
+    from game.engine.solver_py import Position, _Search
 
     def m(*codes):
         return mask_of(parse_card(c) for c in codes)

@@ -1,0 +1,178 @@
+"""Exact double-dummy search: the engine's one entry point to it.
+
+The functions here use the native core (``solver_native``, C++ built by pip from
+``native/``) when it imports, and the pure-Python search (``solver_py``, the reference and
+the fallback) otherwise; both stay importable on their own. Values mean the same either
+way (see ``solver_py`` for the search and the utility table): the differential tests
+prove them equal.
+
+Besides one position at a time, ``solve_sampled`` deals and solves many positions
+consistent with one seat's ``Knowledge`` in one call; in the core the whole loop runs in
+C++ with the GIL released.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from time import perf_counter
+
+from . import knowledge as _knowledge
+from . import solver_native, solver_py
+from .cards import cards_of
+from .knowledge import Knowledge, NoConsistentDeal
+from .rules import legal_cards
+from .solver_py import (
+    INFINITY,
+    MAX_POINTS,
+    Position,
+    SearchStats,
+    SearchTimeout,
+    Utility,
+    advance,
+    utility_side_moves,
+)
+
+__all__ = [
+    "INFINITY", "MAX_POINTS", "Knowledge", "NoConsistentDeal", "Position", "SampledSolve",
+    "SearchStats", "SearchTimeout", "Utility", "action_values", "advance", "best_card",
+    "native_available", "native_unavailable_reason", "position_of", "principal_variation",
+    "sample_deals", "solve", "solve_sampled", "utility_side_moves",
+]  # fmt: skip
+
+logger = logging.getLogger(__name__)
+
+_backend = solver_native if solver_native.available() else solver_py
+if _backend is solver_py:
+    logger.warning(
+        "the native search core is unavailable, searching in Python (slower): %s",
+        solver_native.UNAVAILABLE_BECAUSE,
+    )
+
+
+def native_available() -> bool:
+    return solver_native.available()
+
+
+def native_unavailable_reason() -> str:
+    """Why the core is not in use; empty when it is."""
+    return solver_native.UNAVAILABLE_BECAUSE
+
+
+def position_of(state) -> Position:
+    """A round state's complete deal as the solver's Position (card play only).
+
+    Takes any object with a RoundState's fields, so the state need not import the solver.
+    """
+    if state.in_auction() or state.is_terminal():
+        raise ValueError("the solver takes positions in card play")
+    return Position(
+        unit_of=state.setup.unit_of,
+        hands=state.hands,
+        dealt=state.deal.hands,
+        trump=state.trump,
+        leader=state.leader,
+        trick=state.trick,
+        taken=state.captured,
+    )
+
+
+def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
+    """The exact value of the position to the maximising side."""
+    return _backend.solve(position, utility, stats)
+
+
+def action_values(
+    position: Position, utility: Utility, stats: SearchStats | None = None
+) -> dict[int, int]:
+    """The exact value, to the maximising side, of every legal card for the seat to act."""
+    return _backend.action_values(position, utility, stats)
+
+
+def best_card(position: Position, utility: Utility) -> int:
+    """A card that achieves the position's exact value: the first in the search's order."""
+    return _backend.best_card(position, utility)
+
+
+def principal_variation(position: Position, utility: Utility) -> list[int]:
+    """One line of best play to the end of the round."""
+    return _backend.principal_variation(position, utility)
+
+
+def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
+    """``count`` deals consistent with ``known``; deal ``i`` depends only on (seed, i), and
+    the core and the Python sampler deal the same ones."""
+    if _backend is solver_native:
+        return solver_native.sample_deals(known, count, seed)
+    return _knowledge.sample_deals(known, count, seed)
+
+
+@dataclass(frozen=True)
+class SampledSolve:
+    """Deals solved in index order. Mode "actions": ``values[i]`` holds the exact value of
+    each card in ``cards`` (the knowing seat's legal cards, ascending) in deal ``i``;
+    mode "value": a 1-tuple, deal ``i``'s value."""
+
+    positions: tuple[Position, ...]
+    values: tuple[tuple[int, ...], ...]
+    cards: tuple[int, ...]
+    complete: bool  # False when the budget cut the batch short
+    nodes: int
+
+
+def solve_sampled(
+    known: Knowledge,
+    utility: Utility,
+    *,
+    count: int,
+    seed: int,
+    mode: str = "actions",
+    budget_ms: float | None = None,
+    min_count: int = 1,
+) -> SampledSolve:
+    """Deal ``count`` positions from ``known`` and solve each. ``budget_ms`` is honoured
+    inside the search once ``min_count`` deals are solved; a deal it interrupts is
+    dropped, never returned half-solved."""
+    if mode not in ("actions", "value"):
+        raise ValueError(f"mode is 'actions' or 'value', not {mode!r}")
+    actions = mode == "actions"
+    if actions and (known.leader + len(known.trick)) % known.players != known.seat:
+        raise ValueError("actions are priced for the seat to act")
+    if _backend is solver_native:
+        positions, values, cards, complete, nodes = solver_native.solve_sampled_raw(
+            known, utility, count=count, seed=seed, actions=actions, budget_ms=budget_ms,
+            min_count=min_count,
+        )  # fmt: skip
+    else:
+        positions, values, cards, complete, nodes = _solve_sampled_py(
+            known, utility, count, seed, actions, budget_ms, min_count
+        )
+    return SampledSolve(tuple(positions), tuple(map(tuple, values)), tuple(cards), complete, nodes)
+
+
+def _solve_sampled_py(known, utility, count, seed, actions, budget_ms, min_count):
+    deadline = None if budget_ms is None else perf_counter() + budget_ms / 1000
+    led = known.trick[0] if known.trick else -1
+    cards = tuple(cards_of(legal_cards(known.hand, led, known.trump)))
+    positions, values, nodes, complete = [], [], 0, True
+    for index in range(count):
+        timed = deadline is not None and index >= min_count
+        if timed and perf_counter() > deadline:
+            complete = False
+            break
+        position = _knowledge.sample_deal(known, seed, index)
+        stats = SearchStats(deadline=deadline if timed else None)
+        try:
+            if actions:
+                found = solver_py.action_values(position, utility, stats)
+                row = tuple(found[card] for card in cards)
+            else:
+                row = (solver_py.solve(position, utility, stats),)
+        except SearchTimeout:
+            nodes += stats.nodes
+            complete = False
+            break
+        nodes += stats.nodes
+        positions.append(position)
+        values.append(row)
+    return positions, values, cards, complete, nodes

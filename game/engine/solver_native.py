@@ -1,0 +1,155 @@
+"""The native search core (``smear_native``, built from ``native/``), in the solver's terms.
+
+The same functions and meanings as ``solver_py``; ``solver`` dispatches here when the
+core imports. The core learns the rules as data, once, at import: suits, ranks, game
+values and the jokers come from ``cards``; it restates only the trick rules (proved
+equal to ``rules`` by the differential tests).
+
+Positions, utilities and knowledge travel as plain tuples; the core checks them and
+raises ``ValueError`` on anything malformed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from time import perf_counter
+
+from .cards import CARD_COUNT, GAME_VALUE, HAND_SIZE, JACK, JOKER_1, JOKER_2, RANK_OF, SUIT_OF
+from .knowledge import MASK64, Knowledge, NoConsistentDeal
+from .solver_py import Position, SearchStats, SearchTimeout, Utility
+
+try:
+    import smear_native as _core
+except ImportError as error:  # the core was not built: solver falls back to solver_py
+    _core = None
+    UNAVAILABLE_BECAUSE = f"the native core smear_native did not import ({error})"
+else:
+    UNAVAILABLE_BECAUSE = ""
+
+
+@dataclass(frozen=True)
+class RulesData:
+    """What the core is told about the rules: house rules today, table variants later."""
+
+    suit_of: tuple[int, ...]
+    rank_of: tuple[int, ...]  # must rise with the card code within a suit
+    game_value: tuple[int, ...]
+    jokers: tuple[int, ...]
+    jack_rank: int
+    deck: int  # every card code
+    hand_size: int
+
+
+HOUSE_RULES = RulesData(
+    suit_of=SUIT_OF,
+    rank_of=RANK_OF,
+    game_value=GAME_VALUE,
+    jokers=(JOKER_1, JOKER_2),
+    jack_rank=JACK,
+    deck=(1 << CARD_COUNT) - 1,
+    hand_size=HAND_SIZE,
+)
+
+
+def available() -> bool:
+    return _core is not None
+
+
+def _configure(data: RulesData) -> None:
+    _core.configure(
+        list(data.suit_of), list(data.rank_of), list(data.game_value), list(data.jokers),
+        data.jack_rank, data.deck, data.hand_size,
+    )  # fmt: skip
+
+
+if _core is not None:
+    _configure(HOUSE_RULES)
+
+
+def _position(p: Position) -> tuple:
+    return (p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, p.taken)
+
+
+def _utility(u: Utility) -> tuple:
+    return (sorted(u.side), u.table)
+
+
+def _seconds_left(stats: SearchStats | None) -> float | None:
+    if stats is None or stats.deadline is None:
+        return None
+    return stats.deadline - perf_counter()
+
+
+def _count(stats: SearchStats | None, nodes: int) -> None:
+    if stats is not None:
+        stats.nodes += nodes
+
+
+def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
+    value, nodes = _core.solve(_position(position), _utility(utility), _seconds_left(stats))
+    _count(stats, nodes)
+    if value is None:
+        raise SearchTimeout
+    return value
+
+
+def action_values(
+    position: Position, utility: Utility, stats: SearchStats | None = None
+) -> dict[int, int]:
+    values, nodes = _core.action_values(
+        _position(position), _utility(utility), _seconds_left(stats)
+    )
+    _count(stats, nodes)
+    if values is None:
+        raise SearchTimeout
+    return dict(values)
+
+
+def best_card(position: Position, utility: Utility) -> int:
+    return _core.best_card(_position(position), _utility(utility))[0]
+
+
+def principal_variation(position: Position, utility: Utility) -> list[int]:
+    return _core.principal_variation(_position(position), _utility(utility))[0]
+
+
+def _deal(known: Knowledge, hands: tuple[int, ...]) -> Position:
+    return Position(
+        unit_of=known.unit_of,
+        hands=tuple(hands),
+        dealt=tuple(h | p for h, p in zip(hands, known.played_by, strict=True)),
+        trump=known.trump,
+        leader=known.leader,
+        trick=known.trick,
+        taken=known.taken,
+    )
+
+
+def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
+    try:
+        dealt = _core.sample_deals(known.as_tuple(), count, seed & MASK64)
+    except _core.NoConsistentDeal as error:
+        raise NoConsistentDeal(str(error)) from None
+    return [_deal(known, hands) for hands in dealt]
+
+
+def solve_sampled_raw(
+    known: Knowledge,
+    utility: Utility,
+    *,
+    count: int,
+    seed: int,
+    actions: bool,
+    budget_ms: float | None,
+    min_count: int,
+) -> tuple[list[Position], list[tuple[int, ...]], tuple[int, ...], bool, int]:
+    """(deals, values per deal, cards, complete, nodes): the whole loop in the core."""
+    seconds = None if budget_ms is None else budget_ms / 1000
+    try:
+        hands, values, cards, complete, nodes = _core.solve_sampled(
+            known.as_tuple(), _utility(utility), count, seed & MASK64, actions, seconds,
+            min_count,
+        )  # fmt: skip
+    except _core.NoConsistentDeal as error:
+        raise NoConsistentDeal(str(error)) from None
+    return [_deal(known, h) for h in hands], values, cards, complete, nodes
