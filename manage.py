@@ -6,6 +6,11 @@ import sys
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["replay"]:
+        # the replay needs only the engine: skip Django's start-up
+        from game.replay_cli import main as replay
+
+        sys.exit(replay(sys.argv[2:]))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "smearsite.settings")
     from django.core.management import execute_from_command_line
 

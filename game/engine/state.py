@@ -7,6 +7,7 @@ its actions replays a round exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from random import Random
 
@@ -26,6 +27,8 @@ from .view import SeatView, view_for
 
 class IllegalAction(ValueError):
     """An action the rules do not allow here; the state is unchanged."""
+
+    index: int | None = None  # set by RoundState.replay: which of its actions
 
 
 @dataclass(frozen=True)
@@ -214,16 +217,31 @@ class RoundState:
 
         ``seat``, when given, must be the seat to act.
         """
-        to_act = self.to_act
-        if to_act == _NOBODY:
-            raise IllegalAction("the round is over")
-        if action.__class__ is not int:
-            raise IllegalAction(f"{action!r} is not an action")
-        if seat is not None and seat != to_act:
-            raise IllegalAction(f"not your turn: seat {to_act} is to act, not seat {seat}")
-        if self.auction_left:
-            return self._apply_bid(action)
-        return self._apply_play(action)
+        new = self._copy()
+        new._advance(action, seat)
+        return new
+
+    def replay(
+        self,
+        actions: Iterable[tuple[int | None, int]],
+        before_each: Callable[[RoundState], None] | None = None,
+    ) -> RoundState:
+        """The state after every ``(seat, action)`` in turn, moved forward on one private
+        copy instead of a new state per step (what reading a long record wants).
+
+        ``before_each(state)`` sees the state before each action. An illegal action raises
+        IllegalAction with ``index``, its place in ``actions``.
+        """
+        state = self._copy()
+        for index, (seat, action) in enumerate(actions):
+            if before_each is not None:
+                before_each(state)
+            try:
+                state._advance(action, seat)
+            except IllegalAction as error:
+                error.index = index
+                raise
+        return state
 
     def view_for(self, seat: int) -> SeatView:
         return view_for(self, seat)
@@ -297,7 +315,21 @@ class RoundState:
         new.result = None
         return new
 
-    def _apply_bid(self, action: int) -> RoundState:
+    def _advance(self, action: int, seat: int | None) -> None:
+        """Apply ``action`` to this (private) state in place; raises before changing anything."""
+        to_act = self.to_act
+        if to_act == _NOBODY:
+            raise IllegalAction("the round is over")
+        if action.__class__ is not int:
+            raise IllegalAction(f"{action!r} is not an action")
+        if seat is not None and seat != to_act:
+            raise IllegalAction(f"not your turn: seat {to_act} is to act, not seat {seat}")
+        if self.auction_left:
+            self._apply_bid(action)
+        else:
+            self._apply_play(action)
+
+    def _apply_bid(self, action: int) -> None:
         seat = self.to_act
         if action == PASS:
             if self._must_open():
@@ -310,19 +342,17 @@ class RoundState:
                 )
         else:
             raise IllegalAction(f"{_describe(action)} is not a bid or a pass: the auction is on")
-        new = self._copy()
-        new.history = self.history + (action,)
+        self.history += (action,)
         if action != PASS:
-            new.high_bid = rules.bid_amount(action)
-            new.bidder = seat
-        new.auction_left = self.auction_left - 1
-        if new.auction_left:
-            new.to_act = (seat + 1) % self.setup.players
+            self.high_bid = rules.bid_amount(action)
+            self.bidder = seat
+        self.auction_left -= 1
+        if self.auction_left:
+            self.to_act = (seat + 1) % self.setup.players
         else:
-            new.to_act = new.leader = new.bidder  # the auction winner leads
-        return new
+            self.to_act = self.leader = self.bidder  # the auction winner leads
 
-    def _apply_play(self, action: int) -> RoundState:
+    def _apply_play(self, action: int) -> None:
         seat = self.to_act
         hands = self.hands
         hand = hands[seat]
@@ -335,32 +365,30 @@ class RoundState:
             if action < 0 or not hand >> action & 1:
                 raise IllegalAction(f"{_describe(action)} is not in seat {seat}'s hand")
             raise IllegalAction(_why_illegal(action, trick, trump))
-        new = self._copy()
-        new.history = self.history + (action,)
-        new.hands = hands[:seat] + (hand & ~(1 << action),) + hands[seat + 1 :]
+        self.history += (action,)
+        self.hands = hands[:seat] + (hand & ~(1 << action),) + hands[seat + 1 :]
         if trump < 0:
-            trump = new.trump = SUIT_OF[action]  # the first card led sets trump
+            trump = self.trump = SUIT_OF[action]  # the first card led sets trump
         players = self.setup.players
         trick = trick + (action,)
         if len(trick) < players:
-            new.trick = trick
-            new.to_act = (seat + 1) % players
-            return new
+            self.trick = trick
+            self.to_act = (seat + 1) % players
+            return
         winner = (self.leader + rules.trick_winner(trick, trump)) % players
         unit = self.setup.unit_of[winner]
         taken = 0
         for c in trick:
             taken |= 1 << c
         captured = self.captured
-        new.captured = captured[:unit] + (captured[unit] | taken,) + captured[unit + 1 :]
-        new.trick_winners = self.trick_winners + (winner,)
-        new.trick = ()
-        if len(new.trick_winners) < HAND_SIZE:
-            new.leader = new.to_act = winner
+        self.captured = captured[:unit] + (captured[unit] | taken,) + captured[unit + 1 :]
+        self.trick_winners += (winner,)
+        self.trick = ()
+        if len(self.trick_winners) < HAND_SIZE:
+            self.leader = self.to_act = winner
         else:
-            new.leader = new.to_act = _NOBODY
-            new.result = new._score()
-        return new
+            self.leader = self.to_act = _NOBODY
+            self.result = self._score()
 
     def _score(self) -> RoundResult:
         setup = self.setup

@@ -245,3 +245,51 @@ def test_teams_must_partition_the_seats(players, teams):
 def test_any_partition_of_the_seats_is_a_valid_team_layout():
     setup = MatchSetup(6, [[0, 3], [1], [2, 4, 5]])
     assert setup.unit_of == (0, 1, 2, 0, 2, 2)
+
+
+# --- Replaying a sequence in place -------------------------------------------------
+
+
+def played_out(state: RoundState, rng: Random) -> list[tuple[int, int]]:
+    seated = []
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        seated.append((state.current_player(), action))
+        state = state.apply(action)
+    return seated
+
+
+def test_replay_reaches_the_same_state_as_applying_each_action_and_leaves_the_start_alone():
+    start = random_round(MatchSetup.cutthroat(5), Random(11))
+    seated = played_out(start, Random(12))
+    before = snapshot(start)
+    stepped = start
+    for seat, action in seated:
+        stepped = stepped.apply(action, seat)
+
+    replayed = start.replay(seated)
+
+    assert replayed == stepped and snapshot(replayed) == snapshot(stepped)
+    assert snapshot(start) == before
+
+
+def test_replay_shows_each_state_before_its_action():
+    start = random_round(MatchSetup.partnerships(4, 2), Random(13))
+    seated = played_out(start, Random(14))
+    seen = []
+    start.replay(seated, before_each=lambda state: seen.append(state.legal_actions()))
+    expected, state = [], start
+    for seat, action in seated:
+        expected.append(state.legal_actions())
+        state = state.apply(action, seat)
+    assert seen == expected
+
+
+def test_replay_names_the_first_illegal_action_by_its_index():
+    start = random_round(MatchSetup.partnerships(4, 2), Random(15))
+    seated = played_out(start, Random(16))
+    seat, _ = seated[6]
+    wrong_seat = [*seated[:6], ((seat + 1) % 4, seated[6][1]), *seated[7:]]
+    with pytest.raises(IllegalAction, match="not your turn") as refused:
+        start.replay(wrong_seat)
+    assert refused.value.index == 6
