@@ -288,7 +288,7 @@ def table_advance_bots(*, table_id: int, max_moves: int | None = None) -> int:
         match = selectors.match_for_table(table, fresh=True)  # the locked row
         rng = random.Random(random.SystemRandom().getrandbits(64))
         per_bot_ms = max(30.0, EXPERT_REQUEST_BUDGET_MS / max(1, len(levels)))
-        options = {"expert": {"budget_ms": per_bot_ms, "max_deals": 16, "min_deals": 2}}
+        options = {"expert": {"budget_ms": per_bot_ms, "max_deals": 16}}
         bots = {}
         while max_moves is None or moves < max_moves:
             seat = match.current_player()

@@ -17,17 +17,17 @@ from random import Random
 from game.engine.rules import PASS, bid_amount, is_bid
 from game.engine.solver import (
     Position,
-    SearchStats,
-    SearchTimeout,
-    action_values,
+    SampledSolve,
+    Utility,
     advance,
+    native_available,
     principal_variation,
-    solve,
+    solve_sampled,
 )
 from game.engine.view import SeatView
 
 from .basic import GreedyBot
-from .sampling import Knowledge, knowledge, sample_hands, sample_position
+from .sampling import knowledge
 from .valuation import (
     Situation,
     contract_utility,
@@ -67,8 +67,7 @@ class ExpertBot:
     """Budget: at most ``max_deals`` sampled deals and ``budget_ms`` of thinking per decision."""
 
     budget_ms: float = 250.0
-    max_deals: int = 40
-    min_deals: int = 4
+    max_deals: int = 400
     bid_margin: float = 0.5  # expected match value a bid must promise over passing
 
     name = "expert"
@@ -95,49 +94,46 @@ class ExpertBot:
     # --- Card play ----------------------------------------------------------------
 
     def _analyse_play(self, view, legal, rng, deadline, detailed) -> Analysis:
-        known = knowledge(view)
         unit_of = view.unit_of
         situation = Situation(view.unit, unit_of[view.bidder], view.bid, view.scores, view.target)
-        if not view.trick_winners and not detailed:
-            utility = contract_utility(situation)  # the first trick: the dearest to search
-        else:
-            utility = utility_for(situation, with_points=detailed)
-        samples: dict[int, list[tuple[int, int, int]]] = {action: [] for action in legal}
-        solved, complete = self._sample(
-            lambda: sample_position(view, known, rng),
-            lambda position, stats: action_values(position, utility, stats),
-            deadline,
-        )
-        first_deal = solved[0][0] if solved else None
-        for _, values in solved:
-            for action in legal:
-                value = values[action]
-                samples[action].append(decode(value) if detailed else (value, None, None))
+        utility = self._play_utility(view, situation, detailed)
+        batch = self._solve(view, utility, "actions", rng, deadline)
+        column = {card: i for i, card in enumerate(batch.cards)}
+        samples = {
+            action: [
+                decode(row[column[action]]) if detailed else (row[column[action]], None, None)
+                for row in batch.values
+            ]
+            for action in legal
+        }
         stats = [_summarise(action, rows, situation) for action, rows in samples.items()]
         stats.sort(key=lambda s: -s.value)
+        first_deal = batch.positions[0] if batch.positions else None
         line: tuple = ()
         if detailed and first_deal is not None:
             line = _line(first_deal, stats[0].action, utility)
         return Analysis(
             seat=view.seat,
             actions=tuple(stats),
-            deals=len(samples[legal[0]]),
-            complete=complete,
+            deals=len(batch.values),
+            complete=batch.complete,
             line=line,
             line_deal=first_deal.hands if first_deal else (),
         )
+
+    @staticmethod
+    def _play_utility(view: SeatView, situation: Situation, detailed: bool) -> Utility:
+        if not view.trick_winners and not detailed and not native_available():
+            # the first trick is the dearest to search: in Python, make or beat the bid
+            return contract_utility(situation)
+        return utility_for(situation, with_points=detailed)
 
     # --- The auction --------------------------------------------------------------
 
     def _analyse_auction(self, view, legal, rng, deadline) -> Analysis:
         """What we could take as the bidder, over sampled deals, priced for each legal bid."""
-        known = knowledge(view)
-        solved, complete = self._sample(
-            lambda: self._as_leader(view, known, rng),
-            lambda position, stats: solve(position, points_utility(view.unit), stats),
-            deadline,
-        )
-        outcomes = [ours for _, ours in solved]  # points we take as the bidder, per deal
+        batch = self._solve(view, points_utility(view.unit), "value", rng, deadline)
+        outcomes = [row[0] for row in batch.values]  # points we take as the bidder, per deal
         partner_holds_bid = self._partner_holds_bid(view)
         stats = []
         for action in legal:
@@ -165,32 +161,28 @@ class ExpertBot:
                 )
             )
         stats.sort(key=lambda s: (-s.value, s.action))
-        return Analysis(view.seat, tuple(stats), len(outcomes), complete, (), ())
+        return Analysis(view.seat, tuple(stats), len(outcomes), batch.complete, (), ())
 
-    def _sample(self, deal, search, deadline) -> tuple[list[tuple[Position, object]], bool]:
-        """Solve sampled deals until the budget runs out: (deal, result) pairs, and
-        whether every deal the budget allowed was solved."""
-        solved = []
-        while len(solved) < self.max_deals:
-            if len(solved) >= self.min_deals and time.perf_counter() > deadline:
-                return solved, False
-            position = deal()
-            try:
-                solved.append((position, search(position, SearchStats(deadline=deadline))))
-            except SearchTimeout:
-                return solved, False
-        return solved, True
+    def _solve(
+        self, view: SeatView, utility: Utility, mode: str, rng: Random, deadline: float
+    ) -> SampledSolve:
+        """Sampled deals from the seat's knowledge, solved in one call until the budget is
+        spent (during the auction, each as if this seat had won it and led)."""
+        remaining_ms = max(0.0, (deadline - time.perf_counter()) * 1000)
+        return solve_sampled(
+            knowledge(view),
+            utility,
+            count=self.max_deals,
+            seed=rng.getrandbits(63),
+            mode=mode,
+            budget_ms=remaining_ms,
+            min_count=0,  # the deadline always answers: a deal it cuts short is dropped
+        )
 
     @staticmethod
     def _partner_holds_bid(view: SeatView) -> bool:
         bids = [(seat, a) for seat, a in view.auction if is_bid(a)]
         return bool(bids) and view.unit_of[bids[-1][0]] == view.unit
-
-    @staticmethod
-    def _as_leader(view: SeatView, known: Knowledge, rng: Random) -> Position:
-        """A sampled deal in which this seat won the auction and is about to lead."""
-        hands = sample_hands(view, known, rng)
-        return Position(view.unit_of, hands, hands, trump=-1, leader=view.seat)
 
 
 def _summarise(action: int, rows: list[tuple], situation: Situation) -> ActionStats:
