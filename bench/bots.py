@@ -1,9 +1,10 @@
 """Bot decision latency at the live-play budget, and how many deals the expert solves.
 
-    python bench/bots.py [--rounds 8] [--players 3 4]
+    python bench/bots.py [--rounds 8] [--players 3 4 6 8]
 
 The expert sits at every other seat against greedy bots; every decision with more than
-one legal action is timed. Prints p50/p95/max per table size and phase.
+one legal action is timed. Prints p50/p95/max per table size and phase, with the sampled
+deals solved per decision (p50 and the fewest), and which search ran (native or Python).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.bots import make_bot  # noqa: E402
 from game.bots.basic import GreedyBot  # noqa: E402
+from game.engine.solver import native_available  # noqa: E402
 from game.engine.state import MatchSetup, MatchState  # noqa: E402
 
 
@@ -58,7 +60,11 @@ def measure(players: int, rounds: int, seed: int) -> None:
         if phase not in times:
             continue
         ms = [t * 1e3 for t in times[phase]]
-        solved = f", deals solved p50 {percentile(deals[phase], 0.5)}" if phase != "all" else ""
+        solved = (
+            f", deals p50 {percentile(deals[phase], 0.5)} min {min(deals[phase])}"
+            if phase != "all"
+            else ""
+        )
         p50, p95 = percentile(ms, 0.5), percentile(ms, 0.95)
         print(
             f"{players} players, {phase:>7}: {len(ms)} decisions, p50 {p50:.0f} ms, "
@@ -69,10 +75,12 @@ def measure(players: int, rounds: int, seed: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=8)
-    parser.add_argument("--players", type=int, nargs="+", default=[3, 4])
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 6, 8])
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(f"expert budget {make_bot('expert').budget_ms:.0f} ms per decision")
+    search = "native core" if native_available() else "Python (no native core)"
+    expert = make_bot("expert")
+    print(f"expert budget {expert.budget_ms:.0f} ms, at most {expert.max_deals} deals; {search}")
     for players in args.players:
         measure(players, args.rounds, args.seed)
 
