@@ -113,6 +113,8 @@ class Search {
     bool beats(int card, int current) const;
     bool is_trump(int card) const { return (trump_mask_ >> card) & 1; }
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
+    void canonical_hands(Mask remaining, Mask* key) const;
+    std::uint64_t game_key(std::uint64_t games, int still_out) const;
 
     const Rules& r_;
     const Position& p_;
@@ -126,6 +128,7 @@ class Search {
     Mask trump_mask_;
     Mask once_, twice_;
     bool merges_;
+    Mask plain_zero_[4];  // cards in play worth nothing toward game and scoring nothing
     bool side_of_seat_[kMaxSeats];
     Mask hands_[kMaxSeats];
     int sure_a_ = 0, sure_b_ = 0;  // points already fixed: the maximising side's, the other's
@@ -176,6 +179,11 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
             r_.game_value[card] == r_.game_value[card + 1] && !((once_ >> card) & 1) &&
             !((once_ >> (card + 1)) & 1))
             merges_ = true;
+    }
+    for (int suit = 0; suit < 4; ++suit) {
+        plain_zero_[suit] = 0;
+        for (Mask rest = in_play & r_.suit_mask[suit] & ~once_; rest; rest &= rest - 1)
+            if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
     }
     for (int c = 0; c < kCards; ++c) {
         const bool joker = r_.is_joker(c);
@@ -256,7 +264,56 @@ int Search::next(int seat, int leader, int led, Mask trick_mask, int trick_len, 
     return trick_start(win_seat, a, b, games, alpha, beta);
 }
 
+// The hands with each suit's worthless low cards renumbered from the bottom of the suit:
+// which of them were played no longer matters once none is left between them, so the
+// transposition table meets more positions it already solved.
+void Search::canonical_hands(Mask remaining, Mask* key) const {
+    std::copy(hands_, hands_ + players_, key);
+    for (int suit = 0; suit < 4; ++suit) {
+        Mask low = remaining & plain_zero_[suit];
+        const Mask others = remaining & r_.suit_mask[suit] & ~low;
+        if (others) low &= bit(lowest(others)) - 1;  // only those below every other card
+        if (!low) continue;
+        const int base = lowest(r_.suit_mask[suit]);
+        for (int s = 0; s < players_; ++s) key[s] &= ~low;
+        int k = 0;
+        for (Mask rest = low; rest; rest &= rest - 1, ++k) {
+            const Mask card = bit(lowest(rest));
+            for (int s = 0; s < players_; ++s)
+                if (hands_[s] & card) key[s] |= bit(base + k);
+        }
+    }
+}
+
+// The game totals as far as the rest of the round can tell them apart: only who ends
+// with the unique highest total matters, so a unit too far behind to reach the top, or a
+// leader too far ahead to be caught, is as good as any other such; then only the
+// differences count.
+std::uint64_t Search::game_key(std::uint64_t games, int still_out) const {
+    int totals[kMaxSeats];
+    int top = 0;
+    for (int unit = 0; unit < units_; ++unit) {
+        totals[unit] = int((games >> (8 * unit)) & 0xFF);
+        top = std::max(top, totals[unit]);
+    }
+    int leader = -1, second = -1;
+    for (int unit = 0; unit < units_; ++unit) {
+        totals[unit] = std::max(totals[unit], top - still_out - 1);
+        if (totals[unit] == top && leader < 0)
+            leader = unit;
+        else
+            second = std::max(second, totals[unit]);
+    }
+    if (second >= 0 && top > second + still_out) totals[leader] = second + still_out + 1;
+    int least = totals[0];
+    for (int unit = 1; unit < units_; ++unit) least = std::min(least, totals[unit]);
+    std::uint64_t key = 0;
+    for (int unit = 0; unit < units_; ++unit) key |= std::uint64_t(totals[unit] - least) << (8 * unit);
+    return key;
+}
+
 int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
+    int a_sure = 0, b_sure = 0;
     Mask remaining = 0;
     for (int s = 0; s < players_; ++s) remaining |= hands_[s];
     if (!remaining) return final_value(a, b, games);
@@ -268,8 +325,23 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
         take(remaining, winner, a, b, games);
         return final_value(a, b, games);
     }
-    // Bounds from the points still out: stop when they cannot change the answer.
-    const int out = popcount(remaining & once_) + popcount(remaining & twice_);
+    // Bounds from the points still out: stop when they cannot change the answer. A scoring
+    // card whose holder's opponents hold nothing that could beat it is its side's already.
+    int out = popcount(remaining & once_) + popcount(remaining & twice_);
+    Mask ours = 0, theirs = 0;
+    for (int s = 0; s < players_; ++s) (side_of_seat_[s] ? ours : theirs) |= hands_[s];
+    for (Mask rest = remaining & once_; rest; rest &= rest - 1) {
+        const int card = lowest(rest);
+        const bool mine = (ours >> card) & 1;
+        const Mask against = mine ? theirs : ours;
+        const Mask beaters = r_.is_joker(card) ? trump_mask_ | r_.jokers
+                                               : trump_mask_ & ~((bit(card) << 1) - 1);
+        if (against & beaters) continue;
+        const int points = 1 + int((twice_ >> card) & 1);
+        (mine ? a_sure : b_sure) += points;
+        out -= points;
+    }
+    const int a_low = a + a_sure, b_low = b + b_sure;
     int settled = -1;  // the side game surely goes to (1 maximising, 0 the other), if either
     int top = -1, second = -1, top_unit = 0;
     for (int unit = 0; unit < units_; ++unit) {
@@ -287,31 +359,28 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     int upper, lower;
     const auto& t = u_.table;
     if (settled < 0) {
-        upper = t[a + out + 1][b];
-        lower = t[a][b + out + 1];
+        upper = t[a_low + out + 1][b_low];
+        lower = t[a_low][b_low + out + 1];
     } else if (settled == 1) {
-        upper = t[a + out + 1][b];
-        lower = t[a + 1][b + out];
+        upper = t[a_low + out + 1][b_low];
+        lower = t[a_low + 1][b_low + out];
     } else {
-        upper = t[a + out][b + 1];
-        lower = t[a][b + out + 1];
+        upper = t[a_low + out][b_low + 1];
+        lower = t[a_low][b_low + out + 1];
     }
     if (upper <= alpha || lower == upper) return upper;
     if (lower >= beta) return lower;
-    // game totals matter only relative to each other: the key keeps their differences
-    std::uint64_t relative = 0;
-    const int least = [&] {
-        int m = 255;
-        for (int unit = 0; unit < units_; ++unit) m = std::min(m, int((games >> (8 * unit)) & 0xFF));
-        return m;
-    }();
-    for (int unit = 0; unit < units_; ++unit)
-        relative |= (((games >> (8 * unit)) & 0xFF) - least) << (8 * unit);
+    const std::uint64_t relative = game_key(games, r_.game_total(remaining));
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
                                std::uint32_t(a) << 5 | std::uint32_t(b) << 8;
     std::uint64_t hash = mix64(relative ^ (std::uint64_t(meta) << 40));
-    for (int s = 0; s < players_; ++s) hash = mix64(hash ^ hands_[s]);
-    if (const auto* entry = tt_.find(hash, hands_, players_, relative, meta)) {
+    Mask key[kMaxSeats];
+    if (merges_)
+        canonical_hands(remaining, key);
+    else
+        std::copy(hands_, hands_ + players_, key);
+    for (int s = 0; s < players_; ++s) hash = mix64(hash ^ key[s]);
+    if (const auto* entry = tt_.find(hash, key, players_, relative, meta)) {
         if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
         if (entry->hi <= alpha) return entry->hi;
         lower = std::max(lower, entry->lo);
@@ -321,11 +390,11 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     const int beta0 = beta < upper ? beta : upper;
     const int value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
     if (value <= alpha0)
-        tt_.store(hash, hands_, players_, relative, meta, lower, value);
+        tt_.store(hash, key, players_, relative, meta, lower, value);
     else if (value >= beta0)
-        tt_.store(hash, hands_, players_, relative, meta, value, upper);
+        tt_.store(hash, key, players_, relative, meta, value, upper);
     else
-        tt_.store(hash, hands_, players_, relative, meta, value, value);
+        tt_.store(hash, key, players_, relative, meta, value, value);
     return value;
 }
 
