@@ -13,6 +13,8 @@ from setuptools import setup
 SANITIZE = os.environ.get("SMEAR_NATIVE_SANITIZE") == "1"
 HERE = Path(__file__).resolve().parent
 SOURCES = sorted(str(p.relative_to(HERE)) for p in (HERE / "src").glob("*.cpp"))
+# setuptools rebuilds when a source or one of these is newer than the built module
+HEADERS = sorted(str(p.relative_to(HERE)) for p in (HERE / "src").glob("*.hpp"))
 
 if SANITIZE:
     flags = [
@@ -31,6 +33,7 @@ setup(
         Pybind11Extension(
             "smear_native",
             SOURCES,
+            depends=HEADERS,
             cxx_std=17,
             extra_compile_args=flags,
             extra_link_args=link,
