@@ -524,14 +524,13 @@ int Root::after(int card, int alpha, int beta) {
     return search->after(card, alpha, beta);
 }
 
-// The largest table entry ``reaches`` accepts: the value is always a table entry. The best
-// entry is tried first: a side with the lead and a free choice of trump often takes all.
+// The largest index in [low, high] whose table entry ``reaches`` accepts, given that
+// values[low] is accepted (the value is always a table entry). The top is tried first:
+// a side with the lead and a free choice of trump often takes everything.
 template <typename Reaches>
-int Root::bisect(Reaches reaches) const {
+int Root::bisect(Reaches reaches, int low, int high) const {
     const auto& values = utility_.values;
-    int high = int(values.size()) - 1;
-    if (reaches(values[high])) return values[high];
-    int low = 0;
+    if (low >= high || reaches(values[high])) return std::max(low, high);
     --high;
     while (low < high) {
         const int middle = (low + high + 1) / 2;
@@ -540,23 +539,37 @@ int Root::bisect(Reaches reaches) const {
         else
             high = middle - 1;
     }
-    return values[low];
+    return low;
+}
+
+int Root::index_of(int value) const {
+    const auto& values = utility_.values;
+    return int(std::lower_bound(values.begin(), values.end(), value) - values.begin());
 }
 
 int Root::value() {
     const bool side_moves = utility_.side_of_unit[position_.unit_of[position_.to_act()]];
-    return bisect([&](int goal) {
+    auto reaches = [&](int goal) {
         for (int card : order_) {
             const bool reached = at_least(card, goal);
             if (side_moves && reached) return true;
             if (!side_moves && !reached) return false;
         }
         return !side_moves;
-    });
+    };
+    return utility_.values[bisect(reaches, 0, int(utility_.values.size()) - 1)];
 }
 
-int Root::card_value(int card) {
-    return bisect([&](int goal) { return at_least(card, goal); });
+// A card's exact value; ``guess`` (a table entry, or none) is tested first and its
+// neighbour above, which settles the common case of a value equal to the last one found.
+int Root::card_value(int card, std::optional<int> guess) {
+    auto reaches = [&](int goal) { return at_least(card, goal); };
+    const int top = int(utility_.values.size()) - 1;
+    if (!guess) return utility_.values[bisect(reaches, 0, top)];
+    const int g = index_of(*guess);
+    if (!reaches(utility_.values[g])) return utility_.values[bisect(reaches, 0, g - 1)];
+    if (g == top || !reaches(utility_.values[g + 1])) return utility_.values[g];
+    return utility_.values[bisect(reaches, g + 1, top)];
 }
 
 int Root::best_card() {

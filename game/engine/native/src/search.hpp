@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core.hpp"
@@ -47,12 +48,13 @@ class Root {
     int after(int card, int alpha, int beta);
     bool at_least(int card, int goal) { return after(card, goal - 1, goal) >= goal; }
     int value();
-    int card_value(int card);
+    int card_value(int card, std::optional<int> guess = std::nullopt);
     int best_card();
 
    private:
     template <typename Reaches>
-    int bisect(Reaches reaches) const;
+    int bisect(Reaches reaches, int low, int high) const;
+    int index_of(int value) const;
 
     const Position& position_;
     const Utility& utility_;
