@@ -129,6 +129,8 @@ class Search {
     Mask once_, twice_;
     bool merges_;
     Mask plain_zero_[4];  // cards in play worth nothing toward game and scoring nothing
+    bool two_sides_ = false;  // two units, one on each side
+    int max_unit_ = 0;        // then: the maximising side's unit
     bool side_of_seat_[kMaxSeats];
     Mask hands_[kMaxSeats];
     int sure_a_ = 0, sure_b_ = 0;  // points already fixed: the maximising side's, the other's
@@ -180,6 +182,8 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
             !((once_ >> (card + 1)) & 1))
             merges_ = true;
     }
+    two_sides_ = units_ == 2 && u.side_of_unit[0] != u.side_of_unit[1];
+    max_unit_ = u.side_of_unit[0] ? 0 : 1;
     for (int suit = 0; suit < 4; ++suit) {
         plain_zero_[suit] = 0;
         for (Mask rest = in_play & r_.suit_mask[suit] & ~once_; rest; rest &= rest - 1)
@@ -330,32 +334,49 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     int out = popcount(remaining & once_) + popcount(remaining & twice_);
     Mask ours = 0, theirs = 0;
     for (int s = 0; s < players_; ++s) (side_of_seat_[s] ? ours : theirs) |= hands_[s];
-    for (Mask rest = remaining & once_; rest; rest &= rest - 1) {
+    // A trump (or joker) its holder's opponents cannot beat wins the trick it is played
+    // to, so it is captured by its holder's side: its points and its game value with it.
+    int game_sure[2] = {0, 0};  // [other side, maximising side]
+    const Mask candidates = remaining & (trump_mask_ | r_.jokers);
+    for (Mask rest = candidates; rest; rest &= rest - 1) {
         const int card = lowest(rest);
         const bool mine = (ours >> card) & 1;
         const Mask against = mine ? theirs : ours;
         const Mask beaters = r_.is_joker(card) ? trump_mask_ | r_.jokers
                                                : trump_mask_ & ~((bit(card) << 1) - 1);
         if (against & beaters) continue;
+        game_sure[mine] += r_.game_value[card];
+        if (!((once_ >> card) & 1)) continue;
         const int points = 1 + int((twice_ >> card) & 1);
         (mine ? a_sure : b_sure) += points;
         out -= points;
     }
     const int a_low = a + a_sure, b_low = b + b_sure;
+    const int still_out = r_.game_total(remaining);
     int settled = -1;  // the side game surely goes to (1 maximising, 0 the other), if either
-    int top = -1, second = -1, top_unit = 0;
-    for (int unit = 0; unit < units_; ++unit) {
-        const int total = int((games >> (8 * unit)) & 0xFF);
-        if (total > top) {
-            second = top;
-            top = total;
-            top_unit = unit;
-        } else if (total > second) {
-            second = total;
+    if (two_sides_) {
+        // each side is one unit: game is settled once even the rest cannot tie it
+        const int ga = int((games >> (8 * max_unit_)) & 0xFF) + game_sure[1];
+        const int gb = int((games >> (8 * (1 - max_unit_))) & 0xFF) + game_sure[0];
+        const int open = still_out - game_sure[0] - game_sure[1];
+        if (ga > gb + open)
+            settled = 1;
+        else if (gb > ga + open)
+            settled = 0;
+    } else {
+        int top = -1, second = -1, top_unit = 0;
+        for (int unit = 0; unit < units_; ++unit) {
+            const int total = int((games >> (8 * unit)) & 0xFF);
+            if (total > top) {
+                second = top;
+                top = total;
+                top_unit = unit;
+            } else if (total > second) {
+                second = total;
+            }
         }
+        if (units_ == 1 || top > second + still_out) settled = u_.side_of_unit[top_unit] ? 1 : 0;
     }
-    if (units_ == 1 || top > second + r_.game_total(remaining))
-        settled = u_.side_of_unit[top_unit] ? 1 : 0;
     int upper, lower;
     const auto& t = u_.table;
     if (settled < 0) {
@@ -370,7 +391,7 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     }
     if (upper <= alpha || lower == upper) return upper;
     if (lower >= beta) return lower;
-    const std::uint64_t relative = game_key(games, r_.game_total(remaining));
+    const std::uint64_t relative = game_key(games, still_out);
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
                                std::uint32_t(a) << 5 | std::uint32_t(b) << 8;
     std::uint64_t hash = mix64(relative ^ (std::uint64_t(meta) << 40));
