@@ -385,3 +385,21 @@ def test_a_malformed_utility_or_knowledge_raises_a_clear_error():
     ]:
         with pytest.raises(ValueError, match=words):
             core.sample_deals(replace(known, **{field: value}).as_tuple(), 1, 0)
+
+
+@needs_core
+def test_threads_searching_at_once_get_the_answers_one_thread_gets():
+    # each thread has its own transposition table, and the GIL is released meanwhile
+    from concurrent.futures import ThreadPoolExecutor
+
+    setup = MatchSetup.partnerships(4, 2)
+    state = endgame(setup, 21, 5)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+
+    def batch(seed):
+        return solver.solve_sampled(known, utility, count=6, seed=seed).values
+
+    alone = [batch(seed) for seed in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert list(pool.map(batch, range(4))) == alone
