@@ -9,6 +9,9 @@ namespace smear {
 namespace {
 
 constexpr int kInfinity = 1 << 30;
+// entries in the transposition table: 2^17 of 88 bytes; 2^15 (2.9 MB) up to 4 seats
+constexpr int kTableBits = 17;
+constexpr int kSmallTableBits = 15;
 
 std::uint64_t mix64(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -40,7 +43,7 @@ int cards_left(const Mask* hands, int players) {
 }  // namespace
 
 TranspositionTable::TranspositionTable(int bits)
-    : entries_(std::size_t{1} << bits), mask_((std::uint64_t{1} << bits) - 1) {
+    : entries_(std::size_t{1} << bits), bits_(bits), mask_((std::uint64_t{1} << bits) - 1) {
     for (auto& e : entries_) e.generation = 0;
 }
 
@@ -89,7 +92,7 @@ void TranspositionTable::store(std::uint64_t hash, const Mask* hands, int player
 }
 
 TranspositionTable& thread_table() {
-    thread_local TranspositionTable table(17);
+    thread_local TranspositionTable table(kTableBits);
     return table;
 }
 
@@ -531,7 +534,7 @@ Root::Root(const Position& position, const Utility& utility, const Budget& budge
       budget_(budget),
       counters_(counters),
       order_(root_order(position)) {
-    thread_table().clear();
+    thread_table().clear(position.players <= 4 ? kSmallTableBits : kTableBits);
 }
 
 Root::~Root() = default;

@@ -1,6 +1,7 @@
 // Exact double-dummy search: the same meaning as game/engine/solver_py.py.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -20,7 +21,12 @@ class TranspositionTable {
         int lo, hi;
     };
     explicit TranspositionTable(int bits = 16);
-    void clear() { ++generation_; }
+    // Empty it, using only the first 2^bits entries: a small table stays in cache when
+    // the search is small.
+    void clear(int bits) {
+        ++generation_;
+        mask_ = (std::uint64_t{1} << std::min(bits, bits_)) - 1;
+    }
     const Entry* find(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
                       std::uint32_t meta) const;
     void store(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
@@ -28,6 +34,7 @@ class TranspositionTable {
 
    private:
     std::vector<Entry> entries_;
+    int bits_;
     std::uint64_t mask_;
     std::uint32_t generation_ = 1;
 };
