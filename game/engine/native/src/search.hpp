@@ -65,7 +65,7 @@ class Root {
 
     const Position& position_;
     const Utility& utility_;
-    const Budget& budget_;
+    const Budget budget_;  // a copy: callers may pass a temporary
     Counters& counters_;
     std::vector<int> order_;
     std::unique_ptr<Search> searches_[4];
