@@ -403,3 +403,32 @@ def test_threads_searching_at_once_get_the_answers_one_thread_gets():
     alone = [batch(seed) for seed in range(4)]
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert list(pool.map(batch, range(4))) == alone
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_any_garbage_in_a_position_is_refused_or_answered_never_a_crash(data):
+    base = data.draw(positions())
+    fields = list(solver_native._position(base))
+    cards = st.integers(-2, 60)
+    masks = st.one_of(
+        st.integers(0, (1 << 54) - 1), st.sampled_from(base.hands), st.integers(-1, 0)
+    )
+    garbage = {
+        0: st.lists(st.integers(-1, 9), max_size=9),
+        1: st.lists(masks, max_size=9),
+        2: st.lists(masks, max_size=9),
+        3: st.integers(-2, 5),
+        4: st.integers(-1, 9),
+        5: st.lists(cards, max_size=8),
+        6: st.lists(masks, max_size=9),
+    }
+    for index in data.draw(st.sets(st.integers(0, 6), min_size=1)):
+        fields[index] = data.draw(garbage[index])
+    utility = solver_native._utility(Utility(frozenset({0})))
+    try:
+        value, _ = solver_native._core.solve(tuple(fields), utility, None)
+    except ValueError:
+        return
+    assert isinstance(value, int)
