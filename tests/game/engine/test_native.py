@@ -432,3 +432,16 @@ def test_any_garbage_in_a_position_is_refused_or_answered_never_a_crash(data):
     except ValueError:
         return
     assert isinstance(value, int)
+
+
+def test_in_the_auction_a_seat_samples_as_if_it_led_now():
+    setup = MatchSetup.partnerships(4, 2)
+    state = RoundState(setup, shuffle_deal(setup, 0, Random(8)))
+    seat = state.current_player()
+    known = knowledge(state.view_for(seat))
+    assert (known.trump, known.leader, known.trick, any(known.played_by)) == (-1, seat, (), False)
+    batch = solver.solve_sampled(known, points_utility(setup.unit_of[seat]), count=2, seed=4,
+                                 mode="value")  # fmt: skip
+    for position, (value,) in zip(batch.positions, batch.values, strict=True):
+        assert position.to_act == seat and position.hands == position.dealt
+        assert value == solver_py.solve(position, points_utility(setup.unit_of[seat]))
