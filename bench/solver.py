@@ -1,13 +1,14 @@
 """Exact solver speed from the first lead, Python and the native core side by side.
 
     python bench/solver.py [--deals 200] [--python-deals 40] [--players 4] [--every-lead]
-                           [--backend both|native|python] [--batch]
+                           [--backend both|native|python] [--batch N] [--tricks-played N]
 
 For each seeded deal the auction is skipped (seat 1 leads) and the solver finds the exact
 value of the best opening lead (which also chooses trump) to the leader's side, with the
 default utility (points taken minus points conceded). ``--every-lead`` also values every
 lead exactly (what a sampling bot needs per deal); ``--batch`` times ``solve_sampled``
-over sampled deals for the leader. Prints p50/p95 milliseconds and positions (search
+over sampled deals for the leader; ``--tricks-played 1`` starts after a random first
+trick instead. Prints p50/p95 milliseconds and positions (search
 nodes) per second. The Python search is about 100x slower, so it gets fewer deals.
 Even seat counts play as two partnerships (4v4 at 8), odd ones cutthroat.
 """
@@ -30,10 +31,15 @@ from game.engine.solver import SearchStats, Utility, position_of, solve_sampled 
 from game.engine.state import MatchSetup, RoundState, shuffle_deal  # noqa: E402
 
 
-def first_lead_state(setup: MatchSetup, seed: int) -> RoundState:
-    state = RoundState(setup, shuffle_deal(setup, 0, Random(seed)))
-    while state.in_auction():  # seat 1 (the dealer's left) bids 1, everyone else passes
+def first_lead_state(setup: MatchSetup, seed: int, tricks_played: int = 0) -> RoundState:
+    """Seat 1 (the dealer's left) bids 1, everyone else passes; then ``tricks_played``
+    tricks of random legal cards."""
+    rng = Random(seed)
+    state = RoundState(setup, shuffle_deal(setup, 0, rng))
+    while state.in_auction():
         state = state.apply(bid_action(1) if state.current_player() == 1 else PASS)
+    for _ in range(tricks_played * setup.players):
+        state = state.apply(rng.choice(state.legal_actions()))
     return state
 
 
@@ -51,10 +57,10 @@ def report(label: str, times: list[float], nodes: int) -> None:
     )
 
 
-def measure(backend, setup: MatchSetup, deals: int, every_lead: bool) -> None:
+def measure(backend, setup: MatchSetup, deals: int, every_lead: bool, tricks: int) -> None:
     times, nodes = [], 0
     for seed in range(deals):
-        position = position_of(first_lead_state(setup, seed))
+        position = position_of(first_lead_state(setup, seed, tricks))
         utility = Utility(frozenset({position.unit_of[position.to_act]}))
         stats = SearchStats()
         start = time.perf_counter()
@@ -68,11 +74,11 @@ def measure(backend, setup: MatchSetup, deals: int, every_lead: bool) -> None:
     report(f"{name}, {'value of every lead' if every_lead else 'exact value'}", times, nodes)
 
 
-def measure_batch(setup: MatchSetup, deals: int, count: int) -> None:
+def measure_batch(setup: MatchSetup, deals: int, count: int, tricks: int) -> None:
     """solve_sampled from the leader's knowledge: ``count`` deals valued per call."""
     times, nodes = [], 0
     for seed in range(deals):
-        state = first_lead_state(setup, seed)
+        state = first_lead_state(setup, seed, tricks)
         known = knowledge(state.view_for(state.current_player()))
         utility = Utility(frozenset({setup.unit_of[known.seat]}))
         start = time.perf_counter()
@@ -90,6 +96,7 @@ def main() -> None:
     parser.add_argument("--every-lead", action="store_true", help="also value every lead")
     parser.add_argument("--backend", choices=("both", "native", "python"), default="both")
     parser.add_argument("--batch", type=int, default=0, help="also time solve_sampled(N)")
+    parser.add_argument("--tricks-played", type=int, default=0, help="random tricks first")
     args = parser.parse_args()
     setup = (
         MatchSetup.partnerships(args.players, 2)
@@ -103,12 +110,17 @@ def main() -> None:
         if not solver_native.available():
             sys.exit(f"no native core: {solver_native.UNAVAILABLE_BECAUSE}")
         backends.append((solver_native, args.deals))
-    print(f"{args.players} players ({len(setup.teams)} units), from the first lead:")
+    start = (
+        f"after {args.tricks_played} random trick(s)"
+        if args.tricks_played
+        else "from the first lead"
+    )
+    print(f"{args.players} players ({len(setup.teams)} units), {start}:")
     for every_lead in (False, True) if args.every_lead else (False,):
         for backend, deals in backends:
-            measure(backend, setup, deals, every_lead)
+            measure(backend, setup, deals, every_lead, args.tricks_played)
     if args.batch:
-        measure_batch(setup, max(1, args.deals // args.batch), args.batch)
+        measure_batch(setup, max(1, args.deals // args.batch), args.batch, args.tricks_played)
 
 
 if __name__ == "__main__":
