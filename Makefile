@@ -9,19 +9,46 @@ PORT ?= 8000
 # the browser tests drive Debian's chromium (apt-get install chromium)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint install clean
+# The native search core: rebuilt when its sources change (pip rebuilds a local path on
+# every request, hence a stamp of its own). Without g++ it is skipped with a warning and
+# the engine searches in Python; under CI=true a core that does not build is a failure.
+NATIVE := game/engine/native
+NATIVE_SOURCES := $(NATIVE)/setup.py $(NATIVE)/pyproject.toml \
+	$(wildcard $(NATIVE)/src/*.cpp $(NATIVE)/src/*.hpp)
+NATIVE_STAMP := $(VENV)/.native-installed
+# the ASan/UBSan copy of the core, apart from the fast one the venv imports
+SANITIZE_DIR := build/sanitize-core
+NATIVE_MISSING = echo "WARNING: the native search core did not build; searching in Python"; \
+	if [ "$$CI" = "true" ]; then exit 1; fi
+
+.PHONY: run test lint install clean sanitize
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# requirements.txt builds the core too; if only the core fails, the rest is installed alone
 $(STAMP): requirements.txt | $(BIN)/python
-	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
-		$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
+	@export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1; \
+	if $(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt; then \
+		touch $(NATIVE_STAMP); \
+	else \
+		$(NATIVE_MISSING); \
+		grep -v '^\./$(NATIVE)$$' requirements.txt > $(VENV)/requirements-python-only.txt; \
+		$(BIN)/python -m pip install --disable-pip-version-check \
+			-r $(VENV)/requirements-python-only.txt || exit 1; \
+	fi
 	touch $(STAMP)
 
-install: $(STAMP)
+$(NATIVE_STAMP): $(NATIVE_SOURCES) | $(STAMP)
+	@if $(BIN)/python -m pip install --disable-pip-version-check --no-deps ./$(NATIVE); then \
+		touch $(NATIVE_STAMP); \
+	else \
+		$(NATIVE_MISSING); \
+	fi
 
-run: $(STAMP)
+install: $(STAMP) $(NATIVE_STAMP)
+
+run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
 	$(BIN)/daphne -b $(HOST) -p $(PORT) smearsite.asgi:application
@@ -30,7 +57,7 @@ run: $(STAMP)
 # loop running, which the asyncio tests must not share). Without chromium they are
 # skipped, loudly; under CI=true a missing chromium is a failure. Exit status 5 (no
 # test collected) fails too: both selections are meant to hold tests.
-test: $(STAMP)
+test: install
 	@$(BIN)/pytest -m "not browser"; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "FAILED: no non-browser test was collected"; fi; \
 	exit $$status
@@ -45,9 +72,22 @@ test: $(STAMP)
 		echo "SKIPPED browser tests: $(CHROMIUM) not found (apt-get install chromium)"; \
 	fi
 
+# The differential tests against a copy of the core built with AddressSanitizer and UBSan
+# (CPython leaks by design, so leak checks are off; any sanitizer report fails the run).
+# libstdc++ is preloaded after libasan so that ASan can intercept C++ throws; -s lets a
+# sanitizer report reach the log (pytest would capture it, and the process then aborts).
+sanitize: install
+	SMEAR_NATIVE_SANITIZE=1 $(BIN)/python -m pip install --disable-pip-version-check \
+		--no-deps --upgrade --target $(SANITIZE_DIR) ./$(NATIVE)
+	export PYTHONPATH=$(SANITIZE_DIR) \
+		LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libstdc++.so)" \
+		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1; \
+	$(BIN)/python -c "import smear_native as m, sys; sys.exit('sanitize' not in m.__file__)" \
+		&& $(BIN)/pytest tests/game/engine/test_native.py -q -s -p no:cacheprovider
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache artifacts
+	rm -rf $(VENV) staticfiles .pytest_cache artifacts build $(NATIVE)/build $(NATIVE)/*.egg-info

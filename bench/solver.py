@@ -1,12 +1,16 @@
-"""Exact solver speed: a full 4-player deal solved from the first lead.
+"""Exact solver speed from the first lead, Python and the native core side by side.
 
-    python bench/solver.py [--deals 200] [--players 4]
+    python bench/solver.py [--deals 200] [--python-deals 40] [--players 4] [--every-lead]
+                           [--backend both|native|python] [--batch N] [--tricks-played N]
 
 For each seeded deal the auction is skipped (seat 1 leads) and the solver finds the exact
 value of the best opening lead (which also chooses trump) to the leader's side, with the
-default utility (points taken minus points conceded). Prints p50/p95 milliseconds and
-positions (search nodes) per second; also the cost of valuing every lead exactly, which is
-what a sampling bot needs per deal.
+default utility (points taken minus points conceded). ``--every-lead`` also values every
+lead exactly (what a sampling bot needs per deal); ``--batch`` times ``solve_sampled``
+over sampled deals for the leader; ``--tricks-played 1`` starts after a random first
+trick instead. Prints p50/p95 milliseconds and positions (search
+nodes) per second. The Python search is about 100x slower, so it gets fewer deals.
+Even seat counts play as two partnerships (4v4 at 8), odd ones cutthroat.
 """
 
 from __future__ import annotations
@@ -20,16 +24,23 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from game.bots.sampling import knowledge  # noqa: E402
+from game.engine import solver_native, solver_py  # noqa: E402
 from game.engine.rules import PASS, bid_action  # noqa: E402
-from game.engine.solver import SearchStats, Utility, action_values, position_of, solve  # noqa: E402
+from game.engine.solver import SearchStats, Utility, position_of, solve_sampled  # noqa: E402
 from game.engine.state import MatchSetup, RoundState, shuffle_deal  # noqa: E402
 
 
-def first_lead(setup: MatchSetup, seed: int):
-    state = RoundState(setup, shuffle_deal(setup, 0, Random(seed)))
-    while state.in_auction():  # seat 1 (the dealer's left) bids 1, everyone else passes
+def first_lead_state(setup: MatchSetup, seed: int, tricks_played: int = 0) -> RoundState:
+    """Seat 1 (the dealer's left) bids 1, everyone else passes; then ``tricks_played``
+    tricks of random legal cards."""
+    rng = Random(seed)
+    state = RoundState(setup, shuffle_deal(setup, 0, rng))
+    while state.in_auction():
         state = state.apply(bid_action(1) if state.current_player() == 1 else PASS)
-    return position_of(state)
+    for _ in range(tricks_played * setup.players):
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -37,42 +48,79 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(setup: MatchSetup, deals: int, every_lead: bool) -> None:
+def report(label: str, times: list[float], nodes: int) -> None:
+    print(
+        f"  {label}: p50 {percentile(times, 0.5) * 1e3:.2f} ms, "
+        f"p95 {percentile(times, 0.95) * 1e3:.2f} ms, mean {statistics.mean(times) * 1e3:.2f} ms, "
+        f"max {max(times) * 1e3:.1f} ms; {nodes / len(times):,.0f} positions per deal, "
+        f"{nodes / sum(times):,.0f} positions/s over {len(times)} deals"
+    )
+
+
+def measure(backend, setup: MatchSetup, deals: int, every_lead: bool, tricks: int) -> None:
     times, nodes = [], 0
     for seed in range(deals):
-        position = first_lead(setup, seed)
+        position = position_of(first_lead_state(setup, seed, tricks))
         utility = Utility(frozenset({position.unit_of[position.to_act]}))
         stats = SearchStats()
         start = time.perf_counter()
         if every_lead:
-            action_values(position, utility, stats)
+            backend.action_values(position, utility, stats)
         else:
-            solve(position, utility, stats)
+            backend.solve(position, utility, stats)
         times.append(time.perf_counter() - start)
         nodes += stats.nodes
-    label = "value of every lead" if every_lead else "exact value (best lead)"
-    print(
-        f"{setup.players} players, {label}: p50 {percentile(times, 0.5) * 1e3:.1f} ms, "
-        f"p95 {percentile(times, 0.95) * 1e3:.1f} ms, mean {statistics.mean(times) * 1e3:.1f} ms, "
-        f"max {max(times) * 1e3:.0f} ms; {nodes / deals:,.0f} positions per deal, "
-        f"{nodes / sum(times):,.0f} positions/s over {deals} deals"
-    )
+    name = backend.__name__.rsplit(".", 1)[-1]
+    report(f"{name}, {'value of every lead' if every_lead else 'exact value'}", times, nodes)
+
+
+def measure_batch(setup: MatchSetup, deals: int, count: int, tricks: int) -> None:
+    """solve_sampled from the leader's knowledge: ``count`` deals valued per call."""
+    times, nodes = [], 0
+    for seed in range(deals):
+        state = first_lead_state(setup, seed, tricks)
+        known = knowledge(state.view_for(state.current_player()))
+        utility = Utility(frozenset({setup.unit_of[known.seat]}))
+        start = time.perf_counter()
+        result = solve_sampled(known, utility, count=count, seed=seed, mode="actions")
+        times.append((time.perf_counter() - start) / count)
+        nodes += result.nodes // count
+    report(f"solve_sampled, every lead, per deal in batches of {count}", times, nodes)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--deals", type=int, default=200, help="deals for the native core")
+    parser.add_argument("--python-deals", type=int, default=40, help="deals for Python")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--every-lead", action="store_true", help="also value every lead")
+    parser.add_argument("--backend", choices=("both", "native", "python"), default="both")
+    parser.add_argument("--batch", type=int, default=0, help="also time solve_sampled(N)")
+    parser.add_argument("--tricks-played", type=int, default=0, help="random tricks first")
     args = parser.parse_args()
     setup = (
         MatchSetup.partnerships(args.players, 2)
         if args.players % 2 == 0
         else MatchSetup.cutthroat(args.players)
     )
-    measure(setup, args.deals, every_lead=False)
-    if args.every_lead:
-        measure(setup, args.deals, every_lead=True)
+    backends = []
+    if args.backend in ("both", "python"):
+        backends.append((solver_py, args.python_deals))
+    if args.backend in ("both", "native"):
+        if not solver_native.available():
+            sys.exit(f"no native core: {solver_native.UNAVAILABLE_BECAUSE}")
+        backends.append((solver_native, args.deals))
+    start = (
+        f"after {args.tricks_played} random trick(s)"
+        if args.tricks_played
+        else "from the first lead"
+    )
+    print(f"{args.players} players ({len(setup.teams)} units), {start}:")
+    for every_lead in (False, True) if args.every_lead else (False,):
+        for backend, deals in backends:
+            measure(backend, setup, deals, every_lead, args.tricks_played)
+    if args.batch:
+        measure_batch(setup, max(1, args.deals // args.batch), args.batch, args.tricks_played)
 
 
 if __name__ == "__main__":

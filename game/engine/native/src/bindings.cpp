@@ -232,7 +232,11 @@ PYBIND11_MODULE(smear_native, m) {
                 py::gil_scoped_release release;
                 try {
                     Root root(p, u, budget, counters);
-                    for (int card : root.order()) values.emplace_back(card, root.card_value(card));
+                    std::optional<int> last;
+                    for (int card : root.order()) {
+                        last = root.card_value(card, last);
+                        values.emplace_back(card, *last);
+                    }
                 } catch (const Timeout&) {
                     finished = false;
                 }
@@ -324,8 +328,9 @@ PYBIND11_MODULE(smear_native, m) {
                     try {
                         Root root(p, u, timed ? budget : none, counters);
                         std::vector<int> row;
+                        std::optional<int> last;
                         if (actions)
-                            for (int card : cards) row.push_back(root.card_value(card));
+                            for (int card : cards) row.push_back(*(last = root.card_value(card, last)));
                         else
                             row.push_back(root.value());
                         values.push_back(std::move(row));

@@ -9,6 +9,9 @@ namespace smear {
 namespace {
 
 constexpr int kInfinity = 1 << 30;
+// entries in the transposition table: 2^17 of 88 bytes; 2^15 (2.9 MB) up to 4 seats
+constexpr int kTableBits = 17;
+constexpr int kSmallTableBits = 15;
 
 std::uint64_t mix64(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -40,7 +43,7 @@ int cards_left(const Mask* hands, int players) {
 }  // namespace
 
 TranspositionTable::TranspositionTable(int bits)
-    : entries_(std::size_t{1} << bits), mask_((std::uint64_t{1} << bits) - 1) {
+    : entries_(std::size_t{1} << bits), bits_(bits), mask_((std::uint64_t{1} << bits) - 1) {
     for (auto& e : entries_) e.generation = 0;
 }
 
@@ -89,7 +92,7 @@ void TranspositionTable::store(std::uint64_t hash, const Mask* hands, int player
 }
 
 TranspositionTable& thread_table() {
-    thread_local TranspositionTable table(17);
+    thread_local TranspositionTable table(kTableBits);
     return table;
 }
 
@@ -113,6 +116,8 @@ class Search {
     bool beats(int card, int current) const;
     bool is_trump(int card) const { return (trump_mask_ >> card) & 1; }
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
+    void canonical_hands(Mask remaining, Mask* key) const;
+    std::uint64_t game_key(std::uint64_t games, int still_out) const;
 
     const Rules& r_;
     const Position& p_;
@@ -126,6 +131,9 @@ class Search {
     Mask trump_mask_;
     Mask once_, twice_;
     bool merges_;
+    Mask plain_zero_[4];  // cards in play worth nothing toward game and scoring nothing
+    bool two_sides_ = false;  // two units, one on each side
+    int max_unit_ = 0;        // then: the maximising side's unit
     bool side_of_seat_[kMaxSeats];
     Mask hands_[kMaxSeats];
     int sure_a_ = 0, sure_b_ = 0;  // points already fixed: the maximising side's, the other's
@@ -176,6 +184,13 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
             r_.game_value[card] == r_.game_value[card + 1] && !((once_ >> card) & 1) &&
             !((once_ >> (card + 1)) & 1))
             merges_ = true;
+    }
+    two_sides_ = units_ == 2 && u.side_of_unit[0] != u.side_of_unit[1];
+    max_unit_ = u.side_of_unit[0] ? 0 : 1;
+    for (int suit = 0; suit < 4; ++suit) {
+        plain_zero_[suit] = 0;
+        for (Mask rest = in_play & r_.suit_mask[suit] & ~once_; rest; rest &= rest - 1)
+            if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
     }
     for (int c = 0; c < kCards; ++c) {
         const bool joker = r_.is_joker(c);
@@ -256,7 +271,56 @@ int Search::next(int seat, int leader, int led, Mask trick_mask, int trick_len, 
     return trick_start(win_seat, a, b, games, alpha, beta);
 }
 
+// The hands with each suit's worthless low cards renumbered from the bottom of the suit:
+// which of them were played no longer matters once none is left between them, so the
+// transposition table meets more positions it already solved.
+void Search::canonical_hands(Mask remaining, Mask* key) const {
+    std::copy(hands_, hands_ + players_, key);
+    for (int suit = 0; suit < 4; ++suit) {
+        Mask low = remaining & plain_zero_[suit];
+        const Mask others = remaining & r_.suit_mask[suit] & ~low;
+        if (others) low &= bit(lowest(others)) - 1;  // only those below every other card
+        if (!low) continue;
+        const int base = lowest(r_.suit_mask[suit]);
+        for (int s = 0; s < players_; ++s) key[s] &= ~low;
+        int k = 0;
+        for (Mask rest = low; rest; rest &= rest - 1, ++k) {
+            const Mask card = bit(lowest(rest));
+            for (int s = 0; s < players_; ++s)
+                if (hands_[s] & card) key[s] |= bit(base + k);
+        }
+    }
+}
+
+// The game totals as far as the rest of the round can tell them apart: only who ends
+// with the unique highest total matters, so a unit too far behind to reach the top, or a
+// leader too far ahead to be caught, is as good as any other such; then only the
+// differences count.
+std::uint64_t Search::game_key(std::uint64_t games, int still_out) const {
+    int totals[kMaxSeats];
+    int top = 0;
+    for (int unit = 0; unit < units_; ++unit) {
+        totals[unit] = int((games >> (8 * unit)) & 0xFF);
+        top = std::max(top, totals[unit]);
+    }
+    int leader = -1, second = -1;
+    for (int unit = 0; unit < units_; ++unit) {
+        totals[unit] = std::max(totals[unit], top - still_out - 1);
+        if (totals[unit] == top && leader < 0)
+            leader = unit;
+        else
+            second = std::max(second, totals[unit]);
+    }
+    if (second >= 0 && top > second + still_out) totals[leader] = second + still_out + 1;
+    int least = totals[0];
+    for (int unit = 1; unit < units_; ++unit) least = std::min(least, totals[unit]);
+    std::uint64_t key = 0;
+    for (int unit = 0; unit < units_; ++unit) key |= std::uint64_t(totals[unit] - least) << (8 * unit);
+    return key;
+}
+
 int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
+    int a_sure = 0, b_sure = 0;
     Mask remaining = 0;
     for (int s = 0; s < players_; ++s) remaining |= hands_[s];
     if (!remaining) return final_value(a, b, games);
@@ -268,50 +332,79 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
         take(remaining, winner, a, b, games);
         return final_value(a, b, games);
     }
-    // Bounds from the points still out: stop when they cannot change the answer.
-    const int out = popcount(remaining & once_) + popcount(remaining & twice_);
-    int settled = -1;  // the side game surely goes to (1 maximising, 0 the other), if either
-    int top = -1, second = -1, top_unit = 0;
-    for (int unit = 0; unit < units_; ++unit) {
-        const int total = int((games >> (8 * unit)) & 0xFF);
-        if (total > top) {
-            second = top;
-            top = total;
-            top_unit = unit;
-        } else if (total > second) {
-            second = total;
-        }
+    // Bounds from the points still out: stop when they cannot change the answer. A scoring
+    // card whose holder's opponents hold nothing that could beat it is its side's already.
+    int out = popcount(remaining & once_) + popcount(remaining & twice_);
+    Mask ours = 0, theirs = 0;
+    for (int s = 0; s < players_; ++s) (side_of_seat_[s] ? ours : theirs) |= hands_[s];
+    // A trump (or joker) its holder's opponents cannot beat wins the trick it is played
+    // to, so it is captured by its holder's side: its points and its game value with it.
+    int game_sure[2] = {0, 0};  // [other side, maximising side]
+    const Mask candidates = remaining & (trump_mask_ | r_.jokers);
+    for (Mask rest = candidates; rest; rest &= rest - 1) {
+        const int card = lowest(rest);
+        const bool mine = (ours >> card) & 1;
+        const Mask against = mine ? theirs : ours;
+        const Mask beaters = r_.is_joker(card) ? trump_mask_ | r_.jokers
+                                               : trump_mask_ & ~((bit(card) << 1) - 1);
+        if (against & beaters) continue;
+        game_sure[mine] += r_.game_value[card];
+        if (!((once_ >> card) & 1)) continue;
+        const int points = 1 + int((twice_ >> card) & 1);
+        (mine ? a_sure : b_sure) += points;
+        out -= points;
     }
-    if (units_ == 1 || top > second + r_.game_total(remaining))
-        settled = u_.side_of_unit[top_unit] ? 1 : 0;
+    const int a_low = a + a_sure, b_low = b + b_sure;
+    const int still_out = r_.game_total(remaining);
+    int settled = -1;  // the side game surely goes to (1 maximising, 0 the other), if either
+    if (two_sides_) {
+        // each side is one unit: game is settled once even the rest cannot tie it
+        const int ga = int((games >> (8 * max_unit_)) & 0xFF) + game_sure[1];
+        const int gb = int((games >> (8 * (1 - max_unit_))) & 0xFF) + game_sure[0];
+        const int open = still_out - game_sure[0] - game_sure[1];
+        if (ga > gb + open)
+            settled = 1;
+        else if (gb > ga + open)
+            settled = 0;
+    } else {
+        int top = -1, second = -1, top_unit = 0;
+        for (int unit = 0; unit < units_; ++unit) {
+            const int total = int((games >> (8 * unit)) & 0xFF);
+            if (total > top) {
+                second = top;
+                top = total;
+                top_unit = unit;
+            } else if (total > second) {
+                second = total;
+            }
+        }
+        if (units_ == 1 || top > second + still_out) settled = u_.side_of_unit[top_unit] ? 1 : 0;
+    }
     int upper, lower;
     const auto& t = u_.table;
     if (settled < 0) {
-        upper = t[a + out + 1][b];
-        lower = t[a][b + out + 1];
+        upper = t[a_low + out + 1][b_low];
+        lower = t[a_low][b_low + out + 1];
     } else if (settled == 1) {
-        upper = t[a + out + 1][b];
-        lower = t[a + 1][b + out];
+        upper = t[a_low + out + 1][b_low];
+        lower = t[a_low + 1][b_low + out];
     } else {
-        upper = t[a + out][b + 1];
-        lower = t[a][b + out + 1];
+        upper = t[a_low + out][b_low + 1];
+        lower = t[a_low][b_low + out + 1];
     }
     if (upper <= alpha || lower == upper) return upper;
     if (lower >= beta) return lower;
-    // game totals matter only relative to each other: the key keeps their differences
-    std::uint64_t relative = 0;
-    const int least = [&] {
-        int m = 255;
-        for (int unit = 0; unit < units_; ++unit) m = std::min(m, int((games >> (8 * unit)) & 0xFF));
-        return m;
-    }();
-    for (int unit = 0; unit < units_; ++unit)
-        relative |= (((games >> (8 * unit)) & 0xFF) - least) << (8 * unit);
+    const std::uint64_t relative = game_key(games, still_out);
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
                                std::uint32_t(a) << 5 | std::uint32_t(b) << 8;
     std::uint64_t hash = mix64(relative ^ (std::uint64_t(meta) << 40));
-    for (int s = 0; s < players_; ++s) hash = mix64(hash ^ hands_[s]);
-    if (const auto* entry = tt_.find(hash, hands_, players_, relative, meta)) {
+    Mask key[kMaxSeats];
+    if (merges_)
+        canonical_hands(remaining, key);
+    else
+        std::copy(hands_, hands_ + players_, key);
+    for (int s = 0; s < players_; ++s) hash = mix64(hash ^ key[s]);
+    if (const auto* entry = tt_.find(hash, key, players_, relative, meta)) {
         if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
         if (entry->hi <= alpha) return entry->hi;
         lower = std::max(lower, entry->lo);
@@ -321,11 +414,11 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     const int beta0 = beta < upper ? beta : upper;
     const int value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
     if (value <= alpha0)
-        tt_.store(hash, hands_, players_, relative, meta, lower, value);
+        tt_.store(hash, key, players_, relative, meta, lower, value);
     else if (value >= beta0)
-        tt_.store(hash, hands_, players_, relative, meta, value, upper);
+        tt_.store(hash, key, players_, relative, meta, value, upper);
     else
-        tt_.store(hash, hands_, players_, relative, meta, value, value);
+        tt_.store(hash, key, players_, relative, meta, value, value);
     return value;
 }
 
@@ -441,7 +534,7 @@ Root::Root(const Position& position, const Utility& utility, const Budget& budge
       budget_(budget),
       counters_(counters),
       order_(root_order(position)) {
-    thread_table().clear();
+    thread_table().clear(position.players <= 4 ? kSmallTableBits : kTableBits);
 }
 
 Root::~Root() = default;
@@ -455,14 +548,13 @@ int Root::after(int card, int alpha, int beta) {
     return search->after(card, alpha, beta);
 }
 
-// The largest table entry ``reaches`` accepts: the value is always a table entry. The best
-// entry is tried first: a side with the lead and a free choice of trump often takes all.
+// The largest index in [low, high] whose table entry ``reaches`` accepts, given that
+// values[low] is accepted (the value is always a table entry). The top is tried first:
+// a side with the lead and a free choice of trump often takes everything.
 template <typename Reaches>
-int Root::bisect(Reaches reaches) const {
+int Root::bisect(Reaches reaches, int low, int high) const {
     const auto& values = utility_.values;
-    int high = int(values.size()) - 1;
-    if (reaches(values[high])) return values[high];
-    int low = 0;
+    if (low >= high || reaches(values[high])) return std::max(low, high);
     --high;
     while (low < high) {
         const int middle = (low + high + 1) / 2;
@@ -471,23 +563,37 @@ int Root::bisect(Reaches reaches) const {
         else
             high = middle - 1;
     }
-    return values[low];
+    return low;
+}
+
+int Root::index_of(int value) const {
+    const auto& values = utility_.values;
+    return int(std::lower_bound(values.begin(), values.end(), value) - values.begin());
 }
 
 int Root::value() {
     const bool side_moves = utility_.side_of_unit[position_.unit_of[position_.to_act()]];
-    return bisect([&](int goal) {
+    auto reaches = [&](int goal) {
         for (int card : order_) {
             const bool reached = at_least(card, goal);
             if (side_moves && reached) return true;
             if (!side_moves && !reached) return false;
         }
         return !side_moves;
-    });
+    };
+    return utility_.values[bisect(reaches, 0, int(utility_.values.size()) - 1)];
 }
 
-int Root::card_value(int card) {
-    return bisect([&](int goal) { return at_least(card, goal); });
+// A card's exact value; ``guess`` (a table entry, or none) is tested first and its
+// neighbour above, which settles the common case of a value equal to the last one found.
+int Root::card_value(int card, std::optional<int> guess) {
+    auto reaches = [&](int goal) { return at_least(card, goal); };
+    const int top = int(utility_.values.size()) - 1;
+    if (!guess) return utility_.values[bisect(reaches, 0, top)];
+    const int g = index_of(*guess);
+    if (!reaches(utility_.values[g])) return utility_.values[bisect(reaches, 0, g - 1)];
+    if (g == top || !reaches(utility_.values[g + 1])) return utility_.values[g];
+    return utility_.values[bisect(reaches, g + 1, top)];
 }
 
 int Root::best_card() {

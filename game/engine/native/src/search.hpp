@@ -1,7 +1,9 @@
 // Exact double-dummy search: the same meaning as game/engine/solver_py.py.
 #pragma once
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core.hpp"
@@ -19,7 +21,12 @@ class TranspositionTable {
         int lo, hi;
     };
     explicit TranspositionTable(int bits = 16);
-    void clear() { ++generation_; }
+    // Empty it, using only the first 2^bits entries: a small table stays in cache when
+    // the search is small.
+    void clear(int bits) {
+        ++generation_;
+        mask_ = (std::uint64_t{1} << std::min(bits, bits_)) - 1;
+    }
     const Entry* find(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
                       std::uint32_t meta) const;
     void store(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
@@ -27,6 +34,7 @@ class TranspositionTable {
 
    private:
     std::vector<Entry> entries_;
+    int bits_;
     std::uint64_t mask_;
     std::uint32_t generation_ = 1;
 };
@@ -47,16 +55,17 @@ class Root {
     int after(int card, int alpha, int beta);
     bool at_least(int card, int goal) { return after(card, goal - 1, goal) >= goal; }
     int value();
-    int card_value(int card);
+    int card_value(int card, std::optional<int> guess = std::nullopt);
     int best_card();
 
    private:
     template <typename Reaches>
-    int bisect(Reaches reaches) const;
+    int bisect(Reaches reaches, int low, int high) const;
+    int index_of(int value) const;
 
     const Position& position_;
     const Utility& utility_;
-    const Budget& budget_;
+    const Budget budget_;  // a copy: callers may pass a temporary
     Counters& counters_;
     std::vector<int> order_;
     std::unique_ptr<Search> searches_[4];

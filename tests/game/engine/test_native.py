@@ -1,0 +1,447 @@
+"""The native core against the Python reference: the same values, lines and deals.
+
+Differential tests over random positions at every table size and team layout, mid-trick
+and at trick starts, with every utility the bots use; the batch sampler's deals are
+consistent and reproducible; malformed input raises a clear ValueError.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from random import Random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.bots.sampling import knowledge
+from game.bots.valuation import Situation, contract_utility, points_utility, utility_for
+from game.engine import knowledge as sampler
+from game.engine import solver, solver_native, solver_py
+from game.engine.cards import mask_of, parse_card
+from game.engine.knowledge import Knowledge, NoConsistentDeal, SplitMix64
+from game.engine.solver import Position, SearchStats, SearchTimeout, Utility, position_of
+from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from tests.game.engine.test_properties import random_states, setups
+from tests.game.engine.test_solver import BID_TABLE, endgame
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_the_core_is_built_under_ci():
+    if os.environ.get("CI") == "true":
+        assert solver.native_available(), solver.native_unavailable_reason()
+
+
+needs_core = pytest.mark.skipif(
+    not solver_native.available(), reason=solver_native.UNAVAILABLE_BECAUSE or "no core"
+)
+
+# How deep Python may start and still answer quickly: cards left in each hand.
+DEEPEST = {3: 5, 4: 4, 5: 3, 6: 3, 7: 2, 8: 2}
+
+
+@st.composite
+def positions(draw) -> Position:
+    """A random round played at random to a trick start or into a trick."""
+    setup = draw(setups())
+    cards_left = draw(st.integers(1, DEEPEST[setup.players]))
+    return position_of(endgame(setup, draw(st.integers(0, 2**32)), cards_left))
+
+
+@st.composite
+def utilities(draw, units: int) -> Utility:
+    """Every kind of utility the bots search with, over varied match situations."""
+    unit = draw(st.integers(0, units - 1))
+    target = draw(st.sampled_from((11, 21)))
+    situation = Situation(
+        unit=unit,
+        bidder_unit=draw(st.none() | st.integers(0, units - 1)),
+        bid=draw(st.integers(1, 6)),
+        scores=tuple(draw(st.integers(-12, target - 1)) for _ in range(units)),
+        target=target,
+    )
+    kind = draw(st.sampled_from(("points", "contract", "match", "coarse", "plain", "bid")))
+    if kind == "points":
+        return points_utility(unit)
+    if kind == "contract":
+        return contract_utility(situation)
+    if kind in ("match", "coarse"):
+        return utility_for(situation, with_points=kind == "match")
+    side = draw(st.frozensets(st.integers(0, units - 1), min_size=1, max_size=units))
+    return Utility(side, BID_TABLE if kind == "bid" else ())
+
+
+def units_of(position: Position) -> int:
+    return max(position.unit_of) + 1
+
+
+def assert_same_answers(position: Position, utility: Utility) -> None:
+    assert solver_native.solve(position, utility) == solver_py.solve(position, utility)
+    assert solver_native.action_values(position, utility) == solver_py.action_values(
+        position, utility
+    )
+    assert solver_native.best_card(position, utility) == solver_py.best_card(position, utility)
+    assert solver_native.principal_variation(position, utility) == solver_py.principal_variation(
+        position, utility
+    )
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_core_answers_exactly_as_the_python_solver(data):
+    position = data.draw(positions())
+    assert_same_answers(position, data.draw(utilities(units_of(position))))
+
+
+@needs_core
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from((3, 4)), st.integers(0, 2**32), st.data())
+def test_the_core_chooses_trump_with_the_first_lead_as_python_does(players, seed, data):
+    setup = MatchSetup.cutthroat(3) if players == 3 else MatchSetup.partnerships(4, 2)
+    rng = Random(seed)
+    state = RoundState(setup, shuffle_deal(setup, 0, rng))
+    while state.in_auction():
+        state = state.apply(rng.choice(state.legal_actions()))
+    position = position_of(state)
+    # coarse utilities keep the Python search from the first lead quick
+    unit = position.unit_of[position.to_act]
+    situation = Situation(unit, data.draw(st.integers(0, setup.units - 1)), 2, (0,) * 3, 21)
+    utility = data.draw(
+        st.sampled_from((points_utility(unit), contract_utility(situation)))
+        if players == 4
+        else st.sampled_from((Utility(frozenset({unit})), utility_for(situation, False)))
+    )
+    assert solver_native.action_values(position, utility) == solver_py.action_values(
+        position, utility
+    )
+    assert solver_native.solve(position, utility) == solver_py.solve(position, utility)
+
+
+@needs_core
+def test_the_core_counts_nodes_and_honours_a_deadline_that_has_passed():
+    setup = MatchSetup.partnerships(6, 2)
+    state = endgame(setup, 11, 6)
+    position, utility = position_of(state), Utility(frozenset({0}))
+    stats = SearchStats()
+    solver_native.solve(position_of(endgame(setup, 11, 2)), utility, stats)
+    assert stats.nodes > 0
+    with pytest.raises(SearchTimeout):
+        solver_native.action_values(position, utility, SearchStats(deadline=0.0))
+
+
+def test_the_solver_module_uses_the_core_when_it_is_built():
+    expected = solver_native if solver_native.available() else solver_py
+    assert solver._backend is expected
+
+
+def test_without_the_core_the_solver_falls_back_to_python_with_one_warning():
+    code = (
+        "import sys, logging; sys.modules['smear_native'] = None;"
+        "logging.basicConfig(level=logging.WARNING, format='%(levelname)s %(message)s');"
+        "from game.engine import solver; from game.engine.state import MatchSetup;"
+        "print(solver._backend.__name__, solver.native_available())"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.split() == ["game.engine.solver_py", "False"]
+    warnings = [line for line in run.stderr.splitlines() if line.startswith("WARNING")]
+    assert len(warnings) == 1 and "native search core is unavailable" in warnings[0]
+
+
+# --- The sampler ---------------------------------------------------------------------------
+
+
+@st.composite
+def knowledges(draw) -> Knowledge:
+    """What some seat knows at a random point of a random round's card play."""
+    setup = draw(setups())
+    states = random_states(setup, draw(st.integers(0, 2**32)))
+    playing = [s for s in states if not s.in_auction() and not s.is_terminal()]
+    state = playing[draw(st.integers(0, len(playing) - 1))]
+    seat = draw(st.sampled_from((state.current_player(), draw(st.integers(0, setup.players - 1)))))
+    return state, knowledge(state.view_for(seat))
+
+
+def assert_consistent(known: Knowledge, deal: Position) -> None:
+    assert deal.hands[known.seat] == known.hand
+    placed = 0
+    for seat, hand in enumerate(deal.hands):
+        assert not placed & hand, "a card was dealt twice"
+        placed |= hand
+        assert deal.dealt[seat] == hand | known.played_by[seat]
+        if seat != known.seat:
+            assert hand.bit_count() == known.needs[seat]
+            assert not hand & known.barred[seat], "a card against a shown void"
+            assert not hand & ~known.unseen, "a card the seat has seen"
+    assert (deal.trump, deal.leader, deal.trick, deal.taken) == (
+        known.trump,
+        known.leader,
+        known.trick,
+        known.taken,
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(knowledges(), st.integers(0, 2**64 - 1))
+def test_every_sampled_deal_fits_what_the_seat_knows(case, seed):
+    _, known = case
+    for deal in solver.sample_deals(known, 8, seed):
+        assert_consistent(known, deal)
+
+
+@settings(max_examples=40, deadline=None)
+@given(knowledges(), st.integers(0, 2**64 - 1))
+def test_a_seed_gives_the_same_deals_whatever_the_count(case, seed):
+    _, known = case
+    deals = solver.sample_deals(known, 6, seed)
+    assert solver.sample_deals(known, 6, seed) == deals
+    assert solver.sample_deals(known, 3, seed) == deals[:3]
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(knowledges(), st.integers(0, 2**64 - 1))
+def test_the_core_deals_exactly_the_python_samplers_deals(case, seed):
+    _, known = case
+    assert solver_native.sample_deals(known, 5, seed) == sampler.sample_deals(known, 5, seed)
+
+
+@needs_core
+def test_the_core_and_python_draw_the_same_splitmix64_numbers():
+    for seed, index in ((0, 0), (1, 7), (2**64 - 1, 123456)):
+        rng = SplitMix64.for_deal(seed, index)
+        assert solver_native._core.splitmix64(seed, index, 5) == [rng.next() for _ in range(5)]
+
+
+def tight_knowledge(barred_for_seat_2: int) -> Knowledge:
+    """Seat 0 knows all but eight cards; seats 1 and 2 need four each, with voids."""
+    c = lambda *codes: mask_of(parse_card(x) for x in codes)  # noqa: E731
+    unseen = c("AS", "KS", "QS", "JS", "AH", "KH", "QH", "JH")
+    return Knowledge(
+        unit_of=(0, 1, 2),
+        seat=0,
+        hand=c("2C", "3C", "4C", "5C"),
+        unseen=unseen,
+        needs=(0, 4, 4),
+        barred=(0, c("AH", "KH", "QH", "JH"), barred_for_seat_2),
+        played_by=(0, 0, 0),
+        trump=-1,
+        leader=0,
+    )
+
+
+@pytest.mark.parametrize("deal_with", ["native", "python"])
+def test_a_deal_that_only_one_way_fits_is_found_and_an_impossible_one_is_refused(deal_with):
+    if deal_with == "native" and not solver_native.available():
+        pytest.skip(solver_native.UNAVAILABLE_BECAUSE)
+    deal = solver_native.sample_deals if deal_with == "native" else sampler.sample_deals
+    spades = mask_of(parse_card(x) for x in ("AS", "KS", "QS", "JS"))
+    only_way = tight_knowledge(barred_for_seat_2=spades)
+    for position in deal(only_way, 4, 9):
+        assert position.hands[1] == spades  # seat 2 may hold no spade, seat 1 no heart
+    impossible = tight_knowledge(barred_for_seat_2=spades | mask_of([parse_card("AH")]))
+    with pytest.raises(NoConsistentDeal):
+        deal(impossible, 1, 9)
+
+
+# --- The batch call ------------------------------------------------------------------------
+
+
+@st.composite
+def deciding(draw):
+    """The seat to act's knowledge late enough in a round that Python answers quickly."""
+    setup = draw(setups())
+    state = endgame(setup, draw(st.integers(0, 2**32)), draw(st.integers(1, 2)))
+    seat = state.current_player()
+    known = knowledge(state.view_for(seat))
+    return known, draw(utilities(setup.units))
+
+
+@needs_core
+@settings(max_examples=25, deadline=None)
+@given(deciding(), st.integers(0, 2**64 - 1), st.sampled_from(("actions", "value")))
+def test_a_batch_solves_each_deal_as_the_python_solver_does(case, seed, mode):
+    known, utility = case
+    batch = solver.solve_sampled(known, utility, count=4, seed=seed, mode=mode)
+    assert batch.complete and len(batch.positions) == 4
+    assert list(batch.positions) == sampler.sample_deals(known, 4, seed)
+    assert list(batch.cards) == sorted(batch.cards)
+    for position, values in zip(batch.positions, batch.values, strict=True):
+        if mode == "value":
+            assert values == (solver_py.solve(position, utility),)
+        else:
+            exact = solver_py.action_values(position, utility)
+            assert set(exact) == set(batch.cards)
+            assert values == tuple(exact[card] for card in batch.cards)
+    python = solver._solve_sampled_py(known, utility, 4, seed, mode == "actions", None, 1)
+    assert (python[0], python[1], python[2]) == (
+        list(batch.positions),
+        [tuple(v) for v in batch.values],
+        batch.cards,
+    )
+
+
+@needs_core
+def test_a_spent_budget_stops_the_batch_after_the_minimum_with_whole_deals_only():
+    setup = MatchSetup.partnerships(8, 2)
+    state = endgame(setup, 5, 6)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    cut = solver.solve_sampled(known, utility, count=50, seed=3, budget_ms=0, min_count=2)
+    assert not cut.complete
+    assert len(cut.positions) == len(cut.values) == 2
+    assert list(cut.positions) == solver.sample_deals(known, 2, 3)
+    assert all(len(row) == len(cut.cards) for row in cut.values)
+
+
+def test_actions_are_priced_only_for_the_seat_to_act():
+    state = endgame(MatchSetup.cutthroat(4), 2, 2)
+    other = (state.current_player() + 1) % 4
+    known = knowledge(state.view_for(other))
+    with pytest.raises(ValueError, match="seat to act"):
+        solver.solve_sampled(known, points_utility(0), count=1, seed=0)
+    assert (
+        len(solver.solve_sampled(known, points_utility(0), count=2, seed=0, mode="value").values)
+        == 2
+    )
+
+
+# --- Bad input -----------------------------------------------------------------------------
+
+
+def a_position() -> Position:
+    return position_of(endgame(MatchSetup.partnerships(4, 2), 3, 3))
+
+
+def malformed(p: Position) -> list[tuple[object, str]]:
+    card = (p.hands[0] & -p.hands[0]).bit_length() - 1
+    return [
+        ((p.unit_of, p.hands[:3], p.dealt, p.trump, p.leader, p.trick, p.taken), "hands"),
+        ((p.unit_of, p.hands, p.dealt[:2], p.trump, p.leader, p.trick, p.taken), "dealt"),
+        ((p.unit_of[:2], p.hands[:2], p.dealt[:2], p.trump, 0, (), ()), "3 to 8 seats"),
+        (
+            (
+                p.unit_of,
+                (p.hands[0], p.hands[1] | 1 << card, *p.hands[2:]),
+                p.dealt,
+                p.trump,
+                p.leader,
+                p.trick,
+                p.taken,
+            ),
+            "not dealt",
+        ),  # fmt: skip
+        ((p.unit_of, p.hands, p.dealt, 7, p.leader, p.trick, p.taken), "trump"),
+        ((p.unit_of, p.hands, p.dealt, p.trump, 9, p.trick, p.taken), "leader"),
+        ((p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, (0,)), "taken"),
+        ((p.unit_of, p.hands, p.dealt, p.trump, p.leader, (card, card), p.taken), "trick"),
+        ((p.unit_of, (-1, *p.hands[1:]), p.dealt, p.trump, p.leader, p.trick, p.taken), "mask"),
+        ((p.unit_of, ("x", *p.hands[1:]), p.dealt, p.trump, p.leader, p.trick, p.taken), "int"),
+        ((p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, p.taken, 0), "7 items"),
+        ((p.unit_of, p.hands, p.dealt, -1, p.leader, p.trick, p.taken), "before trump"),
+        ("not a position", "sequence"),
+        (
+            (p.unit_of, (1 << 60, *p.hands[1:]), p.dealt, p.trump, p.leader, p.trick, p.taken),
+            "mask",
+        ),
+    ]
+
+
+@needs_core
+def test_a_malformed_position_raises_a_clear_error_and_never_crashes():
+    core = solver_native._core
+    utility = solver_native._utility(Utility(frozenset({0})))
+    for bad, words in malformed(a_position()):
+        with pytest.raises(ValueError, match=words):
+            core.solve(bad, utility, None)
+
+
+@needs_core
+def test_a_malformed_utility_or_knowledge_raises_a_clear_error():
+    core = solver_native._core
+    position = solver_native._position(a_position())
+    rising = tuple(tuple(a - b for b in range(7)) for a in range(7))
+    for bad, words in [
+        (([0], rising[:6]), "7 items, not 6"),
+        (([0], (rising[0][:3], *rising[1:])), "7 items, not 3"),
+        (([0], tuple(tuple(b - a for b in range(7)) for a in range(7))), "must (rise|fall)"),
+        (([9], rising), "side unit"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            core.solve(position, bad, None)
+    known = tight_knowledge(0)
+    for field, value, words in [
+        ("needs", (1, 4, 4), "needs no cards"),
+        ("needs", (0, 4), "needs"),
+        ("hand", known.unseen & -known.unseen, "both in the hand and unseen"),
+        ("seat", 5, "knowing seat"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            core.sample_deals(replace(known, **{field: value}).as_tuple(), 1, 0)
+
+
+@needs_core
+def test_threads_searching_at_once_get_the_answers_one_thread_gets():
+    # each thread has its own transposition table, and the GIL is released meanwhile
+    from concurrent.futures import ThreadPoolExecutor
+
+    setup = MatchSetup.partnerships(4, 2)
+    state = endgame(setup, 21, 5)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+
+    def batch(seed):
+        return solver.solve_sampled(known, utility, count=6, seed=seed).values
+
+    alone = [batch(seed) for seed in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert list(pool.map(batch, range(4))) == alone
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_any_garbage_in_a_position_is_refused_or_answered_never_a_crash(data):
+    base = data.draw(positions())
+    fields = list(solver_native._position(base))
+    cards = st.integers(-2, 60)
+    masks = st.one_of(
+        st.integers(0, (1 << 54) - 1), st.sampled_from(base.hands), st.integers(-1, 0)
+    )
+    garbage = {
+        0: st.lists(st.integers(-1, 9), max_size=9),
+        1: st.lists(masks, max_size=9),
+        2: st.lists(masks, max_size=9),
+        3: st.integers(-2, 5),
+        4: st.integers(-1, 9),
+        5: st.lists(cards, max_size=8),
+        6: st.lists(masks, max_size=9),
+    }
+    for index in data.draw(st.sets(st.integers(0, 6), min_size=1)):
+        fields[index] = data.draw(garbage[index])
+    utility = solver_native._utility(Utility(frozenset({0})))
+    try:
+        value, _ = solver_native._core.solve(tuple(fields), utility, None)
+    except ValueError:
+        return
+    assert isinstance(value, int)
+
+
+def test_in_the_auction_a_seat_samples_as_if_it_led_now():
+    setup = MatchSetup.partnerships(4, 2)
+    state = RoundState(setup, shuffle_deal(setup, 0, Random(8)))
+    seat = state.current_player()
+    known = knowledge(state.view_for(seat))
+    assert (known.trump, known.leader, known.trick, any(known.played_by)) == (-1, seat, (), False)
+    batch = solver.solve_sampled(known, points_utility(setup.unit_of[seat]), count=2, seed=4,
+                                 mode="value")  # fmt: skip
+    for position, (value,) in zip(batch.positions, batch.values, strict=True):
+        assert position.to_act == seat and position.hands == position.dealt
+        assert value == solver_py.solve(position, points_utility(setup.unit_of[seat]))
