@@ -6,6 +6,7 @@ class Bot(Protocol):
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from random import Random
 from typing import Protocol
@@ -22,6 +23,9 @@ class Bot(Protocol):
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int: ...
 
 
+# even a choice that is already late gets this long to search: a few deals at least
+MIN_THINK_MS = 10.0
+
 LEVELS = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
 
 
@@ -32,7 +36,19 @@ def make_bot(level: str, **options) -> Bot:
         raise ValueError(f"no bot called {level!r}; choose from {', '.join(LEVELS)}") from None
 
 
-def choose_once(level: str, view: SeatView, legal: Sequence[int], seed: int, options: dict) -> int:
+def choose_once(
+    level: str,
+    view: SeatView,
+    legal: Sequence[int],
+    seed: int,
+    options: dict,
+    think_until: float | None = None,
+) -> int:
     """One choice by a fresh bot: a plain function of plain data, so that a worker process
-    can run it without Django."""
+    can run it without Django. ``think_until`` (a ``time.time()``) caps a searching bot's
+    budget, counted from when the worker starts on it: a choice that waited in a busy
+    worker's queue thinks less, so that it is still ready when its move is due."""
+    if think_until is not None and "budget_ms" in options:
+        left_ms = (think_until - time.time()) * 1000
+        options = {**options, "budget_ms": max(MIN_THINK_MS, min(options["budget_ms"], left_ms))}
     return make_bot(level, **options).choose(view, legal, Random(seed))

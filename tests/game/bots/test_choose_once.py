@@ -1,0 +1,52 @@
+"""choose_once: what a worker process runs for one bot decision at a live table."""
+
+import time
+from random import Random
+
+import pytest
+
+import game.bots
+from game.bots import MIN_THINK_MS, choose_once
+from game.engine.state import MatchSetup, RoundState, shuffle_deal
+
+
+@pytest.fixture
+def budgets(monkeypatch):
+    seen = []
+
+    class Recorder:
+        def __init__(self, budget_ms, max_deals):
+            seen.append(budget_ms)
+
+        def choose(self, view, legal, rng):
+            return legal[0]
+
+    monkeypatch.setitem(game.bots.LEVELS, "expert", Recorder)
+    return seen
+
+
+def first_decision():
+    setup = MatchSetup.partnerships(4, 2)
+    state = RoundState(setup, shuffle_deal(setup, 0, Random(3)))
+    return state.view_for(state.current_player()), state.legal_actions()
+
+
+def test_a_choice_due_later_keeps_its_full_budget(budgets):
+    view, legal = first_decision()
+    options = {"budget_ms": 200.0, "max_deals": 50}
+    choose_once("expert", view, legal, 1, options, think_until=time.time() + 5)
+    assert budgets == [200.0]
+
+
+def test_a_choice_that_waited_thinks_only_until_its_move_is_due(budgets):
+    view, legal = first_decision()
+    options = {"budget_ms": 200.0, "max_deals": 50}
+    choose_once("expert", view, legal, 1, options, think_until=time.time() + 0.08)
+    choose_once("expert", view, legal, 1, options, think_until=time.time() - 1)
+    assert 10.0 < budgets[0] <= 80.0
+    assert budgets[1] == MIN_THINK_MS
+
+
+def test_a_bot_without_a_budget_is_left_as_it_is():
+    view, legal = first_decision()
+    assert choose_once("greedy", view, legal, 1, {}, think_until=time.time() - 1) in legal
