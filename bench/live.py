@@ -2,6 +2,7 @@
 
     python bench/live.py [--tables 25,100,200] [--postgres-redis] [--servers 2]
                          [--duration 30] [--warmup 5] [--think 2,6] [--url URL]
+                         [--pg-database smear_bench] [--redis-url redis://.../8]
 
 Every seat of every table is a scripted person (no bots, so no bot is ever timed): one
 websocket per seat, all clients in this one asyncio process. A client whose own partial
@@ -411,6 +412,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the server logs and database")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument(
+        "--pg-database", default=BENCH_DATABASE, help="with --postgres-redis: dropped, made anew"
+    )
+    parser.add_argument("--redis-url", default=REDIS_URL, help="with --postgres-redis: flushed")
     args = parser.parse_args()
     args.think = tuple(float(v) for v in args.think.split(","))
     sizes = [int(n) for n in args.tables.split(",")]
@@ -427,8 +432,8 @@ def main() -> None:
         label = f"running server(s) {args.url}"
     else:
         if args.postgres_redis:
-            flush_redis(REDIS_URL)
-            database = fresh_postgres(BENCH_DATABASE)
+            flush_redis(args.redis_url)
+            database = fresh_postgres(args.pg_database)
             label = "PostgreSQL + channels-redis"
         else:
             database = f"sqlite:///{folder / 'bench.sqlite3'}"
@@ -436,7 +441,7 @@ def main() -> None:
         env = server_env(
             DJANGO_SETTINGS_MODULE="smearsite.settings",
             DATABASE_URL=database,
-            REDIS_URL=REDIS_URL if args.postgres_redis else None,
+            REDIS_URL=args.redis_url if args.postgres_redis else None,
             # as in production: DEBUG off (no query log kept per connection)
             DEBUG="false",
             SECRET_KEY="bench-" + uuid.uuid4().hex,
@@ -479,7 +484,7 @@ def main() -> None:
         else:
             shutil.rmtree(folder, ignore_errors=True)
     if args.postgres_redis and not args.url and not args.keep:
-        _drop_postgres(BENCH_DATABASE)
+        _drop_postgres(args.pg_database)
 
 
 def _drop_postgres(name: str) -> None:
