@@ -100,7 +100,7 @@ def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str
     (code, session key per seat)."""
     from django.db import transaction
 
-    from game.selectors import SeatOwner
+    from game.identity import SeatOwner
 
     tables = []
     with transaction.atomic():
@@ -115,17 +115,18 @@ def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str
 
 def advance(table, owners: list, *, rounds: int, moves: int, rng: random.Random) -> None:
     """Play random legal moves until ``rounds`` rounds are over and ``moves`` more made."""
-    from game import selectors, services
+    from game import store
+    from game.services import play
 
     while True:
         table.refresh_from_db()
-        match = selectors.match_for_table(table)
+        match = store.match_for_table(table)
         at = (len(match.rounds) - 1, len(match.round.history))
         if match.is_terminal() or at >= (rounds, moves):
             return
         seat = match.current_player()
         action = rng.choice(match.legal_actions())
-        services.table_play(table_id=table.pk, seat_owner=owners[seat], action=action)
+        play.table_play(table_id=table.pk, seat_owner=owners[seat], action=action)
 
 
 # --- CPU accounting from /proc ---------------------------------------------------------------

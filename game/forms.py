@@ -6,9 +6,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 
-from game import services
 from game.engine import rules
 from game.models import DISPLAY_NAME_MAX_LENGTH
+from game.services import profiles
 
 
 class SignupForm(AllauthSignupForm):
@@ -18,7 +18,7 @@ class SignupForm(AllauthSignupForm):
         # all or nothing: a failure after the user row must not leave an account behind
         with transaction.atomic():
             user = super().save(request)
-            services.profile_get_or_create(user=user)
+            profiles.profile_get_or_create(user=user)
         return user
 
 
@@ -160,7 +160,7 @@ class TableForm(TeamLayoutForm):
     )
 
 
-# the share codes' characters (game.services.CODE_ALPHABET), or a pasted share link
+# the share codes' characters (game.services.play.CODE_ALPHABET), or a pasted share link
 _CODE_IN_LINK = re.compile(r"/table/([A-Za-z0-9]+)/?")
 
 

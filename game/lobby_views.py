@@ -14,11 +14,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import selectors, services
+from game import selectors
+from game.errors import TableError
 from game.forms import JoinByCodeForm, TableForm
+from game.identity import SeatOwner, request_owner
 from game.models import Table
-from game.owners import request_owner as seat_owner_of
-from game.selectors import SeatOwner
+from game.services import lobby
 from game.table_views import answer_table_form
 
 
@@ -59,14 +60,14 @@ def table_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            created = services.table_create_lobby(
+            created = lobby.table_create_lobby(
                 host_user=request.user,
                 players=data["players"],
                 teams=data["teams"],
                 target=data["target"],
                 public=data["public"],
             )
-        except services.TableError as refused:
+        except TableError as refused:
             form.add_error(None, str(refused))
         else:
             return redirect("game:table", code=created.code)
@@ -83,14 +84,14 @@ def _seat_number(value: str | None) -> int | None:
     if not value:
         return None
     if not value.isdigit() or len(value) > 2:
-        raise services.TableError("pick a seat by its number")
+        raise TableError("pick a seat by its number")
     return int(value)
 
 
 def _required_seat(request: HttpRequest, missing: str) -> int:
     seat = _seat_number(request.POST.get("seat"))
     if seat is None:
-        raise services.TableError(missing)
+        raise TableError(missing)
     return seat
 
 
@@ -101,11 +102,11 @@ def _lobby_post(
     found = get_object_or_404(Table, code=code.upper())
     if not request.user.is_authenticated:
         return _to_log_in(request, found)
-    owner = seat_owner_of(request)
+    owner = request_owner(request)
     error = None
     try:
         act(found, owner)
-    except services.TableError as refused:
+    except TableError as refused:
         error = str(refused)
     return answer_table_form(request, found, owner, error)
 
@@ -123,7 +124,7 @@ def _to_log_in(request: HttpRequest, found: Table) -> HttpResponse:
 def table_join(request: HttpRequest, code: str) -> HttpResponse:
     def act(found: Table, owner: SeatOwner) -> None:
         seat = _seat_number(request.POST.get("seat"))
-        services.table_join(table_id=found.pk, owner=owner, seat=seat)
+        lobby.table_join(table_id=found.pk, owner=owner, seat=seat)
 
     return _lobby_post(request, code, act)
 
@@ -131,7 +132,7 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_leave(request: HttpRequest, code: str) -> HttpResponse:
     def act(found: Table, owner: SeatOwner) -> None:
-        services.table_leave(table_id=found.pk, owner=owner)
+        lobby.table_leave(table_id=found.pk, owner=owner)
 
     return _lobby_post(request, code, act)
 
@@ -143,7 +144,7 @@ def table_bot(request: HttpRequest, code: str) -> HttpResponse:
     def act(found: Table, owner: SeatOwner) -> None:
         seat = _required_seat(request, "pick a seat for the bot")
         level = request.POST.get("level", "").strip() or None
-        services.table_set_bot(table_id=found.pk, host=owner, seat=seat, level=level)
+        lobby.table_set_bot(table_id=found.pk, host=owner, seat=seat, level=level)
 
     return _lobby_post(request, code, act)
 
@@ -154,7 +155,7 @@ def table_free(request: HttpRequest, code: str) -> HttpResponse:
 
     def act(found: Table, owner: SeatOwner) -> None:
         seat = _required_seat(request, "pick the seat to free")
-        services.table_free_seat(table_id=found.pk, host=owner, seat=seat)
+        lobby.table_free_seat(table_id=found.pk, host=owner, seat=seat)
 
     return _lobby_post(request, code, act)
 
@@ -162,7 +163,7 @@ def table_free(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_close(request: HttpRequest, code: str) -> HttpResponse:
     def act(found: Table, owner: SeatOwner) -> None:
-        services.table_close(table_id=found.pk, host=owner)
+        lobby.table_close(table_id=found.pk, host=owner)
 
     return _lobby_post(request, code, act)
 
@@ -170,6 +171,6 @@ def table_close(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_start(request: HttpRequest, code: str) -> HttpResponse:
     def act(found: Table, owner: SeatOwner) -> None:
-        services.table_start(table_id=found.pk, host=owner)
+        lobby.table_start(table_id=found.pk, host=owner)
 
     return _lobby_post(request, code, act)

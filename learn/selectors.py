@@ -18,7 +18,7 @@ from django.db.models.functions import Abs
 from game.engine import rules
 from game.engine.cards import SUIT_NAMES, SUIT_OF, SUITS, card_code, game_total, parse_card
 from game.engine.view import SeatView
-from game.selectors import SeatOwner
+from game.identity import SeatOwner
 from learn import explain
 from learn import positions as core_positions
 from learn import themes as core_themes

@@ -19,7 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from game.engine import rules
-from game.selectors import SeatOwner
+from game.identity import SeatOwner
 from learn import glicko, selectors, tutorial
 from learn import positions as core_positions
 from learn.models import Attempt, Learner, Position, Review

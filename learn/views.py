@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from game.owners import request_owner
+from game.identity import request_owner
 from learn import selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner

@@ -22,7 +22,7 @@ from .cards import (
 )
 from .rules import PASS, MatchScoring, RoundPoints
 from .solver import Position
-from .view import SeatView, view_for
+from .view import PublicView, SeatView, public_view, view_for
 
 
 class IllegalAction(ValueError):
@@ -228,6 +228,9 @@ class RoundState:
 
     def view_for(self, seat: int) -> SeatView:
         return view_for(self, seat)
+
+    def public_view(self) -> PublicView:
+        return public_view(self)
 
     # --- Derived facts --------------------------------------------------------------
 

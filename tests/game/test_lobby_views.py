@@ -7,11 +7,14 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
-from game import selectors, services
+from game import selectors, store
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
+from game.engine.view import PublicView
+from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
-from game.selectors import PublicView, SeatOwner, SpectatorView
+from game.presenters import SpectatorView
+from game.services import profiles
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +28,7 @@ def people(django_user_model, fast_password_hashing):
     clients = {}
     for name in ("host", "bea", "cal"):
         user = django_user_model.objects.create_user(name, password="a long passphrase 42")
-        services.profile_get_or_create(user=user)
+        profiles.profile_get_or_create(user=user)
         client = Client()
         client.force_login(user)
         client.user = user
@@ -333,7 +336,7 @@ SUMMARY = re.compile(r'<(section|details) class="(?:round-summary|match-end)".*?
 
 def truth(table: Table):
     table.refresh_from_db()
-    return selectors.match_for_table(table)
+    return store.match_for_table(table)
 
 
 def check_knowledge(html: str, table: Table, seat: int | None) -> None:
