@@ -82,8 +82,10 @@ def flush_redis(url: str) -> None:
 
 
 def setup_django(env: dict[str, str]) -> None:
-    """This process only writes the tables: the site's settings on the server's database."""
-    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"):
+    """This process only writes the tables: the site's settings on the server's database.
+    (Its own bots' timetable hears the moves it makes too: with the servers' away time,
+    it never plays for the scripted people.)"""
+    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "SMEAR_AWAY_AFTER_S"):
         if name in env:
             os.environ[name] = env[name]
         else:

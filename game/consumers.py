@@ -84,7 +84,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None
 
     async def table_changed(self, event: dict) -> None:
-        html = await redraw.after_change(self.table_id, self.owner)
+        html = await redraw.after_change(self.table_id, self.owner, event.get("snapshot"))
         if html is None:
             await self.close(code=NOT_ALLOWED)
             return

@@ -34,6 +34,9 @@ class TableChanged:
 
     table_id: int
     next: Next = Next.NOBODY
+    # names the rows the change left in the process that stored it (game.store): a redraw
+    # there reads nothing. Never cards: each connection renders its own seat's view.
+    snapshot: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ def announce(change: TableChanged) -> None:
 def _deliver(change: TableChanged) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(table_group(change.table_id), {"type": TABLE_CHANGED})
+        message = {"type": TABLE_CHANGED, "snapshot": change.snapshot}
+        async_to_sync(layer.group_send)(table_group(change.table_id), message)
     for listener in _listeners:
         listener(change)

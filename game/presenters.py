@@ -8,7 +8,7 @@ so it cannot show another seat's cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from django.conf import settings
@@ -161,6 +161,12 @@ class PublicPage:
     winner_names: str | None
     rematch_code: str | None  # the table where the same seats play again, once asked for
     abandoned: bool  # everyone away a long while: no bot plays for them until one returns
+    # the public partials once drawn, by name (game.templatetags.tables)
+    drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def public(self) -> PublicPage:
+        return self
 
     @property
     def in_auction(self) -> bool:

@@ -41,16 +41,19 @@ class _Job:
 
     loop: asyncio.AbstractEventLoop
     waiting: dict[SeatOwner, asyncio.Future] = field(default_factory=dict)
+    snapshots: list = field(default_factory=list)  # what each announcement heard named
 
 
 _queued: dict[int, _Job] = {}  # table id -> a job that has not started reading
 _queued_lock = threading.Lock()  # the event loop adds to a job, the database thread starts it
 _running: set[asyncio.Task] = set()
+# table id -> the most moves a redraw here has shown: a snapshot behind it is never drawn
+_shown_moves: dict[int, int] = {}
 
 
-async def after_change(table_id: int, owner: SeatOwner) -> str | None:
-    """The table partial for ``owner`` after a change was announced; None when the table
-    is gone."""
+async def after_change(table_id: int, owner: SeatOwner, snapshot=None) -> str | None:
+    """The table partial for ``owner`` after a change was announced (``snapshot``: the
+    rows the announcement named); None when the table is gone."""
     loop = asyncio.get_running_loop()
     with _queued_lock:
         job = _queued.get(table_id)
@@ -59,6 +62,7 @@ async def after_change(table_id: int, owner: SeatOwner) -> str | None:
             job = _queued[table_id] = _Job(loop)
         if owner not in job.waiting:
             job.waiting[owner] = loop.create_future()
+        job.snapshots.append(tuple(snapshot) if snapshot else None)
         future = job.waiting[owner]
     if new:
         # a task of its own: it finishes for everyone even if this connection goes away
@@ -87,9 +91,27 @@ def _render_job(table_id: int, job: _Job) -> dict[SeatOwner, str | None]:
         if _queued.get(table_id) is job:
             del _queued[table_id]
         owners = list(job.waiting)
-    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
-    if table is None:
+    rows = _rows_heard(table_id, job.snapshots) or store.read_rows(table_id)
+    if rows is None:
         return dict.fromkeys(owners)
+    table, seats = rows
+    with _queued_lock:
+        _shown_moves[table_id] = max(_shown_moves.get(table_id, 0), table.moves)
     match = store.match_for_table(table, fresh=True) if table.dealt else None
-    contexts = selectors.table_page_contexts(table=table, seat_owners=owners, match=match)
+    contexts = selectors.table_page_contexts(
+        table=table, seat_owners=owners, match=match, seat_rows=seats
+    )
     return {owner: render_to_string(TABLE_PARTIAL, context) for owner, context in contexts.items()}
+
+
+def _rows_heard(table_id: int, snapshots: list):
+    """The rows of the newest change the job's callers heard of, when this process stored
+    it and every one of them heard of a change stored here; else None (read them)."""
+    if not snapshots or None in snapshots:
+        return None
+    rows = store.stored_rows(max(snapshots, key=lambda s: s[1]))
+    if rows is None or any(store.stored_rows(s) is None for s in snapshots):
+        return None
+    with _queued_lock:
+        behind = rows[0].moves < _shown_moves.get(table_id, 0)
+    return None if behind else rows

@@ -36,11 +36,12 @@ def table_page_context(
 
 
 def table_page_contexts(
-    *, table: Table, seat_owners, match: MatchState | None = None
+    *, table: Table, seat_owners, match: MatchState | None = None, seat_rows=None
 ) -> dict[SeatOwner, dict]:
     """``table_page_context`` for several askers at once: the table's public part is
-    built once and shared by every seat's page."""
-    seat_rows = list(table.seats.all())
+    built once and shared by every seat's page. ``seat_rows``, when given, are the
+    table's seats as just read."""
+    seat_rows = list(table.seats.all()) if seat_rows is None else seat_rows
     if not table.dealt:
         return {owner: {"t": _lobby_view(table, seat_rows, owner)} for owner in seat_owners}
     match = match or store.match_for_table(table)

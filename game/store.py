@@ -9,6 +9,8 @@ each process keeps the matches it rebuilt, by table version (``Table.moves``).
 
 from __future__ import annotations
 
+import itertools
+import secrets
 import threading
 from collections import OrderedDict
 
@@ -17,7 +19,7 @@ from django.db import transaction
 from game.engine.cards import mask_of, parse_card
 from game.engine.rules import parse_action_code
 from game.engine.state import Deal, MatchSetup, MatchState
-from game.models import ActionLog, Round, Table
+from game.models import ActionLog, Round, Seat, Table
 
 
 def table_setup(table: Table) -> MatchSetup:
@@ -64,6 +66,51 @@ def match_stored(table: Table, match: MatchState) -> None:
     transaction.on_commit(lambda: _remember(key, match))
 
 
+# The rows a stored move left, kept for this process's redraws of that move: the move's
+# announcement names them (this process's id and a token), so a redraw here reads nothing.
+# Rows are kept as the service left them: nothing changes them after the commit.
+PROCESS = secrets.token_hex(8)
+_SNAPSHOTS: OrderedDict[int, tuple[Table, list[Seat]]] = OrderedDict()
+_TOKENS = itertools.count(1)
+SNAPSHOTS_KEPT = 256
+
+
+def rows_stored(table: Table, seats: list[Seat]) -> tuple[str, int]:
+    """Keep ``table`` and ``seats`` (read under the table's lock and updated by the move)
+    once the transaction commits; the name of the snapshot, for the announcement."""
+    token = next(_TOKENS)
+    transaction.on_commit(lambda: _keep_rows(token, table, seats))
+    return (PROCESS, token)
+
+
+def _keep_rows(token: int, table: Table, seats: list[Seat]) -> None:
+    with _MATCHES_LOCK:
+        _SNAPSHOTS[token] = (table, seats)
+        while len(_SNAPSHOTS) > SNAPSHOTS_KEPT:
+            _SNAPSHOTS.popitem(last=False)
+
+
+def stored_rows(snapshot) -> tuple[Table, list[Seat]] | None:
+    """The rows a move stored by this process left, or None (another process's move, or
+    one forgotten since)."""
+    if not snapshot or snapshot[0] != PROCESS:
+        return None
+    with _MATCHES_LOCK:
+        return _SNAPSHOTS.get(snapshot[1])
+
+
+def read_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
+    """A table and its seats in one query (None when the table is gone)."""
+    seats = list(Seat.objects.select_related("table").filter(table_id=table_id))
+    if not seats:
+        table = Table.objects.filter(pk=table_id).first()
+        return None if table is None else (table, [])
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table
+    return table, seats
+
+
 def finished_match_for_table(table: Table) -> MatchState:
     """The match cut to its finished rounds: an unfinished round's hands are never shown."""
     match = match_for_table(table)
@@ -108,6 +155,8 @@ def _replay(table: Table, since: MatchState | None = None) -> MatchState:
         by_round.setdefault(number, []).append((seat, parse_action_code(code)))
     for seat, action in by_round.get(current, ()):
         match = match.apply(action, seat)
+    if since is not None and not match.needs_deal() and not any(n > current for n in by_round):
+        return match  # still in the same round: no deal to read
     deals = Round.objects.filter(table=table, number__gte=started).order_by("number")
     for number, dealer, hands, hidden in deals.values_list("number", "dealer", "hands", "hidden"):
         deal = Deal(

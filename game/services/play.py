@@ -76,7 +76,7 @@ def _store_deal(table: Table, match: MatchState) -> MatchState:
     return match
 
 
-def _announce(table: Table, seats: list[Seat], match: MatchState) -> None:
+def _announce(table: Table, seats: list[Seat], match: MatchState, snapshot=None) -> None:
     seat = match.current_player()
     if seat is None:
         next_actor = events.Next.NOBODY
@@ -84,7 +84,7 @@ def _announce(table: Table, seats: list[Seat], match: MatchState) -> None:
         row = next(s for s in seats if s.number == seat)
         bot = row.bot_level or row.away_since is not None
         next_actor = events.Next.BOT if bot else events.Next.PERSON
-    events.announce(events.TableChanged(table.pk, next_actor))
+    events.announce(events.TableChanged(table.pk, next_actor, snapshot))
 
 
 def _owner_name(owner: SeatOwner) -> str:
@@ -182,7 +182,9 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
     except IllegalAction as error:
         raise TableError(str(error)) from None
     try:
-        with transaction.atomic():  # a savepoint: a duplicate leaves the outer work intact
+        # no savepoint of its own: the caller's transaction (or savepoint) ends with the
+        # TableError raised here, so nothing after a duplicate runs in it
+        with transaction.atomic(savepoint=False):
             ActionLog.objects.create(
                 table=table, round=number, index=index, seat=seat, action=rules.action_code(action)
             )
@@ -196,7 +198,7 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
     elif match.needs_deal():
         match = _store_deal(table, match)
     store.match_stored(table, match)  # before the announcement's redraws need it
-    _announce(table, seats, match)
+    _announce(table, seats, match, store.rows_stored(table, seats))
 
 
 def table_play(

@@ -188,4 +188,33 @@ def test_a_stored_move_announces_who_acts_next(timetable, next_seat, expected):
     finally:
         events._listeners.remove(heard.append)
 
-    assert heard == [events.TableChanged(table.pk, expected)]
+    [change] = heard
+    assert (change.table_id, change.next) == (table.pk, expected)
+    # the rows the move left, for this process's redraws of it
+    assert store.stored_rows(change.snapshot)[0].moves == 1
+
+
+@pytest.mark.usefixtures("quiet_timetable")  # the table stands at the move
+def test_a_redraw_of_a_move_stored_here_reads_nothing(django_assert_num_queries):
+    table = _table_a_person_is_to_act_at()
+    match = store.match_for_table(table)
+    heard = []
+    events.listen(heard.append)
+    try:
+        play.table_play(
+            table_id=table.pk,
+            seat_owner=SeatOwner(session_key="the-mover"),
+            action=match.legal_actions()[0],
+        )
+    finally:
+        events._listeners.remove(heard.append)
+    owner = SeatOwner(session_key="the-host")
+    here = redraw._Job(loop=None, waiting={owner: None}, snapshots=[heard[0].snapshot])
+    elsewhere = redraw._Job(loop=None, waiting={owner: None}, snapshots=[("elsewhere", 1)])
+
+    with django_assert_num_queries(0):
+        drawn_here = redraw._render_job(table.pk, here)[owner]
+    with django_assert_num_queries(1):  # the table and its seats; the match is cached
+        drawn_from_the_database = redraw._render_job(table.pk, elsewhere)[owner]
+
+    assert drawn_here == drawn_from_the_database
