@@ -7,6 +7,7 @@ and the solver share these functions at full speed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from .cards import (
     JACK,
@@ -76,6 +77,14 @@ def parse_action_code(text: str) -> int:
         except ValueError:
             raise ValueError(f"unknown action {text!r}") from None
     return parse_card(text)
+
+
+class Phase(Enum):
+    """Where a round stands: a single-lap auction, then six tricks, then over."""
+
+    AUCTION = "auction"
+    PLAY = "play"
+    OVER = "over"
 
 
 # --- The auction -------------------------------------------------------------------

@@ -35,10 +35,11 @@ class PublicView:
     scores: tuple[int, ...]  # match scores before this round
     hidden_count: int
     result: RoundResult | None  # public once the round is over
+    phase: rules.Phase
 
     @property
     def in_auction(self) -> bool:
-        return len(self.auction) < self.players and self.result is None
+        return self.phase is rules.Phase.AUCTION
 
     @property
     def unit_of(self) -> tuple[int, ...]:
@@ -147,4 +148,5 @@ def _public_fields(state: RoundState) -> dict:
         "scores": state.scores,
         "hidden_count": hidden_count(players),
         "result": state.result,
+        "phase": state.phase(),
     }
