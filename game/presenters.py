@@ -81,6 +81,11 @@ class RoundSummary:
     scores: tuple[ScoreLine, ...]
 
 
+def bid_codes(legal: tuple[str, ...]) -> tuple[str, ...]:
+    """The auction's buttons among a seat's legal action codes: pass and the bids."""
+    return tuple(code for code in legal if code == "pass" or code.startswith("bid:"))
+
+
 def _unit_names(names: dict[int, str], members) -> str:
     return " & ".join(names[s] for s in members)
 
@@ -289,7 +294,7 @@ class TableView(_TablePage):
 
     @property
     def bids(self) -> tuple[str, ...]:
-        return tuple(code for code in self.legal if code == "pass" or code.startswith("bid:"))
+        return bid_codes(self.legal)
 
     @cached_property
     def seats(self) -> tuple[SeatInfo, ...]:

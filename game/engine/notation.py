@@ -34,8 +34,10 @@ def suit_name(suit: int | str) -> str:
     return SUIT_NAMES[suit if isinstance(suit, str) else SUITS[suit]]
 
 
-def rank_name(rank: str) -> str:
-    """``jack`` for J, ``10`` for 10."""
+def rank_name(rank: str, *, spelled: bool = False) -> str:
+    """``jack`` for J; ``10`` for 10, or ``ten`` ``spelled`` out as a sentence says it."""
+    if spelled and rank == "10":
+        return "ten"
     return RANK_NAMES.get(rank, rank)
 
 
