@@ -16,6 +16,7 @@ from game.errors import TableError
 from game.models import Table
 from game.services import play
 from game.throttle import TokenBucket
+from smearsite.kernel import normal_code
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
 MAX_MESSAGE_CHARS = 512
@@ -25,7 +26,7 @@ RATE_PER_S = 4.0
 
 
 def _find_table(code: str) -> Table | None:
-    return Table.objects.filter(code=code.upper()).first()
+    return Table.objects.filter(code=normal_code(code)).first()
 
 
 class TableConsumer(AsyncWebsocketConsumer):

@@ -15,6 +15,7 @@ from game import presenters, store
 from game.engine.state import MatchState
 from game.identity import SeatOwner
 from game.models import Seat, Table
+from smearsite.kernel import normal_code
 
 
 def seat_number_for(table: Table, owner: SeatOwner) -> int | None:
@@ -161,4 +162,4 @@ def tables_for_user(*, user_id: int, limit: int = 20) -> list[TableListing]:
 
 
 def table_for_code(code: str) -> Table | None:
-    return Table.objects.filter(code=code.strip().upper()).first()
+    return Table.objects.filter(code=normal_code(code)).first()

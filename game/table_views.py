@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -15,9 +16,11 @@ from game.engine import record
 from game.engine.state import MatchState
 from game.errors import TableError
 from game.forms import PlayBotsForm
+from game.htmx import for_htmx
 from game.identity import SeatOwner, request_owner
 from game.models import Table
 from game.services import play as play_services
+from smearsite.kernel import normal_code
 
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
@@ -40,18 +43,18 @@ def play(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@for_htmx("table")  # the page polls while its live connection is down
 def table(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code.upper())
+    found = get_object_or_404(Table, code=normal_code(code))
     context = selectors.table_page_context(table=found, seat_owner=request_owner(request))
     events.table_opened(table_id=found.pk)
-    if request.htmx:  # the page polls while its live connection is down
-        return render(request, "game/table.html#table", context)
-    return render(request, "game/table.html", {**context, "code": found.code})
+    return TemplateResponse(request, "game/table.html", {**context, "code": found.code})
 
 
 @require_POST
+@for_htmx("table")
 def table_play(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code.upper())
+    found = get_object_or_404(Table, code=normal_code(code))
     owner = request_owner(request)
     index = request.POST.get("index", "")
     error = None
@@ -71,20 +74,23 @@ def answer_table_form(
     request: HttpRequest, found: Table, owner: SeatOwner, error: str | None
 ) -> HttpResponse:
     """After a table's form: back to the table page (the error as a message) or, with
-    htmx, the table partial with the error in it."""
+    htmx, the table as it now stands with the error in it (``for_htmx`` picks the partial)."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("game:table", code=found.code)
     found.refresh_from_db()
     context = selectors.table_page_context(table=found, seat_owner=owner)
-    return render(request, "game/table.html#table", {**context, "error": error})
+    return TemplateResponse(
+        request, "game/table.html", {**context, "code": found.code, "error": error}
+    )
 
 
 @require_POST
+@for_htmx("table")
 def table_back(request: HttpRequest, code: str) -> HttpResponse:
     """The person is back: the bot that stood in for them stops."""
-    found = get_object_or_404(Table, code=code.upper())
+    found = get_object_or_404(Table, code=normal_code(code))
     owner = request_owner(request)
     play_services.table_seat_back(table_id=found.pk, seat_owner=owner)
     return answer_table_form(request, found, owner, None)
@@ -92,7 +98,7 @@ def table_back(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code.upper())
+    found = get_object_or_404(Table, code=normal_code(code))
     try:
         fresh = play_services.table_rematch(table_id=found.pk, owner=request_owner(request))
     except TableError as refused:
@@ -112,7 +118,7 @@ def _go_to_table(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _seated_table(request: HttpRequest, code: str) -> Table | None:
-    found = get_object_or_404(Table, code=code.upper())
+    found = get_object_or_404(Table, code=normal_code(code))
     if selectors.seat_number_for(found, request_owner(request)) is None:
         return None
     return found

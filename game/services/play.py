@@ -9,7 +9,6 @@ the bots, whoever made the move and however it arrived.
 from __future__ import annotations
 
 import random
-import secrets
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -24,10 +23,7 @@ from game.errors import TableError
 from game.identity import SeatOwner
 from game.models import ActionLog, Profile, Round, Seat, Table
 from game.turns import Turn
-
-# share codes avoid look-alike characters (0/O, 1/I/L)
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
+from smearsite.kernel import new_share_code
 
 
 def new_table(
@@ -51,7 +47,7 @@ def new_table(
 
 def _new_code() -> str:
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        code = new_share_code()
         if not Table.objects.filter(code=code).exists():
             return code
 

@@ -16,6 +16,7 @@ from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
 from game.services import lobby as lobby_services
 from game.services import play, profiles
+from smearsite import kernel
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +81,7 @@ def test_create_lobby_seats_the_host_in_seat_0_and_deals_nothing(users):
     table = lobby(host, public=True)
 
     assert table.status == Table.Status.LOBBY and table.public and table.target == 11
-    assert table.host_id == host.pk and len(table.code) == play.CODE_LENGTH
+    assert table.host_id == host.pk and len(table.code) == kernel.CODE_LENGTH
     assert seats_of(table) == [(0, host.pk, None, None, "host")]
     assert not Round.objects.filter(table=table).exists()
     assert 0 <= table.first_dealer < 4
@@ -337,7 +338,8 @@ def test_only_the_seated_user_acts_for_a_seat(users):
     assert ActionLog.objects.filter(table=table).count() == before
 
     play.table_play(table_id=table.pk, seat_owner=owner(mover), action=action)
-    assert ActionLog.objects.filter(table=table).last().seat == to_act
+    # the mover's move, then the bots' answers
+    assert ActionLog.objects.filter(table=table).order_by("round", "index")[before].seat == to_act
 
 
 # --- Live updates and locking -----------------------------------------------------------

@@ -52,7 +52,12 @@ def state(table: Table) -> tuple:
 
 
 def post(client: Client, table: Table, what: str, htmx=True, **data):
-    return client.post(f"/table/{table.code}/{what}", data, **(HTMX if htmx else {}))
+    """Press the table's ``what`` button: the lobby panel's (join, leave, bot, free, close,
+    start, and any other ``do``), or play."""
+    if what == "play":
+        return client.post(f"/table/{table.code}/play", data, **(HTMX if htmx else {}))
+    data = {"do": what, **data}
+    return client.post(f"/table/{table.code}/lobby", data, **(HTMX if htmx else {}))
 
 
 def filled(people, players=4) -> Table:
@@ -172,7 +177,7 @@ def test_an_unknown_or_malformed_code_gets_a_clear_error(people):
         response = guest.get("/join", {"code": typed})
         assert response.status_code == 200 and 'class="errorlist' in response.text
     assert guest.get("/table/ZZZZ99/").status_code == 404
-    assert people["bea"].post("/table/ZZZZ99/join").status_code == 404
+    assert people["bea"].post("/table/ZZZZ99/lobby", {"do": "join"}).status_code == 404
 
 
 # --- The lobby page ------------------------------------------------------------------------
@@ -221,7 +226,9 @@ def test_joining_without_htmx_redirects_back_and_a_refusal_is_a_message(people):
     response = post(people["bea"], table, "join", htmx=False, seat="2")
     assert response.status_code == 302 and response.url == f"/table/{table.code}/"
 
-    followed = people["cal"].post(f"/table/{table.code}/join", {"seat": "2"}, follow=True)
+    followed = people["cal"].post(
+        f"/table/{table.code}/lobby", {"do": "join", "seat": "2"}, follow=True
+    )
     assert "seat 2 is taken by bea" in followed.text
 
 
@@ -253,8 +260,10 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(people):
         assert response.status_code == 200 and message in response.text, (what, data)
         assert 'id="table-error"' in response.text
     assert state(table) == before
-    for what in ("join", "leave", "bot", "start"):
-        assert bea.get(f"/table/{table.code}/{what}").status_code == 405
+    assert bea.get(f"/table/{table.code}/lobby", {"do": "join"}).status_code == 405
+    unknown = post(host, table, "deal-me-aces")
+    assert unknown.status_code == 200 and "the lobby does not know that button" in unknown.text
+    assert state(table) == before
 
 
 def test_a_full_table_says_so_to_a_latecomer(people):
@@ -359,6 +368,7 @@ def check_knowledge(html: str, table: Table, seat: int | None) -> None:
         assert "can be played" not in html and "card-button" not in html
 
 
+@pytest.mark.django_db(transaction=True)  # the bots answer each move once it commits
 def test_no_seat_and_no_spectator_is_shown_a_card_it_may_not_see(people):
     table = filled(people)
     post(people["host"], table, "start")

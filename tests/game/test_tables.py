@@ -11,6 +11,7 @@ from game.errors import TableError
 from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
 from game.services import play
+from smearsite import kernel
 from tests.game.driving import bots_answer
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def finish_round(table: Table) -> None:
 def test_create_seats_the_owner_and_bots_and_deals_the_first_round():
     table = make_table()
 
-    assert table.status == Table.Status.PLAYING and len(table.code) == play.CODE_LENGTH
+    assert table.status == Table.Status.PLAYING and len(table.code) == kernel.CODE_LENGTH
     seats = list(table.seats.all())
     assert [s.number for s in seats] == [0, 1, 2, 3]
     assert seats[0].session_key == GUEST.session_key and seats[0].bot_level is None
