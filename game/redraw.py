@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
@@ -48,7 +49,8 @@ _queued: dict[int, _Job] = {}  # table id -> a job that has not started reading
 _queued_lock = threading.Lock()  # the event loop adds to a job, the database thread starts it
 _running: set[asyncio.Task] = set()
 # table id -> the most moves a redraw here has shown: a snapshot behind it is never drawn
-_shown_moves: dict[int, int] = {}
+_shown_moves: OrderedDict[int, int] = OrderedDict()
+SHOWN_KEPT = 4096
 
 
 async def after_change(table_id: int, owner: SeatOwner, snapshot=None) -> str | None:
@@ -97,6 +99,9 @@ def _render_job(table_id: int, job: _Job) -> dict[SeatOwner, str | None]:
     table, seats = rows
     with _queued_lock:
         _shown_moves[table_id] = max(_shown_moves.get(table_id, 0), table.moves)
+        _shown_moves.move_to_end(table_id)
+        while len(_shown_moves) > SHOWN_KEPT:
+            _shown_moves.popitem(last=False)
     match = store.match_for_table(table, fresh=True) if table.dealt else None
     contexts = selectors.table_page_contexts(
         table=table, seat_owners=owners, match=match, seat_rows=seats
