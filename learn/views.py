@@ -19,6 +19,7 @@ from game.identity import request_owner
 from learn import selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
+from smearsite.http import status_for
 
 PARTS = "learn/parts.html"
 
@@ -124,7 +125,7 @@ def answer(request: HttpRequest, token: str) -> HttpResponse:
             position_key=request.POST.get("position") or None,
         )
     except services.TrainerError as error:
-        return _refused(request, token, learner, str(error), error.status)
+        return _refused(request, token, learner, str(error), status_for(error))
     if not request.htmx:
         url = reverse("learn:attempt", args=[done.token])
         return redirect(f"{url}?{urlencode({'q': query})}" if query else url)

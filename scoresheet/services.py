@@ -27,16 +27,16 @@ from scoresheet.models import (
     new_invite_code,
     new_watch_token,
 )
-from smearsite.kernel import normal_code
+from smearsite.kernel import Conflict, Refused, normal_code
 
 logger = logging.getLogger(__name__)
 
 
-class SheetError(Exception):
+class SheetError(Refused):
     """A change the sheet refuses, with a message for the person who asked for it."""
 
 
-class StaleEntry(SheetError):
+class StaleEntry(SheetError, Conflict):
     """The form was filled in from a sheet that has changed since."""
 
 

@@ -32,3 +32,14 @@ def test_printable_text_refuses_control_characters_and_lines_allow_line_breaks()
 def test_a_refusal_of_the_game_is_a_domain_error_without_a_status():
     assert issubclass(TableError, kernel.Refused) and issubclass(TableError, kernel.DomainError)
     assert not hasattr(TableError("no"), "status_code")
+
+
+def test_one_helper_maps_each_kind_of_refusal_to_its_status():
+    from learn import services as trainer
+    from smearsite.http import status_for
+
+    assert status_for(trainer.UnknownPosition("gone")) == 404
+    assert status_for(trainer.NotYourAttempt("not yours")) == 404
+    assert status_for(trainer.StaleAttempt("answered already")) == 409
+    assert status_for(trainer.IllegalAnswer("not an option")) == 400
+    assert status_for(TableError("not your turn")) == 400
