@@ -22,6 +22,7 @@ twice and nothing is lost.
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import random
 import threading
@@ -82,6 +83,7 @@ class Runner:
             else ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot-look")
         )
         self._thread: threading.Thread | None = None
+        self._sleeping_until = -math.inf  # when the timetable thread wakes by itself
         self._draining = False
 
     def heard(self, event: events.TableChanged | events.TableOpened) -> None:
@@ -107,7 +109,10 @@ class Runner:
                         target=self._run, name="bot-timetable", daemon=True
                     )
                     self._thread.start()
-                self._lock.notify()
+                # a look due after the timetable's next wake-up waits for it: at a table of
+                # people every move asks for one such look, and 500 tables make many
+                if at < self._sleeping_until:
+                    self._lock.notify()
                 return
         try:
             self._drain()
@@ -135,7 +140,9 @@ class Runner:
                 ready = [t for t, at in self._due.items() if at <= now and t not in self._busy]
                 if not ready:
                     waiting = [at for t, at in self._due.items() if t not in self._busy]
-                    self._lock.wait(timeout=min(waiting) - now if waiting else None)
+                    self._sleeping_until = min(waiting) if waiting else math.inf
+                    self._lock.wait(timeout=self._sleeping_until - now if waiting else None)
+                    self._sleeping_until = -math.inf
                     continue
                 for table_id in ready:
                     del self._due[table_id]
