@@ -2,6 +2,7 @@
 
     python bench/live.py [--tables 25,100,200] [--postgres-redis] [--servers 2]
                          [--duration 30] [--warmup 5] [--think 2,6] [--url URL]
+                         [--pg-database smear_bench] [--redis-url redis://.../8]
 
 Every seat of every table is a scripted person (no bots, so no bot is ever timed): one
 websocket per seat, all clients in this one asyncio process. A client whose own partial
@@ -81,8 +82,10 @@ def flush_redis(url: str) -> None:
 
 
 def setup_django(env: dict[str, str]) -> None:
-    """This process only writes the tables: the site's settings on the server's database."""
-    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"):
+    """This process only writes the tables: the site's settings on the server's database.
+    (Its own bots' timetable hears the moves it makes too: with the servers' away time,
+    it never plays for the scripted people.)"""
+    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "SMEAR_AWAY_AFTER_S"):
         if name in env:
             os.environ[name] = env[name]
         else:
@@ -99,7 +102,7 @@ def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str
     (code, session key per seat)."""
     from django.db import transaction
 
-    from game.selectors import SeatOwner
+    from game.identity import SeatOwner
 
     tables = []
     with transaction.atomic():
@@ -114,17 +117,18 @@ def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str
 
 def advance(table, owners: list, *, rounds: int, moves: int, rng: random.Random) -> None:
     """Play random legal moves until ``rounds`` rounds are over and ``moves`` more made."""
-    from game import selectors, services
+    from game import store
+    from game.services import play
 
     while True:
         table.refresh_from_db()
-        match = selectors.match_for_table(table)
+        match = store.match_for_table(table)
         at = (len(match.rounds) - 1, len(match.round.history))
         if match.is_terminal() or at >= (rounds, moves):
             return
         seat = match.current_player()
         action = rng.choice(match.legal_actions())
-        services.table_play(table_id=table.pk, seat_owner=owners[seat], action=action)
+        play.table_play(table_id=table.pk, seat_owner=owners[seat], action=action)
 
 
 # --- CPU accounting from /proc ---------------------------------------------------------------
@@ -411,6 +415,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the server logs and database")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument(
+        "--pg-database", default=BENCH_DATABASE, help="with --postgres-redis: dropped, made anew"
+    )
+    parser.add_argument("--redis-url", default=REDIS_URL, help="with --postgres-redis: flushed")
     args = parser.parse_args()
     args.think = tuple(float(v) for v in args.think.split(","))
     sizes = [int(n) for n in args.tables.split(",")]
@@ -427,8 +435,8 @@ def main() -> None:
         label = f"running server(s) {args.url}"
     else:
         if args.postgres_redis:
-            flush_redis(REDIS_URL)
-            database = fresh_postgres(BENCH_DATABASE)
+            flush_redis(args.redis_url)
+            database = fresh_postgres(args.pg_database)
             label = "PostgreSQL + channels-redis"
         else:
             database = f"sqlite:///{folder / 'bench.sqlite3'}"
@@ -436,7 +444,7 @@ def main() -> None:
         env = server_env(
             DJANGO_SETTINGS_MODULE="smearsite.settings",
             DATABASE_URL=database,
-            REDIS_URL=REDIS_URL if args.postgres_redis else None,
+            REDIS_URL=args.redis_url if args.postgres_redis else None,
             # as in production: DEBUG off (no query log kept per connection)
             DEBUG="false",
             SECRET_KEY="bench-" + uuid.uuid4().hex,
@@ -479,7 +487,7 @@ def main() -> None:
         else:
             shutil.rmtree(folder, ignore_errors=True)
     if args.postgres_redis and not args.url and not args.keep:
-        _drop_postgres(BENCH_DATABASE)
+        _drop_postgres(args.pg_database)
 
 
 def _drop_postgres(name: str) -> None:

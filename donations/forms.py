@@ -6,18 +6,9 @@ from django.core.exceptions import ValidationError
 
 from donations import amounts
 from donations.models import MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH
+from smearsite.kernel import check_printable, check_printable_lines
 
 _ATTEMPT = re.compile(r"^[0-9a-f]{32}$")
-
-
-def _printable(value: str) -> None:
-    if not value.isprintable():
-        raise ValidationError("Use letters, digits, spaces and punctuation only.")
-
-
-def _printable_lines(value: str) -> None:
-    if not value.replace("\r\n", "\n").replace("\n", " ").isprintable():
-        raise ValidationError("Use letters, digits, spaces and punctuation only.")
 
 
 def new_attempt() -> str:
@@ -38,14 +29,14 @@ class DonateForm(forms.Form):
     name = forms.CharField(
         required=False,
         max_length=NAME_MAX_LENGTH,
-        validators=[_printable],
+        validators=[check_printable],
         label="Name (optional)",
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
     message = forms.CharField(
         required=False,
         max_length=MESSAGE_MAX_LENGTH,
-        validators=[_printable_lines],
+        validators=[check_printable_lines],
         label="Message (optional)",
         widget=forms.Textarea(attrs={"rows": 3}),
     )

@@ -7,4 +7,9 @@ class GameConfig(AppConfig):
     verbose_name = "Smear game"
 
     def ready(self) -> None:
+        # imported once the models are loaded; the bots' timetable then hears every change
+        from game import bot_runner, events
+
         from . import checks  # noqa: F401  (registers the system checks)
+
+        events.listen(bot_runner.heard)

@@ -1,6 +1,9 @@
 """Bots at a human pace, off the event loop: one timetable thread per server process.
 
-``wake(table_id)`` asks for a look at a table. A look finds whose turn it is:
+It listens to ``game.events`` (registered in ``game.apps``): a stored change with a bot to
+act next asks for a look at once; with a person to act, a look when they would count as
+gone; an opened page or socket, a look at once (after a restart nothing else would remind
+the bots). A look finds whose turn it is:
 
 - a bot, or a bot standing in for a person who is away: it chooses from that seat's view
   in a worker process (so neither the event loop nor the GIL waits on its thinking), and
@@ -19,6 +22,7 @@ twice and nothing is lost.
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import random
 import threading
@@ -30,8 +34,9 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from game import selectors, services
+from game import events, turns
 from game.bots import choose_once
+from game.services import play
 
 logger = logging.getLogger(__name__)
 
@@ -46,33 +51,87 @@ class _Chosen:
     action: int
 
 
-def _turn_key(turn: selectors.Turn) -> tuple[int, int, int]:
-    return (turn.round, turn.index, turn.seat)
-
-
 class Runner:
-    """The timetable: which table to look at when, and the workers that look."""
+    """The timetable: which table to look at when, and the workers that look.
 
-    def __init__(self, *, pace_s: float, away_after_s: float, think: Executor | None) -> None:
+    ``synchronous`` looks in the caller of ``wake`` at once, for every look due by then
+    (tests: the table settles before the request that woke it returns); a look due later
+    waits for a later wake.
+    """
+
+    def __init__(
+        self,
+        *,
+        pace_s: float,
+        away_after_s: float,
+        think: Executor | None,
+        bot_options: dict | None = None,
+        synchronous: bool = False,
+    ) -> None:
         self.pace_s = pace_s
         self.away_after_s = away_after_s
+        self.bot_options = BOT_OPTIONS if bot_options is None else bot_options
+        self.synchronous = synchronous
         self._think = think  # None: think in the looking thread (tests)
         self._due: dict[int, float] = {}  # table id -> time.monotonic() to look at it
         self._busy: set[int] = set()
         self._chosen: dict[int, _Chosen] = {}
         self._lock = threading.Condition()
-        self._looking = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot-look")
+        self._looking = (
+            None
+            if synchronous
+            else ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot-look")
+        )
         self._thread: threading.Thread | None = None
+        self._sleeping_until = -math.inf  # when the timetable thread wakes by itself
+        self._draining = False
+
+    def heard(self, event: events.TableChanged | events.TableOpened) -> None:
+        """A listener of ``game.events``."""
+        if isinstance(event, events.TableOpened) or event.next is events.Next.BOT:
+            self.wake(event.table_id)
+        elif event.next is events.Next.PERSON:
+            # the timetable keeps a table's earliest wake: an earlier one still comes first
+            self.wake(event.table_id, at=time.monotonic() + self.away_after_s)
 
     def wake(self, table_id: int, at: float | None = None) -> None:
         at = time.monotonic() if at is None else at
         with self._lock:
             if table_id not in self._due or at < self._due[table_id]:
                 self._due[table_id] = at
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="bot-timetable", daemon=True)
-                self._thread.start()
-            self._lock.notify()
+            if self.synchronous:
+                if self._draining:  # a wake from inside a look: the drain below takes it
+                    return
+                self._draining = True
+            else:
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._run, name="bot-timetable", daemon=True
+                    )
+                    self._thread.start()
+                # a look due after the timetable's next wake-up waits for it: at a table of
+                # people every move asks for one such look, and 500 tables make many
+                if at < self._sleeping_until:
+                    self._lock.notify()
+                return
+        try:
+            self._drain()
+        finally:
+            self._draining = False
+
+    def _drain(self) -> None:
+        while True:
+            with self._lock:
+                now = time.monotonic()
+                ready = [t for t, at in self._due.items() if at <= now]
+                for table_id in ready:
+                    del self._due[table_id]
+            if not ready:
+                return
+            for table_id in ready:
+                again = self.look(table_id)
+                if again is not None:
+                    self.wake(table_id, again)
 
     def _run(self) -> None:
         while True:
@@ -81,7 +140,9 @@ class Runner:
                 ready = [t for t, at in self._due.items() if at <= now and t not in self._busy]
                 if not ready:
                     waiting = [at for t, at in self._due.items() if t not in self._busy]
-                    self._lock.wait(timeout=min(waiting) - now if waiting else None)
+                    self._sleeping_until = min(waiting) if waiting else math.inf
+                    self._lock.wait(timeout=self._sleeping_until - now if waiting else None)
+                    self._sleeping_until = -math.inf
                     continue
                 for table_id in ready:
                     del self._due[table_id]
@@ -105,8 +166,10 @@ class Runner:
             self.wake(table_id, again)
 
     def look(self, table_id: int) -> float | None:
-        """Move for the table if a bot is due to; when to look again (monotonic), or None."""
-        turn = selectors.table_turn(table_id=table_id)
+        """Move for the table if a bot is due to; when to look again (monotonic), or None.
+
+        After a stored move it is None: the move's announcement asks for the next look."""
+        turn = turns.table_turn(table_id=table_id)
         if turn is None or turn.abandoned:
             self._chosen.pop(table_id, None)
             return None
@@ -115,19 +178,20 @@ class Runner:
         if level is None and waited < self.away_after_s:
             return time.monotonic() + self.away_after_s - waited
         chosen = self._chosen.get(table_id)
-        if chosen is None or chosen.turn_key != _turn_key(turn):
-            chosen = _Chosen(_turn_key(turn), self._choose(level or STAND_IN_LEVEL, turn))
+        if chosen is None or chosen.turn_key != turn.key:
+            chosen = _Chosen(turn.key, self._choose(level or STAND_IN_LEVEL, turn))
             self._chosen[table_id] = chosen
             waited = (timezone.now() - turn.since).total_seconds()
         if waited < self.pace_s:
             return time.monotonic() + self.pace_s - waited
         del self._chosen[table_id]
-        services.table_play_for_turn(table_id=table_id, turn=turn, action=chosen.action)
-        return time.monotonic()
+        if play.table_play_for_turn(table_id=table_id, turn=turn, action=chosen.action):
+            return None
+        return time.monotonic()  # the table moved on meanwhile: look at where it is now
 
-    def _choose(self, level: str, turn: selectors.Turn) -> int:
+    def _choose(self, level: str, turn: turns.Turn) -> int:
         args = (level, turn.view, turn.legal, random.SystemRandom().getrandbits(64))
-        options = BOT_OPTIONS.get(level, {})
+        options = self.bot_options.get(level, {})
         if self._think is None:
             return choose_once(*args, options)
         return self._think.submit(choose_once, *args, options).result()
@@ -135,6 +199,20 @@ class Runner:
 
 _runner: Runner | None = None
 _runner_lock = threading.Lock()
+
+
+def heard(event: events.TableChanged | events.TableOpened) -> None:
+    """The process's timetable hears of a change (registered by ``game.apps``)."""
+    runner().heard(event)
+
+
+def use(replacement: Runner | None) -> Runner | None:
+    """Make ``replacement`` the process's timetable (None: the next need builds one from
+    the settings); the one it replaces."""
+    global _runner
+    with _runner_lock:
+        previous, _runner = _runner, replacement
+    return previous
 
 
 def runner() -> Runner:
@@ -153,7 +231,3 @@ def runner() -> Runner:
                 think=think,
             )
         return _runner
-
-
-def wake(table_id: int) -> None:
-    runner().wake(table_id)

@@ -6,9 +6,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 
-from game import services
 from game.engine import rules
 from game.models import DISPLAY_NAME_MAX_LENGTH
+from game.services import profiles
+from smearsite.kernel import check_printable, normal_code
 
 
 class SignupForm(AllauthSignupForm):
@@ -18,19 +19,14 @@ class SignupForm(AllauthSignupForm):
         # all or nothing: a failure after the user row must not leave an account behind
         with transaction.atomic():
             user = super().save(request)
-            services.profile_get_or_create(user=user)
+            profiles.profile_get_or_create(user=user)
         return user
-
-
-def _printable(value: str) -> None:
-    if not value.isprintable():
-        raise ValidationError("Use letters, digits, spaces and punctuation only.")
 
 
 class ProfileForm(forms.Form):
     display_name = forms.CharField(
         max_length=DISPLAY_NAME_MAX_LENGTH,
-        validators=[_printable],
+        validators=[check_printable],
         help_text="The name other players see at the table.",
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
@@ -160,7 +156,7 @@ class TableForm(TeamLayoutForm):
     )
 
 
-# the share codes' characters (game.services.CODE_ALPHABET), or a pasted share link
+# the share codes' characters (smearsite.kernel.CODE_ALPHABET), or a pasted share link
 _CODE_IN_LINK = re.compile(r"/table/([A-Za-z0-9]+)/?")
 
 
@@ -177,7 +173,7 @@ class JoinByCodeForm(forms.Form):
     def clean_code(self) -> str:
         text = self.cleaned_data["code"].strip()
         found = _CODE_IN_LINK.search(text)
-        code = (found.group(1) if found else text).replace(" ", "").replace("-", "").upper()
+        code = normal_code(found.group(1) if found else text)
         if not code.isalnum() or not 4 <= len(code) <= 8:
             raise ValidationError("A table code is 6 letters and digits, like K7M2QX.")
         return code

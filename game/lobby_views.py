@@ -14,12 +14,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import selectors, services
+from game import selectors
+from game.errors import TableError
 from game.forms import JoinByCodeForm, TableForm
+from game.htmx import for_htmx
+from game.identity import SeatOwner, request_owner
 from game.models import Table
-from game.owners import request_owner as seat_owner_of
-from game.selectors import SeatOwner
+from game.services import lobby
 from game.table_views import answer_table_form
+from smearsite.kernel import normal_code
 
 
 @require_GET
@@ -59,14 +62,14 @@ def table_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            created = services.table_create_lobby(
+            created = lobby.table_create_lobby(
                 host_user=request.user,
                 players=data["players"],
                 teams=data["teams"],
                 target=data["target"],
                 public=data["public"],
             )
-        except services.TableError as refused:
+        except TableError as refused:
             form.add_error(None, str(refused))
         else:
             return redirect("game:table", code=created.code)
@@ -83,29 +86,74 @@ def _seat_number(value: str | None) -> int | None:
     if not value:
         return None
     if not value.isdigit() or len(value) > 2:
-        raise services.TableError("pick a seat by its number")
+        raise TableError("pick a seat by its number")
     return int(value)
 
 
 def _required_seat(request: HttpRequest, missing: str) -> int:
     seat = _seat_number(request.POST.get("seat"))
     if seat is None:
-        raise services.TableError(missing)
+        raise TableError(missing)
     return seat
 
 
-def _lobby_post(
-    request: HttpRequest, code: str, act: Callable[[Table, SeatOwner], object]
-) -> HttpResponse:
-    """Run one lobby service for whoever posts; answer with the table, and any refusal."""
-    found = get_object_or_404(Table, code=code.upper())
+def _join(request: HttpRequest, found: Table, owner: SeatOwner) -> None:
+    seat = _seat_number(request.POST.get("seat"))
+    lobby.table_join(table_id=found.pk, owner=owner, seat=seat)
+
+
+def _leave(request: HttpRequest, found: Table, owner: SeatOwner) -> None:
+    lobby.table_leave(table_id=found.pk, owner=owner)
+
+
+def _bot(request: HttpRequest, found: Table, owner: SeatOwner) -> None:
+    """The host seats a bot (``level`` names it) or takes one out (``level`` blank)."""
+    seat = _required_seat(request, "pick a seat for the bot")
+    level = request.POST.get("level", "").strip() or None
+    lobby.table_set_bot(table_id=found.pk, host=owner, seat=seat, level=level)
+
+
+def _free(request: HttpRequest, found: Table, owner: SeatOwner) -> None:
+    """The host asks the person in ``seat`` to leave it."""
+    seat = _required_seat(request, "pick the seat to free")
+    lobby.table_free_seat(table_id=found.pk, host=owner, seat=seat)
+
+
+def _close(request: HttpRequest, found: Table, owner: SeatOwner) -> None:
+    lobby.table_close(table_id=found.pk, host=owner)
+
+
+def _start(request: HttpRequest, found: Table, owner: SeatOwner) -> None:
+    lobby.table_start(table_id=found.pk, host=owner)
+
+
+# what each of the lobby panel's buttons does, by the ``do`` its form posts
+LOBBY_ACTIONS: dict[str, Callable[[HttpRequest, Table, SeatOwner], None]] = {
+    "join": _join,
+    "leave": _leave,
+    "bot": _bot,
+    "free": _free,
+    "close": _close,
+    "start": _start,
+}
+
+
+@require_POST
+@for_htmx("table")
+def table_lobby(request: HttpRequest, code: str) -> HttpResponse:
+    """The lobby panel's one view: every button posts here, its form saying what it does
+    (``do``); the answer is the table, with any refusal."""
+    found = get_object_or_404(Table, code=normal_code(code))
     if not request.user.is_authenticated:
         return _to_log_in(request, found)
-    owner = seat_owner_of(request)
+    owner = request_owner(request)
+    act = LOBBY_ACTIONS.get(request.POST.get("do", ""))
     error = None
     try:
-        act(found, owner)
-    except services.TableError as refused:
+        if act is None:
+            raise TableError("the lobby does not know that button")
+        act(request, found, owner)
+    except TableError as refused:
         error = str(refused)
     return answer_table_form(request, found, owner, error)
 
@@ -117,59 +165,3 @@ def _to_log_in(request: HttpRequest, found: Table) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(target.url)
     return target
-
-
-@require_POST
-def table_join(request: HttpRequest, code: str) -> HttpResponse:
-    def act(found: Table, owner: SeatOwner) -> None:
-        seat = _seat_number(request.POST.get("seat"))
-        services.table_join(table_id=found.pk, owner=owner, seat=seat)
-
-    return _lobby_post(request, code, act)
-
-
-@require_POST
-def table_leave(request: HttpRequest, code: str) -> HttpResponse:
-    def act(found: Table, owner: SeatOwner) -> None:
-        services.table_leave(table_id=found.pk, owner=owner)
-
-    return _lobby_post(request, code, act)
-
-
-@require_POST
-def table_bot(request: HttpRequest, code: str) -> HttpResponse:
-    """The host seats a bot (``level`` names it) or takes one out (``level`` blank)."""
-
-    def act(found: Table, owner: SeatOwner) -> None:
-        seat = _required_seat(request, "pick a seat for the bot")
-        level = request.POST.get("level", "").strip() or None
-        services.table_set_bot(table_id=found.pk, host=owner, seat=seat, level=level)
-
-    return _lobby_post(request, code, act)
-
-
-@require_POST
-def table_free(request: HttpRequest, code: str) -> HttpResponse:
-    """The host asks the person in ``seat`` to leave it."""
-
-    def act(found: Table, owner: SeatOwner) -> None:
-        seat = _required_seat(request, "pick the seat to free")
-        services.table_free_seat(table_id=found.pk, host=owner, seat=seat)
-
-    return _lobby_post(request, code, act)
-
-
-@require_POST
-def table_close(request: HttpRequest, code: str) -> HttpResponse:
-    def act(found: Table, owner: SeatOwner) -> None:
-        services.table_close(table_id=found.pk, host=owner)
-
-    return _lobby_post(request, code, act)
-
-
-@require_POST
-def table_start(request: HttpRequest, code: str) -> HttpResponse:
-    def act(found: Table, owner: SeatOwner) -> None:
-        services.table_start(table_id=found.pk, host=owner)
-
-    return _lobby_post(request, code, act)

@@ -21,7 +21,7 @@ class Profile(models.Model):
 
 # --- Live tables ----------------------------------------------------------------------
 # A table's state is its deals plus its actions: the true match is rebuilt by replaying
-# them through the engine (game.selectors.match_for_table). Nothing derived from a
+# them through the engine (game.store.match_for_table). Nothing derived from a
 # seat's cards is stored anywhere else.
 
 
@@ -106,14 +106,15 @@ class Round(models.Model):
 
 
 class ActionLog(models.Model):
-    """One bid, pass or card, in order within its round; the unique index makes a repeated
-    submission of the same move apply once."""
+    """One bid, pass or card, in order within its round, spelled as the game record spells
+    it (``bid:3``, ``pass``, ``10H``); the unique index makes a repeated submission of the
+    same move apply once."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
     round = models.PositiveSmallIntegerField()
     index = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
-    action = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=6)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.engine import cards, rules
+from game.engine import cards, notation, rules
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class PlayExample:
 
     @property
     def trump_name(self) -> str:
-        return cards.SUIT_NAMES[self.trump]
+        return notation.suit_name(self.trump)
 
     @property
     def hand_states(self) -> list[tuple[str, str]]:

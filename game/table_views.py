@@ -6,16 +6,21 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import live, owners, selectors, services
+from game import events, selectors, store
 from game.engine import record
 from game.engine.state import MatchState
+from game.errors import TableError
 from game.forms import PlayBotsForm
+from game.htmx import for_htmx
+from game.identity import SeatOwner, request_owner
 from game.models import Table
-from game.selectors import SeatOwner
+from game.services import play as play_services
+from smearsite.kernel import normal_code
 
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
@@ -27,45 +32,41 @@ def play(request: HttpRequest) -> HttpResponse:
     form = PlayBotsForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        table = services.table_create_vs_bots(
-            owner=owners.request_owner(request, start_session=True),
+        table = play_services.table_create_vs_bots(
+            owner=request_owner(request, start_session=True),
             players=data["players"],
             teams=data["teams"],
             bot_levels=data["bot_levels"],
         )
-        live.wake_bots(table_id=table.pk)
         return redirect("game:table", code=table.code)
     return render(request, "game/play.html", {"form": form})
 
 
 @require_GET
+@for_htmx("table")  # the page polls while its live connection is down
 def table(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code.upper())
-    context = selectors.table_page_context(table=found, seat_owner=owners.request_owner(request))
-    # after a server restart nothing else would remind the bots whose turn it is
-    live.wake_bots(table_id=found.pk)
-    if request.htmx:  # the page polls while its live connection is down
-        return render(request, "game/table.html#table", context)
-    return render(request, "game/table.html", {**context, "code": found.code})
+    found = get_object_or_404(Table, code=normal_code(code))
+    context = selectors.table_page_context(table=found, seat_owner=request_owner(request))
+    events.table_opened(table_id=found.pk)
+    return TemplateResponse(request, "game/table.html", {**context, "code": found.code})
 
 
 @require_POST
+@for_htmx("table")
 def table_play(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code.upper())
-    owner = owners.request_owner(request)
+    found = get_object_or_404(Table, code=normal_code(code))
+    owner = request_owner(request)
     index = request.POST.get("index", "")
     error = None
     try:
-        services.table_play(
+        play_services.table_play(
             table_id=found.pk,
             seat_owner=owner,
             action=request.POST.get("action", ""),
             index=int(index) if index.isdigit() else None,
         )
-    except services.TableError as refused:
+    except TableError as refused:
         error = str(refused)
-    else:
-        live.wake_bots(table_id=found.pk)
     return answer_table_form(request, found, owner, error)
 
 
@@ -73,34 +74,36 @@ def answer_table_form(
     request: HttpRequest, found: Table, owner: SeatOwner, error: str | None
 ) -> HttpResponse:
     """After a table's form: back to the table page (the error as a message) or, with
-    htmx, the table partial with the error in it."""
+    htmx, the table as it now stands with the error in it (``for_htmx`` picks the partial)."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("game:table", code=found.code)
     found.refresh_from_db()
     context = selectors.table_page_context(table=found, seat_owner=owner)
-    return render(request, "game/table.html#table", {**context, "error": error})
+    return TemplateResponse(
+        request, "game/table.html", {**context, "code": found.code, "error": error}
+    )
 
 
 @require_POST
+@for_htmx("table")
 def table_back(request: HttpRequest, code: str) -> HttpResponse:
     """The person is back: the bot that stood in for them stops."""
-    found = get_object_or_404(Table, code=code.upper())
-    owner = owners.request_owner(request)
-    services.table_seat_back(table_id=found.pk, seat_owner=owner)
+    found = get_object_or_404(Table, code=normal_code(code))
+    owner = request_owner(request)
+    play_services.table_seat_back(table_id=found.pk, seat_owner=owner)
     return answer_table_form(request, found, owner, None)
 
 
 @require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code.upper())
+    found = get_object_or_404(Table, code=normal_code(code))
     try:
-        fresh = services.table_rematch(table_id=found.pk, owner=owners.request_owner(request))
-    except services.TableError as refused:
+        fresh = play_services.table_rematch(table_id=found.pk, owner=request_owner(request))
+    except TableError as refused:
         messages.error(request, str(refused))
         return _go_to_table(request, found.code)
-    live.wake_bots(table_id=fresh.pk)
     return _go_to_table(request, fresh.code)
 
 
@@ -115,8 +118,8 @@ def _go_to_table(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _seated_table(request: HttpRequest, code: str) -> Table | None:
-    found = get_object_or_404(Table, code=code.upper())
-    if selectors.seat_number_for(found, owners.request_owner(request)) is None:
+    found = get_object_or_404(Table, code=normal_code(code))
+    if selectors.seat_number_for(found, request_owner(request)) is None:
         return None
     return found
 
@@ -133,7 +136,7 @@ def table_record(request: HttpRequest, code: str) -> HttpResponse:
     found = _seated_table(request, code)
     if found is None:
         return _no_seat(request)
-    match = selectors.finished_match_for_table(found)
+    match = store.finished_match_for_table(found)
     if not match.rounds:
         raise Http404("no round has finished yet")
     return _download(match, f"smear-{found.code}.json")
@@ -144,7 +147,7 @@ def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
     found = _seated_table(request, code)
     if found is None:
         return _no_seat(request)
-    match = selectors.finished_match_for_table(found)
+    match = store.finished_match_for_table(found)
     if not 1 <= number <= len(match.rounds):
         raise Http404("no such finished round")
     state = match.rounds[number - 1]

@@ -5,10 +5,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from donations import selectors as donation_selectors
-from game import rules_guide, services
+from game import rules_guide
 from game.engine import cards as engine_cards
 from game.engine import rules as engine_rules
 from game.forms import ProfileForm
+from game.services import profiles
 
 
 @require_GET
@@ -42,11 +43,11 @@ def rules(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    current = services.profile_get_or_create(user=request.user)
+    current = profiles.profile_get_or_create(user=request.user)
     data = request.POST if request.method == "POST" else None
     form = ProfileForm(data, initial={"display_name": current.display_name})
     if request.method == "POST" and form.is_valid():
-        services.profile_update(user=request.user, display_name=form.cleaned_data["display_name"])
+        profiles.profile_update(user=request.user, display_name=form.cleaned_data["display_name"])
         messages.success(request, "Your display name is saved.")
         return redirect("game:profile")
     # a paid donation earns the supporter badge

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import math
 
+from game.engine import notation
 from game.engine.cards import (
     JACK,
     JOKER_1,
     RANK_OF,
+    RANKS,
     SUIT_MASK,
-    SUIT_NAMES,
     SUIT_OF,
-    SUITS,
     cards_of,
     game_total,
     parse_card,
@@ -27,7 +27,6 @@ from game.engine.view import SeatView
 from .positions import Option, Position
 
 EQUAL_WITHIN = 0.05  # match points: closer than this is a tie whatever the error says
-RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 LINE_STEPS = 8  # how much of the sampled line to tell
 
 
@@ -221,7 +220,7 @@ def _choosing_trump(position, view, card, trump) -> str:
     held = cards_of(view.hand & SUIT_MASK[trump])
     names = ", ".join(_rank_word(c) for c in reversed(held))
     return (
-        f"Your opening lead sets trump: it makes {SUIT_NAMES[SUITS[trump]]} trump, a suit "
+        f"Your opening lead sets trump: it makes {notation.suit_name(trump)} trump, a suit "
         f"in which you hold {len(held)} card{'s' if len(held) != 1 else ''} ({names})."
     )
 
@@ -238,7 +237,7 @@ def _protecting_jack(position, view, card, trump) -> str:
     jack = trump * 13 + JACK
     higher = cards_of(view.unseen & SUIT_MASK[trump] & ~((2 << jack) - 1))
     return (
-        f"You hold the jack of {SUIT_NAMES[SUITS[trump]]}, worth a point to whoever captures "
+        f"You hold the jack of {notation.suit_name(trump)}, worth a point to whoever captures "
         f"it; {len(higher)} higher trump{'s' if len(higher) != 1 else ''} you have not seen "
         f"could take it, so the best play keeps it back."
     )
@@ -352,19 +351,18 @@ def _doing(code: str, phase: str, view: SeatView) -> str:
     if phase == "follow":
         return f"playing {_card_name(card)}"
     if view.trump is None:
-        return f"leading {_card_name(card)} (making {SUIT_NAMES[SUITS[SUIT_OF[card]]]} trump)"
+        return f"leading {_card_name(card)} (making {notation.suit_name(SUIT_OF[card])} trump)"
     return f"leading {_card_name(card)}"
 
 
 def _card_name(card: int) -> str:
     if card >= JOKER_1:
         return "the joker" if card == JOKER_1 else "the second joker"
-    return f"the {_rank_word(card)} of {SUIT_NAMES[SUITS[SUIT_OF[card]]]}"
+    return f"the {_rank_word(card)} of {notation.suit_name(SUIT_OF[card])}"
 
 
 def _rank_word(card: int) -> str:
-    rank = ("2", "3", "4", "5", "6", "7", "8", "9", "ten", "J", "Q", "K", "A")[RANK_OF[card]]
-    return RANK_NAMES.get(rank, rank)
+    return notation.rank_name(RANKS[RANK_OF[card]], spelled=True)
 
 
 def _who(seat: int, view: SeatView) -> str:

@@ -15,10 +15,11 @@ from random import Random
 from django.db.models import Count, F, Max, Q, QuerySet
 from django.db.models.functions import Abs
 
-from game.engine import rules
-from game.engine.cards import SUIT_NAMES, SUIT_OF, SUITS, card_code, game_total, parse_card
+from game import presenters
+from game.engine import notation, rules
+from game.engine.cards import SUIT_OF, SUITS, card_code, game_total, parse_card
 from game.engine.view import SeatView
-from game.selectors import SeatOwner
+from game.identity import SeatOwner
 from learn import explain
 from learn import positions as core_positions
 from learn import themes as core_themes
@@ -220,7 +221,7 @@ class SeatDisplay:
 
     @property
     def trump_name(self) -> str | None:
-        return SUIT_NAMES[self.trump] if self.trump else None
+        return notation.suit_name(self.trump) if self.trump else None
 
     @property
     def cards_shown(self) -> set[str]:
@@ -232,7 +233,7 @@ class SeatDisplay:
 
     @property
     def bids(self) -> tuple[str, ...]:
-        return tuple(code for code in self.legal if code == "pass" or code.startswith("bid:"))
+        return presenters.bid_codes(self.legal)
 
 
 def seat_name(view: SeatView, seat: int) -> str:
@@ -245,11 +246,8 @@ def seat_name(view: SeatView, seat: int) -> str:
 
 
 def describe_action(code: str) -> str:
-    if code == "pass":
-        return "pass"
-    if code.startswith("bid:"):
-        return f"bid {code[4:]}"
-    return code
+    action = notation.parse_action(code)
+    return code if rules.is_card(action) else notation.said(action)
 
 
 def option_label(code: str) -> str:
@@ -261,11 +259,8 @@ def option_label(code: str) -> str:
 
 
 def describe_card(code: str) -> str:
-    card = parse_card(code)
-    if card >= 52:
-        return "a joker"
-    rank = explain.RANK_NAMES.get(code[:-1], code[:-1])
-    return f"{rank} of {SUIT_NAMES[code[-1]]}"
+    name = notation.card_name(parse_card(code))
+    return "a joker" if name == "joker" else name
 
 
 def seat_display(*, view: SeatView, phase: str) -> SeatDisplay:
@@ -275,7 +270,7 @@ def seat_display(*, view: SeatView, phase: str) -> SeatDisplay:
     players = view.players
     tricks = []
     for number, winner in enumerate(view.trick_winners):
-        plays = view.plays[number * players : (number + 1) * players]
+        plays = view.trick(number)
         tricks.append(
             TrickShown(
                 number=number + 1,
@@ -509,6 +504,54 @@ class ThemeStats:
 
 
 @dataclass(frozen=True)
+class PositionShown:
+    """What a page says of a position: never its record, which holds every hand."""
+
+    key: str
+    phase: str
+    players: int
+
+
+@dataclass(frozen=True)
+class AttemptShown:
+    """What a page says of an attempt: its position by key only."""
+
+    token: str
+    mode: str
+    rated: bool
+    correct: bool | None
+    rating_before: float | None
+    rating_after: float | None
+    rating_change: float | None
+    position_rating_after: float | None
+    position: PositionShown
+
+
+@dataclass(frozen=True)
+class ReviewShown:
+    misses: int
+    position: PositionShown
+
+
+def position_shown(position: Position) -> PositionShown:
+    return PositionShown(key=position.key, phase=position.phase, players=position.players)
+
+
+def attempt_shown(attempt: Attempt) -> AttemptShown:
+    return AttemptShown(
+        token=attempt.token,
+        mode=attempt.mode,
+        rated=attempt.rated,
+        correct=attempt.correct,
+        rating_before=attempt.rating_before,
+        rating_after=attempt.rating_after,
+        rating_change=attempt.rating_change,
+        position_rating_after=attempt.position_rating_after,
+        position=position_shown(attempt.position),
+    )
+
+
+@dataclass(frozen=True)
 class Progress:
     rating: float
     deviation: float
@@ -518,9 +561,9 @@ class Progress:
     history: tuple[float, ...]  # the rating after each rated answer, oldest first
     chart_points: str  # an SVG polyline of the history
     themes: tuple[ThemeStats, ...]
-    due: tuple[Review, ...]
+    due: tuple[ReviewShown, ...]
     waiting: int  # missed positions not yet due
-    recent: tuple[Attempt, ...]
+    recent: tuple[AttemptShown, ...]
 
     @property
     def percent(self) -> int:
@@ -576,9 +619,15 @@ def progress_for(*, learner: Learner | None, now: datetime) -> Progress | None:
         history=tuple(history),
         chart_points=_chart([float(v) for v in history]),
         themes=themes,
-        due=tuple(open_reviews.filter(due_at__lte=now).select_related("position")[:20]),
+        due=tuple(
+            ReviewShown(misses=review.misses, position=position_shown(review.position))
+            for review in open_reviews.filter(due_at__lte=now).select_related("position")[:20]
+        ),
         waiting=open_reviews.filter(due_at__gt=now).count(),
-        recent=tuple(answered.order_by("-answered_at", "-pk")[:15]),
+        recent=tuple(
+            attempt_shown(a)
+            for a in answered.select_related("position").order_by("-answered_at", "-pk")[:15]
+        ),
     )
 
 

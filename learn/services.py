@@ -19,11 +19,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from game.engine import rules
-from game.selectors import SeatOwner
+from game.identity import SeatOwner
 from learn import glicko, selectors, tutorial
 from learn import positions as core_positions
 from learn.models import Attempt, Learner, Position, Review
 from learn.selectors import Filters
+from smearsite.kernel import Conflict, DomainError, NotFound, Refused
 
 # an attempt answered later than this is stale: the page was left open for too long
 ATTEMPT_TTL = timedelta(hours=12)
@@ -33,26 +34,25 @@ RATING_PERIOD = timedelta(days=1)
 REVIEW_DELAYS = (timedelta(minutes=10), timedelta(hours=1), timedelta(days=1))
 
 
-class TrainerError(Exception):
-    """An answer or request the trainer refuses; nothing was changed."""
-
-    status = 400
-
-
-class UnknownPosition(TrainerError):
-    status = 404
+class TrainerError(DomainError):
+    """An answer or request the trainer refuses; nothing was changed. Which kind of
+    refusal it is says how a view answers (smearsite.http.status_for), not a status here."""
 
 
-class NotYourAttempt(TrainerError):
-    status = 404
+class UnknownPosition(TrainerError, NotFound):
+    pass
 
 
-class StaleAttempt(TrainerError):
-    status = 409
+class NotYourAttempt(TrainerError, NotFound):
+    pass
 
 
-class IllegalAnswer(TrainerError):
-    status = 400
+class StaleAttempt(TrainerError, Conflict):
+    pass
+
+
+class IllegalAnswer(TrainerError, Refused):
+    pass
 
 
 # --- Learners --------------------------------------------------------------------------

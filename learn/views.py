@@ -15,10 +15,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from game.owners import request_owner
+from game.identity import request_owner
 from learn import selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
+from smearsite.http import status_for
 
 PARTS = "learn/parts.html"
 
@@ -33,7 +34,7 @@ def _missing(request: HttpRequest, message: str, status: int = 404) -> HttpRespo
 
 def _question_context(attempt: Attempt, *, error: str | None = None) -> dict:
     return {
-        "attempt": attempt,
+        "attempt": selectors.attempt_shown(attempt),
         "d": selectors.position_display(position=attempt.position),
         "error": error,
     }
@@ -124,7 +125,7 @@ def answer(request: HttpRequest, token: str) -> HttpResponse:
             position_key=request.POST.get("position") or None,
         )
     except services.TrainerError as error:
-        return _refused(request, token, learner, str(error), error.status)
+        return _refused(request, token, learner, str(error), status_for(error))
     if not request.htmx:
         url = reverse("learn:attempt", args=[done.token])
         return redirect(f"{url}?{urlencode({'q': query})}" if query else url)

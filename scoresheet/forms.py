@@ -9,14 +9,10 @@ from scoresheet import ledger
 from scoresheet.models import NAME_MAX_LENGTH, TITLE_MAX_LENGTH
 from scoresheet.selectors import SheetView
 from scoresheet.services import HandInput
+from smearsite.kernel import check_printable
 
 MAX_PLAYERS_PER_SIDE = 8
 MAX_TARGET = 999
-
-
-def _printable(value: str) -> None:
-    if not value.isprintable():
-        raise ValidationError("Use letters, digits, spaces and punctuation only.")
 
 
 class SheetForm(forms.Form):
@@ -25,7 +21,7 @@ class SheetForm(forms.Form):
     title = forms.CharField(
         max_length=TITLE_MAX_LENGTH,
         required=False,
-        validators=[_printable],
+        validators=[check_printable],
         help_text="Optional, e.g. “Boxing Day at the farm”.",
     )
     preset = forms.ChoiceField(
@@ -67,14 +63,14 @@ class SheetForm(forms.Form):
                 label=f"Side {n}",
                 max_length=NAME_MAX_LENGTH,
                 required=n <= ledger.MIN_SIDES,
-                validators=[_printable],
+                validators=[check_printable],
                 widget=forms.TextInput(attrs={"autocomplete": "off"}),
             )
             self.fields[f"players_{n}"] = forms.CharField(
                 label=f"Players on side {n}",
                 max_length=NAME_MAX_LENGTH * MAX_PLAYERS_PER_SIDE,
                 required=False,
-                validators=[_printable],
+                validators=[check_printable],
                 widget=forms.TextInput(
                     attrs={"autocomplete": "off", "placeholder": "optional: e.g. Sam, Alex"}
                 ),

@@ -11,16 +11,14 @@ from django.conf import settings
 from django.db import models
 
 from scoresheet import ledger
+from smearsite.kernel import CODE_LENGTH, new_share_code
 
 NAME_MAX_LENGTH = 40
 TITLE_MAX_LENGTH = 80
-# no 0/O, 1/I/L: a code read out across the kitchen table
-INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-INVITE_CODE_LENGTH = 6
 
 
 def new_invite_code() -> str:
-    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_CODE_LENGTH))
+    return new_share_code()
 
 
 def new_watch_token() -> str:
@@ -52,7 +50,7 @@ class Sheet(models.Model):
     # how many hands were ever entered: a new hand takes the next number, and numbers
     # are never reused, so a deleted hand can always come back in its place
     hands_entered = models.PositiveIntegerField(default=0)
-    invite_code = models.CharField(max_length=INVITE_CODE_LENGTH, unique=True)
+    invite_code = models.CharField(max_length=CODE_LENGTH, unique=True)
     watch_token = models.CharField(max_length=32, unique=True)
     # one rematch per match, even when two members tap Rematch at once
     rematch_of = models.OneToOneField(

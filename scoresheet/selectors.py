@@ -13,6 +13,7 @@ from django.http import Http404
 
 from scoresheet import ledger
 from scoresheet.models import Change, Hand, Seat, Sheet
+from smearsite.kernel import normal_code
 
 
 def sheets_for_user(*, user: AbstractBaseUser) -> QuerySet[Sheet]:
@@ -37,7 +38,7 @@ def sheet_for_watch_token(*, token: str) -> Sheet:
 
 
 def sheet_for_invite_code(*, code: str) -> Sheet | None:
-    return Sheet.objects.filter(invite_code=code.strip().upper().replace(" ", "")).first()
+    return Sheet.objects.filter(invite_code=normal_code(code)).first()
 
 
 # --- The sheet, shaped for a page ----------------------------------------------------

@@ -27,15 +27,16 @@ from scoresheet.models import (
     new_invite_code,
     new_watch_token,
 )
+from smearsite.kernel import Conflict, Refused, normal_code
 
 logger = logging.getLogger(__name__)
 
 
-class SheetError(Exception):
+class SheetError(Refused):
     """A change the sheet refuses, with a message for the person who asked for it."""
 
 
-class StaleEntry(SheetError):
+class StaleEntry(SheetError, Conflict):
     """The form was filled in from a sheet that has changed since."""
 
 
@@ -194,7 +195,7 @@ def sheet_create(
 
 def member_join(*, code: str, user: AbstractBaseUser) -> Sheet:
     """Join the sheet with this invite code (joining twice changes nothing)."""
-    sheet = Sheet.objects.filter(invite_code=code.strip().upper().replace(" ", "")).first()
+    sheet = Sheet.objects.filter(invite_code=normal_code(code)).first()
     if sheet is None:
         raise SheetError("No sheet has that code. Check it with the person who made the sheet.")
     Member.objects.get_or_create(sheet=sheet, user=user)

@@ -115,9 +115,7 @@ CHANNEL_LAYERS = env.channel_layers_config(os.environ)
 CACHES = env.cache_config(os.environ)
 
 # --- Bots at live tables (game.bot_runner) ----------------------------------------------
-# inline: bots move at once inside the request that woke them (tests); otherwise a
-# background timetable moves them after a human pace, thinking in worker processes
-SMEAR_BOTS_INLINE = env.env_bool(os.environ, "SMEAR_BOTS_INLINE", default=False)
+# a background timetable moves them after a human pace, thinking in worker processes
 SMEAR_BOT_PACE_MS = env.env_int(os.environ, "SMEAR_BOT_PACE_MS", default=900)
 SMEAR_BOT_PROCESSES = env.env_int(os.environ, "SMEAR_BOT_PROCESSES", default=1)
 # a person who lets their turn run this long is played by a bot until they return

@@ -6,6 +6,8 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.db import connections
 
+from game import bot_runner
+
 
 @pytest.fixture
 def isolated_cache(settings):
@@ -25,11 +27,40 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+# the expert thinks briefly in tests: the moves are under test, not their strength
+TEST_BOT_OPTIONS = {"expert": {"budget_ms": 75.0, "max_deals": 16, "min_deals": 2}}
+
+
 @pytest.fixture(autouse=True)
-def _bots_move_inline(settings):
-    """Bots move inside the request that woke them: tests see the table settle at once,
-    without the background timetable (tests of game.bot_runner drive it themselves)."""
-    settings.SMEAR_BOTS_INLINE = True
+def bots(settings):
+    """The production bots' timetable, driven synchronously: a change stored with a bot to
+    act next is answered by the bots inside the request (or socket message) that stored it,
+    once its transaction commits, without the pace. A person's turn is never played for
+    them unless a test asks for it (tests of game.bot_runner build runners of their own)."""
+    runner = bot_runner.Runner(
+        pace_s=0,
+        away_after_s=settings.SMEAR_AWAY_AFTER_S,
+        think=None,
+        bot_options=TEST_BOT_OPTIONS,
+        synchronous=True,
+    )
+    previous = bot_runner.use(runner)
+    yield runner
+    bot_runner.use(previous)
+
+
+class _NobodyListening:
+    def heard(self, event) -> None:
+        pass
+
+
+@pytest.fixture
+def quiet_timetable():
+    """No timetable hears the site's changes: a test of game.bot_runner drives its own
+    runners, and nothing else moves the bots meanwhile."""
+    previous = bot_runner.use(_NobodyListening())
+    yield
+    bot_runner.use(previous)
 
 
 def _forget_this_threads_connections() -> None:

@@ -168,11 +168,11 @@ def seat_guests(tokens: list[str], *, target: int = 21):
     with a guest in each of the first ``len(tokens)`` seats and greedy bots in the rest:
     the table, and each guest's session key (the cookie a client sends)."""
     from django.contrib.sessions.backends.db import SessionStore
+    from django.db import transaction
 
-    from game import services
+    from game.identity import GUEST_TOKEN, SeatOwner
     from game.models import Seat
-    from game.owners import GUEST_TOKEN
-    from game.selectors import SeatOwner
+    from game.services import play
 
     sessions = []
     for token in tokens:
@@ -180,16 +180,17 @@ def seat_guests(tokens: list[str], *, target: int = 21):
         session[GUEST_TOKEN] = token
         session.create()
         sessions.append(session.session_key)
-    # made with bots, which then give their seats to guests before anyone moves
-    table = services.table_create_vs_bots(
-        owner=SeatOwner(session_key=tokens[0]),
-        players=4,
-        teams=[[0, 2], [1, 3]],
-        bot_levels=["greedy"] * 3,
-        target=target,
-    )
-    for seat in range(1, len(tokens)):
-        Seat.objects.filter(table=table, number=seat).update(
-            bot_level=None, session_key=tokens[seat], display_name=f"Guest {seat}"
+    # made with bots, which give their seats to guests before the table is announced
+    with transaction.atomic():
+        table = play.table_create_vs_bots(
+            owner=SeatOwner(session_key=tokens[0]),
+            players=4,
+            teams=[[0, 2], [1, 3]],
+            bot_levels=["greedy"] * 3,
+            target=target,
         )
+        for seat in range(1, len(tokens)):
+            Seat.objects.filter(table=table, number=seat).update(
+                bot_level=None, session_key=tokens[seat], display_name=f"Guest {seat}"
+            )
     return table, sessions

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.engine import rules
 from game.engine.solver import MAX_POINTS, Utility
 
 # Winning the match now, in points: worth more than any single round's swing.
@@ -40,14 +41,14 @@ def match_value(situation: Situation, ours: int, theirs: int) -> int:
     our_score = s.scores[s.unit]
     their_best = max((score for u, score in enumerate(s.scores) if u != s.unit), default=0)
     if s.we_bid:
-        made = ours >= s.bid
-        ours_gain = ours if made else -s.bid
-        theirs_gain = min(theirs, max(0, s.target - 1 - their_best))
+        made = rules.bid_made(points=ours, bid=s.bid)
+        ours_gain = rules.bidder_gain(points=ours, bid=s.bid)
+        theirs_gain = max(0, rules.capped_gain(score=their_best, points=theirs, target=s.target))
         bonus = WIN_VALUE if made and our_score + ours >= s.target else 0
     else:
-        made = theirs >= s.bid
-        theirs_gain = theirs if made else -s.bid
-        ours_gain = min(ours, max(0, s.target - 1 - our_score))
+        made = rules.bid_made(points=theirs, bid=s.bid)
+        theirs_gain = rules.bidder_gain(points=theirs, bid=s.bid)
+        ours_gain = max(0, rules.capped_gain(score=our_score, points=ours, target=s.target))
         bidder_score = s.scores[s.bidder_unit] if s.bidder_unit is not None else their_best
         bonus = -WIN_VALUE if made and bidder_score + theirs >= s.target else 0
     return ours_gain - theirs_gain + bonus

@@ -7,6 +7,7 @@ and the solver share these functions at full speed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from .cards import (
     JACK,
@@ -76,6 +77,14 @@ def parse_action_code(text: str) -> int:
         except ValueError:
             raise ValueError(f"unknown action {text!r}") from None
     return parse_card(text)
+
+
+class Phase(Enum):
+    """Where a round stands: a single-lap auction, then six tricks, then over."""
+
+    AUCTION = "auction"
+    PLAY = "play"
+    OVER = "over"
 
 
 # --- The auction -------------------------------------------------------------------
@@ -224,20 +233,98 @@ class MatchScoring:
     winner: int | None
 
 
+def bid_made(*, points: int, bid: int) -> bool:
+    return points >= bid
+
+
+def bidder_gain(*, points: int, bid: int) -> int:
+    """A made bid scores its points; a failed one costs the amount bid."""
+    return points if bid_made(points=points, bid=bid) else -bid
+
+
+def capped_gain(*, score: int, points: int, target: int) -> int:
+    """What a non-bidder's points add to its score: it stops at target - 1, so only the
+    bidder can reach the target."""
+    return min(points, target - 1 - score)
+
+
 def settle_round(
     *, scores: tuple[int, ...], raw: tuple[int, ...], bidder_unit: int, bid: int, target: int
 ) -> MatchScoring:
-    """Apply a round to the match score.
-
-    A failed bid costs the amount bid; non-bidders are capped at target - 1, so only
-    the bidder can reach the target, and reaching it wins.
-    """
-    made = raw[bidder_unit] >= bid
+    """Apply a round to the match score; reaching the target (only the bidder can) wins."""
     after = []
     for unit, (score, points) in enumerate(zip(scores, raw, strict=True)):
         if unit == bidder_unit:
-            after.append(score + points if made else score - bid)
+            after.append(score + bidder_gain(points=points, bid=bid))
         else:
-            after.append(min(score + points, target - 1))
+            after.append(score + capped_gain(score=score, points=points, target=target))
     winner = bidder_unit if after[bidder_unit] >= target else None
+    made = bid_made(points=raw[bidder_unit], bid=bid)
     return MatchScoring(match_after=tuple(after), made=made, winner=winner)
+
+
+@dataclass(frozen=True)
+class ScoringCard:
+    """One point of a finished round: the card that won it, if any, and who took it."""
+
+    kind: str  # "high", "low", "jack", "joker", "game"
+    card: int | None  # None for game, which no single card wins
+    unit: int | None  # None where nobody took it (game on a tie)
+
+
+def scoring_cards(
+    *, trump: int, in_play: int, captured: tuple[int, ...], points: RoundPoints
+) -> tuple[ScoringCard, ...]:
+    """The round's points in the order they are told: high, low, the jack and the jokers
+    that were in play, then game."""
+    trumps = in_play & SUIT_MASK[trump]
+    lines = [
+        ScoringCard("high", trumps.bit_length() - 1, points.high),
+        ScoringCard("low", low_card(trump, in_play), points.low),
+    ]
+    jack = trump * 13 + JACK
+    if in_play >> jack & 1:
+        lines.append(ScoringCard("jack", jack, points.jack))
+    for joker in (JOKER_1, JOKER_2):
+        if in_play >> joker & 1:
+            unit = next(u for u, cards in enumerate(captured) if cards >> joker & 1)
+            lines.append(ScoringCard("joker", joker, unit))
+    lines.append(ScoringCard("game", None, points.game))
+    return tuple(lines)
+
+
+@dataclass(frozen=True)
+class Gain:
+    """How one unit's match score changed in a round."""
+
+    unit: int
+    before: int
+    raw: int  # the round points it took
+    after: int
+    game_total: int  # the game value of what it captured
+    bidder: bool
+    capped: bool  # a non-bidder held at target - 1
+
+
+def score_gains(
+    *,
+    scores: tuple[int, ...],
+    raw: tuple[int, ...],
+    after: tuple[int, ...],
+    bidder_unit: int,
+    captured: tuple[int, ...],
+    target: int,
+) -> tuple[Gain, ...]:
+    return tuple(
+        Gain(
+            unit=unit,
+            before=scores[unit],
+            raw=raw[unit],
+            after=after[unit],
+            game_total=game_total(captured[unit]),
+            bidder=unit == bidder_unit,
+            capped=unit != bidder_unit
+            and capped_gain(score=scores[unit], points=raw[unit], target=target) < raw[unit],
+        )
+        for unit in range(len(scores))
+    )

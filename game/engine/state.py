@@ -21,8 +21,8 @@ from .cards import (
     cards_of,
     functional_deck,
 )
-from .rules import PASS, MatchScoring, RoundPoints
-from .view import SeatView, view_for
+from .rules import PASS, MatchScoring, Phase, RoundPoints
+from .view import PublicView, SeatView, public_view, view_for
 
 
 class IllegalAction(ValueError):
@@ -195,19 +195,26 @@ class RoundState:
     def is_terminal(self) -> bool:
         return self.to_act == _NOBODY
 
+    def phase(self) -> Phase:
+        if self.to_act == _NOBODY:
+            return Phase.OVER
+        return Phase.AUCTION if self.auction_left else Phase.PLAY
+
     def in_auction(self) -> bool:
-        return self.auction_left > 0
+        return self.phase() is Phase.AUCTION
 
     def legal_actions(self) -> list[int]:
-        if self.to_act == _NOBODY:
-            return []
-        if self.auction_left:
+        """The one place legality is worked out: bids and pass in the auction, cards in play."""
+        phase = self.phase()
+        if phase is Phase.AUCTION:
             return list(rules.legal_bids(self.high_bid, self._must_open()))
-        return cards_of(self.legal_mask())
+        if phase is Phase.PLAY:
+            return cards_of(self.legal_mask())
+        return []
 
     def legal_mask(self) -> int:
         """The cards the seat to act may play (0 in the auction or at the end)."""
-        if self.to_act == _NOBODY or self.auction_left:
+        if self.phase() is not Phase.PLAY:
             return 0
         trick = self.trick
         return rules.legal_cards(self.hands[self.to_act], trick[0] if trick else -1, self.trump)
@@ -245,6 +252,9 @@ class RoundState:
 
     def view_for(self, seat: int) -> SeatView:
         return view_for(self, seat)
+
+    def public_view(self) -> PublicView:
+        return public_view(self)
 
     # --- Derived facts --------------------------------------------------------------
 
@@ -324,24 +334,15 @@ class RoundState:
             raise IllegalAction(f"{action!r} is not an action")
         if seat is not None and seat != to_act:
             raise IllegalAction(f"not your turn: seat {to_act} is to act, not seat {seat}")
-        if self.auction_left:
+        if self.phase() is Phase.AUCTION:
             self._apply_bid(action)
         else:
             self._apply_play(action)
 
     def _apply_bid(self, action: int) -> None:
         seat = self.to_act
-        if action == PASS:
-            if self._must_open():
-                raise IllegalAction("the last seat must open the bidding when nobody has bid")
-        elif rules.is_bid(action):
-            if rules.bid_amount(action) <= self.high_bid:
-                raise IllegalAction(
-                    f"a bid must beat the high bid of {self.high_bid}: "
-                    f"{rules.bid_amount(action)} does not"
-                )
-        else:
-            raise IllegalAction(f"{_describe(action)} is not a bid or a pass: the auction is on")
+        if action not in rules.legal_bids(self.high_bid, self._must_open()):
+            raise IllegalAction(self._why_not_a_bid(action))
         self.history += (action,)
         if action != PASS:
             self.high_bid = rules.bid_amount(action)
@@ -352,16 +353,23 @@ class RoundState:
         else:
             self.to_act = self.leader = self.bidder  # the auction winner leads
 
+    def _why_not_a_bid(self, action: int) -> str:
+        if action == PASS:
+            return "the last seat must open the bidding when nobody has bid"
+        if rules.is_bid(action):
+            return (
+                f"a bid must beat the high bid of {self.high_bid}: "
+                f"{rules.bid_amount(action)} does not"
+            )
+        return f"{_describe(action)} is not a bid or a pass: the auction is on"
+
     def _apply_play(self, action: int) -> None:
         seat = self.to_act
         hands = self.hands
         hand = hands[seat]
         trick = self.trick
         trump = self.trump
-        if (
-            action < 0
-            or not rules.legal_cards(hand, trick[0] if trick else -1, trump) >> action & 1
-        ):
+        if action < 0 or not self.legal_mask() >> action & 1:
             if action < 0 or not hand >> action & 1:
                 raise IllegalAction(f"{_describe(action)} is not in seat {seat}'s hand")
             raise IllegalAction(_why_illegal(action, trick, trump))

@@ -1,9 +1,10 @@
-"""SeatView: what one seat may know, and nothing more.
+"""What a seat, or anyone watching, may know of a round, and nothing more.
 
-Its own hand, the auction, trump, every card played and by whom, who took each trick,
-the match scores and how many cards are hidden. Never another seat's hand, the hidden
-cards or the shuffle. Bots and pages are given this, so they cannot show or use what a
-seat may not see.
+``PublicView`` is what every seat and every spectator sees alike: the auction, trump,
+every card played and by whom, who took each trick, the match scores, how many cards are
+hidden and, once the round is over, its result. ``SeatView`` is a PublicView with one
+seat's own hand. Never another seat's hand, the hidden cards or the shuffle. Bots and
+pages are given these, so they cannot show or use what a seat may not see.
 """
 
 from __future__ import annotations
@@ -19,13 +20,11 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class SeatView:
-    seat: int
+class PublicView:
     players: int
     teams: tuple[tuple[int, ...], ...]
     target: int
     dealer: int
-    hand: int  # mask of the cards this seat still holds
     auction: tuple[tuple[int, int], ...]  # (seat, action) in bidding order
     bidder: int | None
     bid: int | None
@@ -36,10 +35,11 @@ class SeatView:
     scores: tuple[int, ...]  # match scores before this round
     hidden_count: int
     result: RoundResult | None  # public once the round is over
+    phase: rules.Phase
 
     @property
-    def unit(self) -> int:
-        return next(u for u, members in enumerate(self.teams) if self.seat in members)
+    def in_auction(self) -> bool:
+        return self.phase is rules.Phase.AUCTION
 
     @property
     def unit_of(self) -> tuple[int, ...]:
@@ -54,12 +54,12 @@ class SeatView:
         return functional_deck(self.players)
 
     @property
-    def hand_cards(self) -> list[int]:
-        return cards_of(self.hand)
-
-    @property
     def current_trick(self) -> tuple[tuple[int, int], ...]:
         return self.plays[len(self.trick_winners) * self.players :]
+
+    def trick(self, number: int) -> tuple[tuple[int, int], ...]:
+        """The plays of trick ``number`` (from 0), as far as it has gone."""
+        return self.plays[number * self.players : (number + 1) * self.players]
 
     @property
     def leader(self) -> int | None:
@@ -75,8 +75,8 @@ class SeatView:
         """The cards each unit has captured: every finished trick goes to its winner's unit."""
         unit_of = self.unit_of
         taken = [0] * len(self.teams)
-        for trick, winner in enumerate(self.trick_winners):
-            for _, card in self.plays[trick * self.players : (trick + 1) * self.players]:
+        for number, winner in enumerate(self.trick_winners):
+            for _, card in self.trick(number):
                 taken[unit_of[winner]] |= 1 << card
         return tuple(taken)
 
@@ -88,48 +88,65 @@ class SeatView:
         return mask
 
     @property
+    def high_bid(self) -> int:
+        return max((rules.bid_amount(a) for _, a in self.auction if rules.is_bid(a)), default=0)
+
+
+@dataclass(frozen=True)
+class SeatView(PublicView):
+    seat: int
+    hand: int  # mask of the cards this seat still holds
+    legal: tuple[int, ...] = ()  # this seat's legal actions, from the state (empty if not its turn)
+
+    @property
+    def unit(self) -> int:
+        return next(u for u, members in enumerate(self.teams) if self.seat in members)
+
+    @property
+    def hand_cards(self) -> list[int]:
+        return cards_of(self.hand)
+
+    @property
     def unseen(self) -> int:
         """Cards this seat has not seen: other hands and the hidden cards together."""
         return self.deck & ~self.hand & ~self.played
 
-    @property
-    def high_bid(self) -> int:
-        return max((rules.bid_amount(a) for _, a in self.auction if rules.is_bid(a)), default=0)
-
     def legal_actions(self) -> list[int]:
-        """This seat's legal actions, worked out from what it can see (empty if not its turn)."""
-        if self.to_act != self.seat or self.result is not None:
-            return []
-        if len(self.auction) < self.players:
-            must_open = len(self.auction) == self.players - 1 and not self.high_bid
-            return list(rules.legal_bids(self.high_bid, must_open))
-        trick = self.current_trick
-        led = trick[0][1] if trick else -1
-        trump = -1 if self.trump is None else self.trump
-        return cards_of(rules.legal_cards(self.hand, led, trump))
+        """This seat's legal actions, as the state gave them (empty if not its turn)."""
+        return list(self.legal)
+
+
+def public_view(state: RoundState) -> PublicView:
+    """What everyone may see of the round."""
+    return PublicView(**_public_fields(state))
 
 
 def view_for(state: RoundState, seat: int) -> SeatView:
     setup = state.setup
     if not 0 <= seat < setup.players:
         raise ValueError(f"seat {seat} is not at this table")
+    legal = tuple(state.legal_actions()) if state.current_player() == seat else ()
+    return SeatView(**_public_fields(state), seat=seat, hand=state.hands[seat], legal=legal)
+
+
+def _public_fields(state: RoundState) -> dict:
+    setup = state.setup
     players = setup.players
     pairs = state.seated_history()
-    return SeatView(
-        seat=seat,
-        players=players,
-        teams=setup.teams,
-        target=setup.target,
-        dealer=state.dealer,
-        hand=state.hands[seat],
-        auction=tuple(pairs[:players]),
-        bidder=state.bidder_seat,
-        bid=state.bid,
-        trump=None if state.trump < 0 else state.trump,
-        plays=tuple(pairs[players:]),
-        trick_winners=state.trick_winners,
-        to_act=state.current_player(),
-        scores=state.scores,
-        hidden_count=hidden_count(players),
-        result=state.result,
-    )
+    return {
+        "players": players,
+        "teams": setup.teams,
+        "target": setup.target,
+        "dealer": state.dealer,
+        "auction": tuple(pairs[:players]),
+        "bidder": state.bidder_seat,
+        "bid": state.bid,
+        "trump": None if state.trump < 0 else state.trump,
+        "plays": tuple(pairs[players:]),
+        "trick_winners": state.trick_winners,
+        "to_act": state.current_player(),
+        "scores": state.scores,
+        "hidden_count": hidden_count(players),
+        "result": state.result,
+        "phase": state.phase(),
+    }

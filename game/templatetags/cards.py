@@ -14,7 +14,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from game.engine import cards
+from game.engine import cards, notation
 
 register = template.Library()
 
@@ -22,12 +22,11 @@ STATES = ("", "playable", "unplayable")
 
 _SUITS = {
     # U+FE0E asks for the text glyph, never a coloured emoji
-    "S": ("\u2660\ufe0e", "spades", "black"),
-    "H": ("\u2665\ufe0e", "hearts", "red"),
-    "D": ("\u2666\ufe0e", "diamonds", "red"),
-    "C": ("\u2663\ufe0e", "clubs", "black"),
+    "S": ("\u2660\ufe0e", "black"),
+    "H": ("\u2665\ufe0e", "red"),
+    "D": ("\u2666\ufe0e", "red"),
+    "C": ("\u2663\ufe0e", "black"),
 }
-_RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 
 
 @dataclass(frozen=True)
@@ -49,14 +48,13 @@ def card_face(code: str) -> CardFace:
     canonical = cards.card_code(card)
     if card >= cards.JOKER_1:
         return CardFace(code=canonical, rank="\u2605", symbol="", colour="joker", label="joker")
-    rank = cards.RANKS[cards.RANK_OF[card]]
-    symbol, suit_name, colour = _SUITS[cards.SUITS[cards.SUIT_OF[card]]]
+    symbol, colour = _SUITS[cards.SUITS[cards.SUIT_OF[card]]]
     return CardFace(
         code=canonical,
-        rank=rank,
+        rank=cards.RANKS[cards.RANK_OF[card]],
         symbol=symbol,
         colour=colour,
-        label=f"{_RANK_NAMES.get(rank, rank)} of {suit_name}",
+        label=notation.card_name(card),
     )
 
 
@@ -100,4 +98,4 @@ def suit_symbol(suit: str) -> str:
 
 @register.filter
 def suit_colour(suit: str) -> str:
-    return _SUITS[suit.upper()][2]
+    return _SUITS[suit.upper()][1]

@@ -98,7 +98,6 @@ def daphne_env(database, **extra: str | None) -> dict[str, str]:
     env = server_env(
         DATABASE_URL=f"sqlite:///{database}",
         REDIS_URL=None,
-        SMEAR_BOTS_INLINE="false",
         SMEAR_BOT_PACE_MS="150",
         SMEAR_BOT_PROCESSES="0",
         DJANGO_SETTINGS_MODULE="smearsite.settings",

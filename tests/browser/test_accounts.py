@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from game import services
+from game.services import profiles
 
 pytestmark = pytest.mark.browser
 
@@ -16,7 +16,7 @@ NEW_PASSWORD = "low-goes-to-the-dealt-7"
 
 def make_user(username="prairie", password=PASSWORD):
     user = get_user_model().objects.create_user(username=username, password=password)
-    services.profile_get_or_create(user=user)
+    profiles.profile_get_or_create(user=user)
     return user
 
 

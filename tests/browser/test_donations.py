@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from donations.models import Donation
-from game import services as game_services
+from game.services import profiles as game_profiles
 from tests.donations.fake_stripe import (
     SECRET_KEY,
     WEBHOOK_SECRET,
@@ -129,7 +129,7 @@ def test_an_amount_out_of_range_is_refused_on_the_page(page: Page, fake_stripe):
 
 def test_a_supporters_profile_shows_the_badge_at_phone_width(phone: Page, artifacts):
     user = get_user_model().objects.create_user(username="prairie", password=PASSWORD)
-    game_services.profile_update(user=user, display_name="Dealer Dan")
+    game_profiles.profile_update(user=user, display_name="Dealer Dan")
     Donation.objects.create(
         checkout_session_id="cs_test_badge", amount=2500, currency="cad", user=user, status="paid"
     )

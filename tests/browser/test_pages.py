@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from game import services
+from game.services import profiles
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +86,7 @@ def test_desktop_layout_screenshot(page: Page, artifacts):
 
 def test_phone_width_signed_in_header_and_profile_fit(phone: Page, artifacts):
     user = get_user_model().objects.create_user(username="prairie", password=PASSWORD)
-    services.profile_update(user=user, display_name="Dealer Dan from Moose Jaw")
+    profiles.profile_update(user=user, display_name="Dealer Dan from Moose Jaw")
     phone.goto("/accounts/login/?next=/accounts/profile/")
     phone.get_by_label("Username").fill("prairie")
     phone.get_by_label("Password:", exact=True).fill(PASSWORD)

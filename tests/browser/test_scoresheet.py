@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
-from game import services as game_services
+from game.services import profiles as game_profiles
 from scoresheet.models import Hand, Sheet
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.servers import daphne, manage, server_env
@@ -25,7 +25,7 @@ SAM, MUM = "Sam & Alex", "Mum & Dad"
 
 def make_user(username: str):
     user = get_user_model().objects.create_user(username=username, password=PASSWORD)
-    game_services.profile_get_or_create(user=user)
+    game_profiles.profile_get_or_create(user=user)
     return user
 
 

@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from donations.models import Donation
-from game import services as game_services
+from game.services import profiles as game_profiles
 from tests.donations.fake_stripe import SECRET_KEY, WEBHOOK_SECRET, FakeStripe
 
 SITE_URL = "https://smear.example"
@@ -32,7 +32,7 @@ def fake_stripe(settings):
 @pytest.fixture
 def player(db):
     user = get_user_model().objects.create_user(username="prairie", password="x-long-pass-7")
-    game_services.profile_update(user=user, display_name="Dealer Dan")
+    game_profiles.profile_update(user=user, display_name="Dealer Dan")
     return user
 
 

@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from game import services
 from game.models import Profile
+from game.services import profiles
 
 pytestmark = [
     pytest.mark.django_db,
@@ -28,7 +28,7 @@ def signup(client, **fields):
 
 def make_user(username="prairie", email="", password=PASSWORD):
     user = User.objects.create_user(username=username, email=email, password=password)
-    services.profile_get_or_create(user=user)
+    profiles.profile_get_or_create(user=user)
     return user
 
 
@@ -111,7 +111,7 @@ def test_signup_is_all_or_nothing_when_the_profile_cannot_be_made(client, monkey
     def broken(**kwargs):
         raise RuntimeError("database hiccup")
 
-    monkeypatch.setattr(services, "profile_get_or_create", broken)
+    monkeypatch.setattr(profiles, "profile_get_or_create", broken)
 
     with pytest.raises(RuntimeError):
         signup(client)

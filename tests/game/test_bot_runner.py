@@ -11,25 +11,30 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from game import live, selectors, services
+from game import bot_runner, events, selectors, store, turns
 from game.bot_runner import Runner
+from game.engine.rules import action_code
+from game.identity import SeatOwner
 from game.models import ActionLog, Seat, Table
-from game.selectors import SeatOwner
+from game.services import play
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("quiet_timetable"),
+]
 
 GUEST = SeatOwner(session_key="guest-token")
 FOREVER = 3600.0
 
 
 def new_table(levels=("greedy", "greedy", "greedy")) -> Table:
-    return services.table_create_vs_bots(
+    return play.table_create_vs_bots(
         owner=GUEST, players=4, teams=[[0, 2], [1, 3]], bot_levels=list(levels)
     )
 
 
 def to_act(table: Table) -> int | None:
-    return selectors.match_for_table(table).current_player()
+    return store.match_for_table(table).current_player()
 
 
 def bots_settle(runner: Runner, table: Table) -> None:
@@ -57,8 +62,8 @@ def test_a_bot_waits_out_the_pace_then_plays_the_move_it_chose():
     patient = Runner(pace_s=0, away_after_s=FOREVER, think=None)
     bots_settle(patient, table)
     while to_act(table) == 0:  # the guest may win the auction and lead: play on to a bot
-        match = selectors.match_for_table(table)
-        services.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
+        match = store.match_for_table(table)
+        play.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
     bot = to_act(table)
     runner = Runner(pace_s=30, away_after_s=FOREVER, think=None)
     stored = ActionLog.objects.filter(table=table).count()
@@ -72,7 +77,7 @@ def test_a_bot_waits_out_the_pace_then_plays_the_move_it_chose():
     runner.look(table.pk)
     last = ActionLog.objects.filter(table=table).order_by("-round", "-index").first()
     assert ActionLog.objects.filter(table=table).count() == stored + 1
-    assert last.action == chosen and last.seat == bot
+    assert last.action == action_code(chosen) and last.seat == bot
 
 
 def test_a_person_gone_on_their_turn_is_played_by_a_bot_until_they_return():
@@ -89,7 +94,7 @@ def test_a_person_gone_on_their_turn_is_played_by_a_bot_until_they_return():
     page = selectors.table_view_for(table=table, seat_owner=GUEST)
     assert any(info.stand_in for info in page.seats if info.number == 0)
 
-    assert services.table_seat_back(table_id=table.pk, seat_owner=GUEST)
+    assert play.table_seat_back(table_id=table.pk, seat_owner=GUEST)
     assert Seat.objects.get(table=table, number=0).away_since is None
     # back: the next look at their turn waits for them again
     bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
@@ -117,7 +122,7 @@ def test_a_table_everyone_left_long_ago_waits_for_the_first_to_come_back():
     page = render_to_string("game/table.html#table", spectator)
     assert "(away)" in page and "a bot is playing" not in page
 
-    services.table_seat_back(table_id=table.pk, seat_owner=GUEST)
+    play.table_seat_back(table_id=table.pk, seat_owner=GUEST)
     look()  # they are back, and then gone on their turn again: a bot stands in
     assert ActionLog.objects.filter(table=table).count() == stored + 1
 
@@ -145,11 +150,11 @@ def test_a_person_who_plays_again_gets_the_seat_back():
     bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
     Runner(pace_s=0, away_after_s=0, think=None).look(table.pk)
     bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
-    match = selectors.match_for_table(table)
+    match = store.match_for_table(table)
     if match.current_player() != 0:
         pytest.skip("the round ended on the stand-in's move")
 
-    services.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
+    play.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
 
     assert Seat.objects.get(table=table, number=0).away_since is None
 
@@ -157,19 +162,19 @@ def test_a_person_who_plays_again_gets_the_seat_back():
 def test_a_move_for_a_turn_the_table_has_left_is_not_stored():
     table = new_table()
     bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
-    turn = selectors.table_turn(table_id=table.pk)
-    services.table_play(table_id=table.pk, seat_owner=GUEST, action=turn.legal[0])
+    turn = turns.table_turn(table_id=table.pk)
+    play.table_play(table_id=table.pk, seat_owner=GUEST, action=turn.legal[0])
     stored = ActionLog.objects.filter(table=table).count()
 
-    assert not services.table_play_for_turn(table_id=table.pk, turn=turn, action=turn.legal[0])
+    assert not play.table_play_for_turn(table_id=table.pk, turn=turn, action=turn.legal[0])
     assert ActionLog.objects.filter(table=table).count() == stored
 
 
 def test_the_thinking_runs_in_a_worker_process():
     table = new_table(levels=("expert", "greedy", "random"))
     if to_act(table) == 0:
-        match = selectors.match_for_table(table)
-        services.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
+        match = store.match_for_table(table)
+        play.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     try:
         bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=pool), table)
@@ -182,6 +187,7 @@ def test_the_thinking_runs_in_a_worker_process():
 def test_the_timetable_thread_moves_the_bots_at_its_pace():
     table = new_table()
     runner = Runner(pace_s=0.05, away_after_s=FOREVER, think=None)
+    bot_runner.use(runner)  # as in production: the process's timetable hears every move
 
     runner.wake(table.pk)
 
@@ -211,10 +217,10 @@ def test_a_returning_persons_move_is_announced_once():
     table = new_table()
     bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
     Seat.objects.filter(table=table, number=0).update(away_since=timezone.now())
-    match = selectors.match_for_table(table)
+    match = store.match_for_table(table)
 
-    with mock.patch.object(live, "_broadcast") as announced:
-        services.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
+    with mock.patch.object(events, "_deliver") as announced:
+        play.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
 
     assert Seat.objects.get(table=table, number=0).away_since is None
     assert announced.call_count == 1  # the move and the return: one redraw for every seat

@@ -10,11 +10,11 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from game import consumers, selectors
+from game import consumers, events, store
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
+from game.identity import GUEST_TOKEN
 from game.models import ActionLog, Seat, Table
-from game.owners import GUEST_TOKEN
 from smearsite.asgi import application
 
 pytestmark = [
@@ -54,7 +54,7 @@ def _second_guest_in_seat(table: Table, seat: int) -> str:
 
 
 def _truth(table_id: int):
-    return selectors.match_for_table(Table.objects.get(pk=table_id))
+    return store.match_for_table(Table.objects.get(pk=table_id))
 
 
 def _actions_stored(table_id: int) -> int:
@@ -292,6 +292,4 @@ async def test_no_message_to_any_seat_ever_holds_a_card_that_seat_may_not_see():
 
 
 def _wake(table_id: int) -> None:
-    from game import live
-
-    live.wake_bots(table_id=table_id)
+    events.table_opened(table_id=table_id)

@@ -9,10 +9,11 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from game import bot_runner, consumers, live, selectors
+from game import bot_runner, events, redraw, selectors, store
 from game.engine.cards import card_code, cards_of
+from game.identity import SeatOwner
 from game.models import Seat, Table
-from game.selectors import SeatOwner
+from game.services import play
 from tests.game.test_consumers import (
     CARD_ATTR,
     _guest_with_table,
@@ -41,27 +42,33 @@ def _hand(table_id: int, seat: int) -> set[str]:
 async def test_connections_asking_together_share_one_job_and_get_their_own_seat(monkeypatch):
     table, session = await sync_to_async(_guest_with_table)()
     first, second = await sync_to_async(_owners)(table, session)
-    rendered = []
-    real = selectors.table_page_context
+    rendered, public_parts = [], []
+    real_page, real_public = selectors.page_for, selectors.public_page
 
-    def counting(*, table, seat_owner, match=None):
-        rendered.append(seat_owner)
-        return real(table=table, seat_owner=seat_owner, match=match)
+    def counting_page(*, public, match, seat):
+        rendered.append(seat.number)
+        return real_page(public=public, match=match, seat=seat)
 
-    monkeypatch.setattr(selectors, "table_page_context", counting)
+    def counting_public(**kwargs):
+        public_parts.append(kwargs["table"].pk)
+        return real_public(**kwargs)
+
+    monkeypatch.setattr(selectors, "page_for", counting_page)
+    monkeypatch.setattr(selectors, "public_page", counting_public)
 
     # three connections hear of one change: two tabs of the first seat and the second seat
     pages = await asyncio.gather(
-        consumers.render_after_change(table.pk, first),
-        consumers.render_after_change(table.pk, second),
-        consumers.render_after_change(table.pk, first),
+        redraw.after_change(table.pk, first),
+        redraw.after_change(table.pk, second),
+        redraw.after_change(table.pk, first),
     )
 
-    assert sorted(map(id, rendered)) == sorted(map(id, [first, second]))  # once per seat
+    assert sorted(rendered) == [0, 2]  # once per seat
+    assert public_parts == [table.pk]  # the public part once, for both seats
     assert pages[0] == pages[2]
     assert await sync_to_async(_hand)(table.pk, 0) <= set(CARD_ATTR.findall(pages[0]))
     assert await sync_to_async(_hand)(table.pk, 2) <= set(CARD_ATTR.findall(pages[1]))
-    assert not consumers._queued  # the job closed when it started
+    assert not redraw._queued  # the job closed when it started
 
 
 async def test_a_job_that_has_started_is_not_joined(monkeypatch):
@@ -71,7 +78,7 @@ async def test_a_job_that_has_started_is_not_joined(monkeypatch):
     first, second = await sync_to_async(_owners)(table, session)
     started, release = asyncio.Event(), asyncio.Event()
     jobs = []
-    real = consumers._render_job
+    real = redraw._render_job
     loop = asyncio.get_running_loop()
 
     def held(table_id, job):
@@ -81,11 +88,11 @@ async def test_a_job_that_has_started_is_not_joined(monkeypatch):
         asyncio.run_coroutine_threadsafe(release.wait(), loop).result(timeout=10)
         return result
 
-    monkeypatch.setattr(consumers, "_render_job", held)
+    monkeypatch.setattr(redraw, "_render_job", held)
 
-    early = asyncio.ensure_future(consumers.render_after_change(table.pk, first))
+    early = asyncio.ensure_future(redraw.after_change(table.pk, first))
     await asyncio.wait_for(started.wait(), 10)
-    late = asyncio.ensure_future(consumers.render_after_change(table.pk, second))
+    late = asyncio.ensure_future(redraw.after_change(table.pk, second))
     release.set()
     await asyncio.wait_for(asyncio.gather(early, late), 10)
 
@@ -97,7 +104,7 @@ async def test_a_table_that_is_gone_renders_nothing():
     first, _ = await sync_to_async(_owners)(table, session)
     await sync_to_async(Table.objects.filter(pk=table.pk).delete)()
 
-    assert await consumers.render_after_change(table.pk, first) is None
+    assert await redraw.after_change(table.pk, first) is None
 
 
 class _Timetable:
@@ -109,51 +116,105 @@ class _Timetable:
 
 
 @pytest.fixture
-def timetable(monkeypatch, settings):
-    """The background timetable, recording its wakes; bots not inline."""
-    settings.SMEAR_BOTS_INLINE = False
-    settings.SMEAR_AWAY_AFTER_S = 45
+def timetable(monkeypatch):
+    """A production timetable whose wakes are recorded instead of looked at."""
+    runner = bot_runner.Runner(pace_s=0, away_after_s=45, think=None, synchronous=True)
     recorded = _Timetable()
-    monkeypatch.setattr(bot_runner, "runner", lambda: recorded)
-    monkeypatch.setattr(bot_runner, "wake", recorded.wake)
-    return recorded
+    monkeypatch.setattr(runner, "wake", recorded.wake)
+    previous = bot_runner.use(runner)
+    yield recorded
+    bot_runner.use(previous)
 
 
-def _table_with(timetable: _Timetable, seat_2: dict) -> Table:
-    table, _ = _guest_with_table()
-    Seat.objects.filter(table=table, number=2).update(**seat_2)
-    timetable.wakes.clear()  # the page that made the table woke it
+def test_a_bot_to_act_next_is_looked_at_at_once(timetable):
+    bot_runner.heard(events.TableChanged(7, events.Next.BOT))
+
+    assert timetable.wakes == [(7, None)]
+
+
+def test_a_person_here_to_act_next_is_looked_at_only_when_they_would_count_as_away(timetable):
+    bot_runner.heard(events.TableChanged(7, events.Next.PERSON))
+
+    [(table_id, at)] = timetable.wakes
+    assert table_id == 7 and at == pytest.approx(time.monotonic() + 45, abs=5)
+
+
+def test_a_change_with_nobody_to_act_wakes_nobody_and_an_opened_table_is_looked_at(timetable):
+    bot_runner.heard(events.TableChanged(7, events.Next.NOBODY))
+    assert timetable.wakes == []
+
+    bot_runner.heard(events.TableOpened(7))
+    assert timetable.wakes == [(7, None)]
+
+
+def _table_a_person_is_to_act_at() -> Table:
+    table = play.table_create_vs_bots(
+        owner=SeatOwner(session_key="the-host"),
+        players=4,
+        teams=[[0, 2], [1, 3]],
+        bot_levels=["greedy"] * 3,
+    )
+    mover = store.match_for_table(table).current_player()
+    Seat.objects.filter(table=table, number=mover).update(bot_level=None, session_key="the-mover")
     return table
 
 
 @pytest.mark.parametrize(
-    "seat_2",
+    "next_seat, expected",
     [
-        {"bot_level": "greedy"},
-        {"bot_level": None, "session_key": "a-person-away", "away_since": "2026-01-01T00:00Z"},
+        ({"bot_level": "greedy"}, events.Next.BOT),
+        (
+            {"bot_level": None, "session_key": "a-person-away", "away_since": "2026-01-01T00:00Z"},
+            events.Next.BOT,
+        ),
+        ({"bot_level": None, "session_key": "a-person-here"}, events.Next.PERSON),
     ],
-    ids=["a bot", "a person a bot stands in for"],
+    ids=["a bot", "a person a bot stands in for", "a person who is here"],
 )
-def test_a_bot_to_act_next_is_woken_at_once(timetable, seat_2):
-    table = _table_with(timetable, seat_2)
+def test_a_stored_move_announces_who_acts_next(timetable, next_seat, expected):
+    table = _table_a_person_is_to_act_at()
+    match = store.match_for_table(table)
+    mover = match.current_player()
+    action = match.legal_actions()[0]
+    after = match.apply(action, mover)
+    if after.current_player() == mover:
+        pytest.skip("the mover acts again: the auction's last bidder leads")
+    Seat.objects.filter(table=table, number=after.current_player()).update(**next_seat)
+    owner = SeatOwner(session_key="the-mover")
+    heard = []
+    events.listen(heard.append)
+    try:
+        play.table_play(table_id=table.pk, seat_owner=owner, action=action)
+    finally:
+        events._listeners.remove(heard.append)
 
-    live.wake_bots_after_move(table_id=table.pk, next_seat=2)
-
-    assert timetable.wakes == [(table.pk, None)]
-
-
-def test_a_person_here_to_act_next_is_looked_at_only_when_they_would_count_as_away(timetable):
-    table = _table_with(timetable, {"bot_level": None, "session_key": "a-person-here"})
-
-    live.wake_bots_after_move(table_id=table.pk, next_seat=2)
-
-    [(table_id, at)] = timetable.wakes
-    assert table_id == table.pk and at == pytest.approx(time.monotonic() + 45, abs=5)
+    [change] = heard
+    assert (change.table_id, change.next) == (table.pk, expected)
+    # the rows the move left, for this process's redraws of it
+    assert store.stored_rows(change.snapshot)[0].moves == 1
 
 
-def test_a_finished_match_wakes_nobody(timetable):
-    table = _table_with(timetable, {"bot_level": "greedy"})
+@pytest.mark.usefixtures("quiet_timetable")  # the table stands at the move
+def test_a_redraw_of_a_move_stored_here_reads_nothing(django_assert_num_queries):
+    table = _table_a_person_is_to_act_at()
+    match = store.match_for_table(table)
+    heard = []
+    events.listen(heard.append)
+    try:
+        play.table_play(
+            table_id=table.pk,
+            seat_owner=SeatOwner(session_key="the-mover"),
+            action=match.legal_actions()[0],
+        )
+    finally:
+        events._listeners.remove(heard.append)
+    owner = SeatOwner(session_key="the-host")
+    here = redraw._Job(loop=None, waiting={owner: None}, snapshots=[heard[0].snapshot])
+    elsewhere = redraw._Job(loop=None, waiting={owner: None}, snapshots=[("elsewhere", 1)])
 
-    live.wake_bots_after_move(table_id=table.pk, next_seat=None)
+    with django_assert_num_queries(0):
+        drawn_here = redraw._render_job(table.pk, here)[owner]
+    with django_assert_num_queries(1):  # the table and its seats; the match is cached
+        drawn_from_the_database = redraw._render_job(table.pk, elsewhere)[owner]
 
-    assert timetable.wakes == []
+    assert drawn_here == drawn_from_the_database

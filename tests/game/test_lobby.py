@@ -9,10 +9,14 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import QuerySet
 
-from game import selectors, services
+from game import events, selectors, store
 from game.engine.rules import action_code
+from game.errors import TableError
+from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
-from game.selectors import SeatOwner
+from game.services import lobby as lobby_services
+from game.services import play, profiles
+from smearsite import kernel
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +27,7 @@ def users(django_user_model, fast_password_hashing):
         django_user_model.objects.create_user(name, password="a long passphrase 42")
         for name in ("host", "bea", "cal", "dee")
     ]
-    services.profile_update(user=made[1], display_name="Bea B.")
+    profiles.profile_update(user=made[1], display_name="Bea B.")
     return made
 
 
@@ -32,7 +36,7 @@ def owner(user) -> SeatOwner:
 
 
 def lobby(host, players=4, teams=((0, 2), (1, 3)), public=False) -> Table:
-    return services.table_create_lobby(
+    return lobby_services.table_create_lobby(
         host_user=host,
         players=players,
         teams=[list(unit) for unit in teams],
@@ -63,7 +67,7 @@ def snapshot(table: Table) -> tuple:
 def refused(table: Table, match: str, call, **kwargs) -> None:
     """``call`` raises TableError matching ``match`` and the table is as it was."""
     before = snapshot(table)
-    with pytest.raises(services.TableError, match=match):
+    with pytest.raises(TableError, match=match):
         call(table_id=table.pk, **kwargs)
     assert snapshot(table) == before
 
@@ -77,7 +81,7 @@ def test_create_lobby_seats_the_host_in_seat_0_and_deals_nothing(users):
     table = lobby(host, public=True)
 
     assert table.status == Table.Status.LOBBY and table.public and table.target == 11
-    assert table.host_id == host.pk and len(table.code) == services.CODE_LENGTH
+    assert table.host_id == host.pk and len(table.code) == kernel.CODE_LENGTH
     assert seats_of(table) == [(0, host.pk, None, None, "host")]
     assert not Round.objects.filter(table=table).exists()
     assert 0 <= table.first_dealer < 4
@@ -88,11 +92,11 @@ def test_a_lobby_is_private_unless_asked(users):
 
 
 def test_create_lobby_refuses_a_guest_and_a_bad_layout(users):
-    with pytest.raises(services.TableError, match="sign in"):
+    with pytest.raises(TableError, match="sign in"):
         lobby(AnonymousUser())
-    with pytest.raises(services.TableError, match="partition"):
+    with pytest.raises(TableError, match="partition"):
         lobby(users[0], teams=((0, 1), (1, 3)))
-    with pytest.raises(services.TableError, match="players must be"):
+    with pytest.raises(TableError, match="players must be"):
         lobby(users[0], players=9, teams=[[n] for n in range(9)])
     assert not Table.objects.exists() and not Seat.objects.exists()
 
@@ -104,8 +108,8 @@ def test_join_takes_the_first_free_seat_or_the_chosen_one(users):
     host, bea, cal, _ = users
     table = lobby(host)
 
-    first = services.table_join(table_id=table.pk, owner=owner(bea))
-    chosen = services.table_join(table_id=table.pk, owner=owner(cal), seat=3)
+    first = lobby_services.table_join(table_id=table.pk, owner=owner(bea))
+    chosen = lobby_services.table_join(table_id=table.pk, owner=owner(cal), seat=3)
 
     assert (first.number, first.display_name) == (1, "Bea B.")
     assert (chosen.number, chosen.user_id) == (3, cal.pk)
@@ -117,7 +121,7 @@ def test_join_refuses_a_guest_even_with_a_session(users):
     refused(
         table,
         "sign in",
-        services.table_join,
+        lobby_services.table_join,
         owner=SeatOwner(session_key="guest-token-0123456789"),
     )
 
@@ -125,46 +129,46 @@ def test_join_refuses_a_guest_even_with_a_session(users):
 def test_one_person_one_seat(users):
     host, bea, *_ = users
     table = lobby(host)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
 
-    refused(table, r"already have a seat .*seat 1", services.table_join, owner=owner(bea))
-    refused(table, "already have a seat", services.table_join, owner=owner(bea), seat=2)
-    refused(table, r"already have a seat .*seat 0", services.table_join, owner=owner(host))
+    refused(table, r"already have a seat .*seat 1", lobby_services.table_join, owner=owner(bea))
+    refused(table, "already have a seat", lobby_services.table_join, owner=owner(bea), seat=2)
+    refused(table, r"already have a seat .*seat 0", lobby_services.table_join, owner=owner(host))
 
 
 def test_join_refuses_a_taken_seat_and_a_seat_that_does_not_exist(users):
     host, bea, cal, _ = users
     table = lobby(host)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=2)
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=2)
 
-    refused(table, "seat 2 is taken by Bea B.", services.table_join, owner=owner(cal), seat=2)
-    refused(table, "seat 0 is taken by host", services.table_join, owner=owner(cal), seat=0)
+    refused(table, "seat 2 is taken by Bea B.", lobby_services.table_join, owner=owner(cal), seat=2)
+    refused(table, "seat 0 is taken by host", lobby_services.table_join, owner=owner(cal), seat=0)
     for bad in (4, -1, 99, "1", True, 1.0):
-        refused(table, "seats 0 to 3 only", services.table_join, owner=owner(cal), seat=bad)
+        refused(table, "seats 0 to 3 only", lobby_services.table_join, owner=owner(cal), seat=bad)
 
 
 def test_join_refuses_a_full_table(users):
     host, bea, cal, dee = users
     table = lobby(host, players=3, teams=((0,), (1,), (2,)))
-    services.table_join(table_id=table.pk, owner=owner(bea))
-    services.table_join(table_id=table.pk, owner=owner(cal))
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea))
+    lobby_services.table_join(table_id=table.pk, owner=owner(cal))
 
-    refused(table, "the table is full", services.table_join, owner=owner(dee))
+    refused(table, "the table is full", lobby_services.table_join, owner=owner(dee))
 
 
 def test_join_refuses_an_unknown_table(users):
-    with pytest.raises(services.TableError, match="no such table"):
-        services.table_join(table_id=987654, owner=owner(users[1]))
+    with pytest.raises(TableError, match="no such table"):
+        lobby_services.table_join(table_id=987654, owner=owner(users[1]))
     assert not Seat.objects.exists()
 
 
 def test_leave_frees_the_seat_for_someone_else(users):
     host, bea, cal, _ = users
     table = lobby(host)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
 
-    assert services.table_leave(table_id=table.pk, owner=owner(bea)) == 1
-    services.table_join(table_id=table.pk, owner=owner(cal), seat=1)
+    assert lobby_services.table_leave(table_id=table.pk, owner=owner(bea)) == 1
+    lobby_services.table_join(table_id=table.pk, owner=owner(cal), seat=1)
 
     assert seats_of(table)[1][:2] == (1, cal.pk)
 
@@ -173,9 +177,9 @@ def test_leave_refuses_the_host_and_someone_without_a_seat(users):
     host, bea, *_ = users
     table = lobby(host)
 
-    refused(table, "the host keeps", services.table_leave, owner=owner(host))
-    refused(table, "no seat", services.table_leave, owner=owner(bea))
-    refused(table, "no seat", services.table_leave, owner=SeatOwner(session_key="x" * 20))
+    refused(table, "the host keeps", lobby_services.table_leave, owner=owner(host))
+    refused(table, "no seat", lobby_services.table_leave, owner=owner(bea))
+    refused(table, "no seat", lobby_services.table_leave, owner=SeatOwner(session_key="x" * 20))
 
 
 # --- Bots and the start -------------------------------------------------------------------
@@ -185,80 +189,84 @@ def test_the_host_seats_changes_and_removes_bots(users):
     host = users[0]
     table = lobby(host)
 
-    services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level="greedy")
-    services.table_set_bot(table_id=table.pk, host=owner(host), seat=3, level="random")
-    services.table_set_bot(table_id=table.pk, host=owner(host), seat=3, level="expert")
+    lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level="greedy")
+    lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=3, level="random")
+    lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=3, level="expert")
     assert [(s[0], s[3], s[4]) for s in seats_of(table)] == [
         (0, None, "host"),
         (1, "greedy", "Greedy bot 1"),
         (3, "expert", "Expert bot 3"),
     ]
 
-    services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level=None)
+    lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level=None)
     assert [s[0] for s in seats_of(table)] == [0, 3]
 
 
 def test_only_the_host_handles_bots_and_never_over_a_person(users):
     host, bea, cal, _ = users
     table = lobby(host)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
-    services.table_set_bot(table_id=table.pk, host=owner(host), seat=2, level="greedy")
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=2, level="greedy")
 
     for who in (owner(bea), owner(cal), SeatOwner(session_key="guest-token-0123456789")):
-        refused(table, "only the host", services.table_set_bot, host=who, seat=3, level="greedy")
-        refused(table, "only the host", services.table_set_bot, host=who, seat=2, level=None)
+        refused(
+            table, "only the host", lobby_services.table_set_bot, host=who, seat=3, level="greedy"
+        )
+        refused(table, "only the host", lobby_services.table_set_bot, host=who, seat=2, level=None)
     me = owner(host)
-    refused(table, "taken by Bea B.", services.table_set_bot, host=me, seat=1, level="greedy")
-    refused(table, "taken by Bea B.", services.table_set_bot, host=me, seat=1, level=None)
-    refused(table, "taken by host", services.table_set_bot, host=me, seat=0, level="expert")
-    refused(table, "no bot called", services.table_set_bot, host=me, seat=3, level="cheater")
-    refused(table, "no bot to take out", services.table_set_bot, host=me, seat=3, level=None)
-    refused(table, "seats 0 to 3 only", services.table_set_bot, host=me, seat=4, level="greedy")
+    refused(table, "taken by Bea B.", lobby_services.table_set_bot, host=me, seat=1, level="greedy")
+    refused(table, "taken by Bea B.", lobby_services.table_set_bot, host=me, seat=1, level=None)
+    refused(table, "taken by host", lobby_services.table_set_bot, host=me, seat=0, level="expert")
+    refused(table, "no bot called", lobby_services.table_set_bot, host=me, seat=3, level="cheater")
+    refused(table, "no bot to take out", lobby_services.table_set_bot, host=me, seat=3, level=None)
+    refused(
+        table, "seats 0 to 3 only", lobby_services.table_set_bot, host=me, seat=4, level="greedy"
+    )
 
 
 def test_the_host_frees_a_friends_seat_for_someone_else(users):
     host, bea, cal, _ = users
     table = lobby(host)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
 
-    services.table_free_seat(table_id=table.pk, host=owner(host), seat=1)
+    lobby_services.table_free_seat(table_id=table.pk, host=owner(host), seat=1)
 
     assert [s[0] for s in seats_of(table)] == [0]
-    services.table_join(table_id=table.pk, owner=owner(cal), seat=1)
+    lobby_services.table_join(table_id=table.pk, owner=owner(cal), seat=1)
     assert [(s[0], s[1]) for s in seats_of(table)] == [(0, host.pk), (1, cal.pk)]
 
 
 def test_only_the_host_frees_a_seat_and_only_a_friends(users):
     host, bea, cal, _ = users
     table = lobby(host)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
-    services.table_set_bot(table_id=table.pk, host=owner(host), seat=2, level="greedy")
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=2, level="greedy")
 
     for who in (owner(bea), owner(cal), SeatOwner(session_key="guest-token-0123456789")):
-        refused(table, "only the host", services.table_free_seat, host=who, seat=1)
+        refused(table, "only the host", lobby_services.table_free_seat, host=who, seat=1)
     me = owner(host)
-    refused(table, "the host keeps", services.table_free_seat, host=me, seat=0)
-    refused(table, "nobody to ask", services.table_free_seat, host=me, seat=2)  # a bot
-    refused(table, "nobody to ask", services.table_free_seat, host=me, seat=3)  # empty
-    refused(table, "seats 0 to 3 only", services.table_free_seat, host=me, seat=4)
+    refused(table, "the host keeps", lobby_services.table_free_seat, host=me, seat=0)
+    refused(table, "nobody to ask", lobby_services.table_free_seat, host=me, seat=2)  # a bot
+    refused(table, "nobody to ask", lobby_services.table_free_seat, host=me, seat=3)  # empty
+    refused(table, "seats 0 to 3 only", lobby_services.table_free_seat, host=me, seat=4)
 
 
 def test_the_host_closes_the_table_and_then_nothing_in_it_changes(users):
     host, bea, cal, _ = users
     table = lobby(host, public=True)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
-    refused(table, "only the host", services.table_close, host=owner(bea))
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    refused(table, "only the host", lobby_services.table_close, host=owner(bea))
 
-    services.table_close(table_id=table.pk, host=owner(host))
+    lobby_services.table_close(table_id=table.pk, host=owner(host))
 
     assert Table.objects.get(pk=table.pk).status == "closed"
     closed = "the host closed this table"
-    refused(table, closed, services.table_join, owner=owner(cal))
-    refused(table, closed, services.table_leave, owner=owner(bea))
-    refused(table, closed, services.table_set_bot, host=owner(host), seat=2, level="greedy")
-    refused(table, closed, services.table_free_seat, host=owner(host), seat=1)
-    refused(table, closed, services.table_start, host=owner(host))
-    refused(table, closed, services.table_close, host=owner(host))
+    refused(table, closed, lobby_services.table_join, owner=owner(cal))
+    refused(table, closed, lobby_services.table_leave, owner=owner(bea))
+    refused(table, closed, lobby_services.table_set_bot, host=owner(host), seat=2, level="greedy")
+    refused(table, closed, lobby_services.table_free_seat, host=owner(host), seat=1)
+    refused(table, closed, lobby_services.table_start, host=owner(host))
+    refused(table, closed, lobby_services.table_close, host=owner(host))
     assert not selectors.open_public_tables()
     assert not selectors.tables_for_user(user_id=bea.pk)
 
@@ -266,13 +274,13 @@ def test_the_host_closes_the_table_and_then_nothing_in_it_changes(users):
 def test_start_needs_the_host_and_every_seat_taken(users):
     host, bea, *_ = users
     table = lobby(host)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
 
-    refused(table, "2 seats are still empty", services.table_start, host=owner(host))
-    services.table_set_bot(table_id=table.pk, host=owner(host), seat=2, level="greedy")
-    refused(table, "1 seat is still empty", services.table_start, host=owner(host))
-    services.table_set_bot(table_id=table.pk, host=owner(host), seat=3, level="greedy")
-    refused(table, "only the host", services.table_start, host=owner(bea))
+    refused(table, "2 seats are still empty", lobby_services.table_start, host=owner(host))
+    lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=2, level="greedy")
+    refused(table, "1 seat is still empty", lobby_services.table_start, host=owner(host))
+    lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=3, level="greedy")
+    refused(table, "only the host", lobby_services.table_start, host=owner(bea))
 
 
 def full_table(users, players=4) -> Table:
@@ -280,21 +288,22 @@ def full_table(users, players=4) -> Table:
     host, bea, *_ = users
     teams = ((0, 2), (1, 3)) if players == 4 else tuple((n,) for n in range(players))
     table = lobby(host, players=players, teams=teams)
-    services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+    lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
     for seat in range(2, players):
-        services.table_set_bot(table_id=table.pk, host=owner(host), seat=seat, level="greedy")
-    services.table_start(table_id=table.pk, host=owner(host))
+        lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=seat, level="greedy")
+    lobby_services.table_start(table_id=table.pk, host=owner(host))
     table.refresh_from_db()
     return table
 
 
+@pytest.mark.django_db(transaction=True)  # the bots answer once the start commits
 def test_start_deals_the_first_round_and_the_bots_move_until_a_person_is_to_act(users):
     table = full_table(users)
 
     assert table.status == Table.Status.PLAYING
     (dealt,) = Round.objects.filter(table=table)
     assert dealt.dealer == table.first_dealer and [len(h) for h in dealt.hands] == [6] * 4
-    match = selectors.match_for_table(table)
+    match = store.match_for_table(table)
     assert match.current_player() in (0, 1)  # the people: the bots have moved
     assert all(log.seat in (2, 3) for log in ActionLog.objects.filter(table=table))
 
@@ -304,31 +313,33 @@ def test_nothing_in_the_lobby_changes_once_the_match_has_started(users):
     table = full_table(users)
 
     started = "already started"
-    refused(table, started, services.table_join, owner=owner(cal))
-    refused(table, started, services.table_leave, owner=owner(bea))
-    refused(table, started, services.table_set_bot, host=owner(host), seat=2, level=None)
-    refused(table, started, services.table_set_bot, host=owner(host), seat=3, level="expert")
-    refused(table, started, services.table_start, host=owner(host))
+    refused(table, started, lobby_services.table_join, owner=owner(cal))
+    refused(table, started, lobby_services.table_leave, owner=owner(bea))
+    refused(table, started, lobby_services.table_set_bot, host=owner(host), seat=2, level=None)
+    refused(table, started, lobby_services.table_set_bot, host=owner(host), seat=3, level="expert")
+    refused(table, started, lobby_services.table_start, host=owner(host))
 
 
+@pytest.mark.django_db(transaction=True)  # the bots answer once the start commits
 def test_only_the_seated_user_acts_for_a_seat(users):
     host, bea, cal, _ = users
     table = full_table(users)
-    match = selectors.match_for_table(table)
+    match = store.match_for_table(table)
     to_act = match.current_player()
     other = {0: bea, 1: host}[to_act]
     mover = {0: host, 1: bea}[to_act]
     action = action_code(match.legal_actions()[0])
     before = ActionLog.objects.filter(table=table).count()
 
-    with pytest.raises(services.TableError, match="not your turn"):
-        services.table_play(table_id=table.pk, seat_owner=owner(other), action=action)
-    with pytest.raises(services.TableError, match="no seat"):
-        services.table_play(table_id=table.pk, seat_owner=owner(cal), action=action)
+    with pytest.raises(TableError, match="not your turn"):
+        play.table_play(table_id=table.pk, seat_owner=owner(other), action=action)
+    with pytest.raises(TableError, match="no seat"):
+        play.table_play(table_id=table.pk, seat_owner=owner(cal), action=action)
     assert ActionLog.objects.filter(table=table).count() == before
 
-    services.table_play(table_id=table.pk, seat_owner=owner(mover), action=action)
-    assert ActionLog.objects.filter(table=table).last().seat == to_act
+    play.table_play(table_id=table.pk, seat_owner=owner(mover), action=action)
+    # the mover's move, then the bots' answers
+    assert ActionLog.objects.filter(table=table).order_by("round", "index")[before].seat == to_act
 
 
 # --- Live updates and locking -----------------------------------------------------------
@@ -336,38 +347,39 @@ def test_only_the_seated_user_acts_for_a_seat(users):
 
 def test_every_change_tells_the_table_and_the_start_wakes_the_bots(users):
     host, bea, *_ = users
-    with (
-        mock.patch.object(services.live, "table_changed") as changed,
-        mock.patch.object(services.live, "wake_bots") as wake,
-    ):
+    with mock.patch.object(events, "announce") as announced:
         table = lobby(host)
-        services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
-        services.table_leave(table_id=table.pk, owner=owner(bea))
-        services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level="random")
-        services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level=None)
-        services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
-        services.table_free_seat(table_id=table.pk, host=owner(host), seat=1)
+        lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+        lobby_services.table_leave(table_id=table.pk, owner=owner(bea))
+        lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level="random")
+        lobby_services.table_set_bot(table_id=table.pk, host=owner(host), seat=1, level=None)
+        lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1)
+        lobby_services.table_free_seat(table_id=table.pk, host=owner(host), seat=1)
         for seat in (1, 2, 3):
-            services.table_set_bot(table_id=table.pk, host=owner(host), seat=seat, level="random")
-        assert not wake.called
-        services.table_start(table_id=table.pk, host=owner(host))
+            lobby_services.table_set_bot(
+                table_id=table.pk, host=owner(host), seat=seat, level="random"
+            )
+        lobby_services.table_start(table_id=table.pk, host=owner(host))
         closing = lobby(host)
-        services.table_close(table_id=closing.pk, host=owner(host))
+        lobby_services.table_close(table_id=closing.pk, host=owner(host))
 
-    assert changed.call_count == 13
-    assert {c.kwargs["table_id"] for c in changed.call_args_list} == {table.pk, closing.pk}
-    wake.assert_called_once_with(table_id=table.pk)
+    changes = [call.args[0] for call in announced.call_args_list]
+    assert len(changes) == 13
+    assert {change.table_id for change in changes} == {table.pk, closing.pk}
+    # only the start has someone to act: the one change the bots' timetable looks at
+    started = [change for change in changes if change.next is not events.Next.NOBODY]
+    assert [change.table_id for change in started] == [table.pk] and changes[10] == started[0]
 
 
 def test_a_refusal_tells_nobody(users):
     host, bea, *_ = users
     table = lobby(host)
-    with mock.patch.object(services.live, "table_changed") as changed:
-        with pytest.raises(services.TableError):
-            services.table_start(table_id=table.pk, host=owner(host))
-        with pytest.raises(services.TableError):
-            services.table_leave(table_id=table.pk, owner=owner(bea))
-    assert not changed.called
+    with mock.patch.object(events, "announce") as announced:
+        with pytest.raises(TableError):
+            lobby_services.table_start(table_id=table.pk, host=owner(host))
+        with pytest.raises(TableError):
+            lobby_services.table_leave(table_id=table.pk, owner=owner(bea))
+    assert not announced.called
 
 
 def test_every_lobby_change_locks_the_table_row_first(users):
@@ -384,18 +396,18 @@ def test_every_lobby_change_locks_the_table_row_first(users):
 
     with mock.patch.object(QuerySet, "select_for_update", autospec=True, side_effect=spy):
         calls = [
-            lambda: services.table_join(table_id=table.pk, owner=owner(bea), seat=1),
-            lambda: services.table_leave(table_id=table.pk, owner=owner(bea)),
-            lambda: services.table_set_bot(
+            lambda: lobby_services.table_join(table_id=table.pk, owner=owner(bea), seat=1),
+            lambda: lobby_services.table_leave(table_id=table.pk, owner=owner(bea)),
+            lambda: lobby_services.table_set_bot(
                 table_id=table.pk, host=owner(host), seat=1, level="random"
             ),
-            lambda: services.table_start(table_id=table.pk, host=owner(host)),
+            lambda: lobby_services.table_start(table_id=table.pk, host=owner(host)),
         ]
         for call in calls:
             locked.clear()
             try:
                 call()
-            except services.TableError:
+            except TableError:
                 pass
             assert locked and locked[0] is Table
 
@@ -419,16 +431,18 @@ def test_a_race_for_seats_ends_with_one_seat_each(django_user_model, fast_passwo
     }
     for _ in range(RACES):
         table = lobby(users["host"], players=4, teams=((0, 2), (1, 3)))
-        services.table_set_bot(table_id=table.pk, host=owner(users["host"]), seat=1, level="random")
+        lobby_services.table_set_bot(
+            table_id=table.pk, host=owner(users["host"]), seat=1, level="random"
+        )
         start = threading.Barrier(2)
         outcomes = []
 
         def reach(name, seat, table=table, start=start, outcomes=outcomes):
             start.wait()
             try:
-                services.table_join(table_id=table.pk, owner=owner(users[name]), seat=seat)
+                lobby_services.table_join(table_id=table.pk, owner=owner(users[name]), seat=seat)
                 outcomes.append("seated")
-            except services.TableError as error:
+            except TableError as error:
                 outcomes.append(str(error))
             finally:
                 connection.close()

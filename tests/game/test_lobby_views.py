@@ -7,11 +7,14 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
-from game import selectors, services
+from game import selectors, store
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
+from game.engine.view import PublicView
+from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
-from game.selectors import PublicView, SeatOwner, SpectatorView
+from game.presenters import SpectatorView
+from game.services import profiles
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +28,7 @@ def people(django_user_model, fast_password_hashing):
     clients = {}
     for name in ("host", "bea", "cal"):
         user = django_user_model.objects.create_user(name, password="a long passphrase 42")
-        services.profile_get_or_create(user=user)
+        profiles.profile_get_or_create(user=user)
         client = Client()
         client.force_login(user)
         client.user = user
@@ -49,7 +52,12 @@ def state(table: Table) -> tuple:
 
 
 def post(client: Client, table: Table, what: str, htmx=True, **data):
-    return client.post(f"/table/{table.code}/{what}", data, **(HTMX if htmx else {}))
+    """Press the table's ``what`` button: the lobby panel's (join, leave, bot, free, close,
+    start, and any other ``do``), or play."""
+    if what == "play":
+        return client.post(f"/table/{table.code}/play", data, **(HTMX if htmx else {}))
+    data = {"do": what, **data}
+    return client.post(f"/table/{table.code}/lobby", data, **(HTMX if htmx else {}))
 
 
 def filled(people, players=4) -> Table:
@@ -169,7 +177,7 @@ def test_an_unknown_or_malformed_code_gets_a_clear_error(people):
         response = guest.get("/join", {"code": typed})
         assert response.status_code == 200 and 'class="errorlist' in response.text
     assert guest.get("/table/ZZZZ99/").status_code == 404
-    assert people["bea"].post("/table/ZZZZ99/join").status_code == 404
+    assert people["bea"].post("/table/ZZZZ99/lobby", {"do": "join"}).status_code == 404
 
 
 # --- The lobby page ------------------------------------------------------------------------
@@ -218,7 +226,9 @@ def test_joining_without_htmx_redirects_back_and_a_refusal_is_a_message(people):
     response = post(people["bea"], table, "join", htmx=False, seat="2")
     assert response.status_code == 302 and response.url == f"/table/{table.code}/"
 
-    followed = people["cal"].post(f"/table/{table.code}/join", {"seat": "2"}, follow=True)
+    followed = people["cal"].post(
+        f"/table/{table.code}/lobby", {"do": "join", "seat": "2"}, follow=True
+    )
     assert "seat 2 is taken by bea" in followed.text
 
 
@@ -250,8 +260,10 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(people):
         assert response.status_code == 200 and message in response.text, (what, data)
         assert 'id="table-error"' in response.text
     assert state(table) == before
-    for what in ("join", "leave", "bot", "start"):
-        assert bea.get(f"/table/{table.code}/{what}").status_code == 405
+    assert bea.get(f"/table/{table.code}/lobby", {"do": "join"}).status_code == 405
+    unknown = post(host, table, "deal-me-aces")
+    assert unknown.status_code == 200 and "the lobby does not know that button" in unknown.text
+    assert state(table) == before
 
 
 def test_a_full_table_says_so_to_a_latecomer(people):
@@ -333,7 +345,7 @@ SUMMARY = re.compile(r'<(section|details) class="(?:round-summary|match-end)".*?
 
 def truth(table: Table):
     table.refresh_from_db()
-    return selectors.match_for_table(table)
+    return store.match_for_table(table)
 
 
 def check_knowledge(html: str, table: Table, seat: int | None) -> None:
@@ -356,6 +368,7 @@ def check_knowledge(html: str, table: Table, seat: int | None) -> None:
         assert "can be played" not in html and "card-button" not in html
 
 
+@pytest.mark.django_db(transaction=True)  # the bots answer each move once it commits
 def test_no_seat_and_no_spectator_is_shown_a_card_it_may_not_see(people):
     table = filled(people)
     post(people["host"], table, "start")

@@ -7,15 +7,15 @@ import re
 import pytest
 from django.test import Client
 
-from game import consumers, selectors
+from game import redraw, store
 from game.engine import record
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
+from game.identity import GUEST_TOKEN, SeatOwner
 from game.models import ActionLog, Round, Table
-from game.owners import GUEST_TOKEN
-from game.selectors import SeatOwner
 
-pytestmark = pytest.mark.django_db
+# transactional: a stored move's announcement (the bots' answer among it) runs on commit
+pytestmark = pytest.mark.django_db(transaction=True)
 
 GREEDY_2V2 = {
     "players": "4",
@@ -37,7 +37,7 @@ def start_table(client: Client, **form) -> Table:
 
 def truth(table: Table):
     table.refresh_from_db()
-    return selectors.match_for_table(table)
+    return store.match_for_table(table)
 
 
 def post_move(client: Client, table: Table, action: str, index=None, htmx=True):
@@ -292,7 +292,7 @@ def test_the_rematch_drawn_for_the_socket_posts_with_the_pages_token(client):
     token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
     owner = SeatOwner(session_key=client.session[GUEST_TOKEN])
     # a live update is drawn without a request: its forms carry no token of their own
-    live = consumers._render(table.pk, owner)
+    live = redraw.table_html(table, owner)
     form = live.split('action="/table/', 1)[1].split("</form>", 1)[0]
     address = f"/table/{table.code}/rematch"
     assert f'hx-post="{address}"' in form and "csrfmiddlewaretoken" not in form

@@ -6,7 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.template import Context, Template, TemplateSyntaxError
 
-from game import rules_guide, services
+from game import rules_guide
+from game.services import profiles
 from game.templatetags.cards import card_face
 
 
@@ -49,7 +50,7 @@ def test_account_pages_do_not_send_the_guest_back_to_themselves(client):
 @pytest.mark.django_db
 def test_signed_in_nav_shows_the_display_name_and_a_log_out_form(client):
     user = get_user_model().objects.create_user(username="dealer", password="x-7-long-pass")
-    services.profile_update(user=user, display_name="Dealer <Dan>")
+    profiles.profile_update(user=user, display_name="Dealer <Dan>")
     client.force_login(user)
 
     body = client.get("/").text

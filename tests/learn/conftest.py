@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from game.selectors import SeatOwner
+from game.identity import SeatOwner
 from learn import selectors, services
 from learn.models import Position
 

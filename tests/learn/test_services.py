@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from game.selectors import SeatOwner
+from game.identity import SeatOwner
 from learn import glicko, selectors, services
 from learn.models import Attempt, Learner, Position, Review
 from learn.selectors import Filters

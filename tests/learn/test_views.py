@@ -6,7 +6,7 @@ import re
 import pytest
 
 from game.engine.cards import CARD_CODES, cards_of
-from game.owners import GUEST_TOKEN
+from game.identity import GUEST_TOKEN
 from learn.models import Attempt, Learner, Position, Review
 from tests.learn.conftest import right_code, wrong_code
 

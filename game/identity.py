@@ -8,12 +8,43 @@ after signing in.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from django.http import HttpRequest
+if TYPE_CHECKING:
+    from django.http import HttpRequest
 
-from game.selectors import SeatOwner
+    from game.models import Seat
 
 GUEST_TOKEN = "guest_token"
+
+
+@dataclass(frozen=True)
+class SeatOwner:
+    """Who is asking: a signed-in user and/or a guest token from their session.
+
+    ``session_key`` holds the guest token kept in the session's data (not Django's
+    session key, which changes at log-in), so a guest who signs in mid-game keeps
+    the seats they took as a guest.
+    """
+
+    user_id: int | None = None
+    session_key: str | None = None
+
+    def owns(self, seat: Seat) -> bool:
+        if seat.bot_level:
+            return False
+        if self.user_id is not None and seat.user_id == self.user_id:
+            return True
+        return (
+            bool(self.session_key)
+            and seat.user_id is None
+            and (seat.session_key == self.session_key)
+        )
+
+    def seat_in(self, seats) -> Seat | None:
+        """The owner's seat among ``seats``, or None."""
+        return next((seat for seat in seats if self.owns(seat)), None)
 
 
 def request_owner(request: HttpRequest, *, start_session: bool = False) -> SeatOwner:

@@ -1,0 +1,80 @@
+"""What a stored change tells the rest of the site, once its transaction commits.
+
+A leaf: services announce here, and this module imports none of the game's own. After the
+commit every connection to the table hears "table changed" (the message carries no
+cards: each re-renders from its own seat's view), and every listener registered at start
+(the bots' timetable, ``game.apps``) hears who is to act. A listener never reaches back
+into the code that announced, so nothing here can form an import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+TABLE_CHANGED = "table.changed"
+
+
+class Next(Enum):
+    """Who is to act once a change is stored."""
+
+    NOBODY = "nobody"  # a lobby, a finished match, a table that is gone
+    BOT = "bot"  # a bot's seat, or a person's that a bot stands in for while they are away
+    PERSON = "person"  # a person who is here
+
+
+@dataclass(frozen=True)
+class TableChanged:
+    """Something about the table was stored: its seats, its moves, its status."""
+
+    table_id: int
+    next: Next = Next.NOBODY
+    # names the rows the change left in the process that stored it (game.store): a redraw
+    # there reads nothing. Never cards: each connection renders its own seat's view.
+    snapshot: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class TableOpened:
+    """Someone opened the table's page or connected to it; nothing was stored. After a
+    server restart nothing else would remind the bots whose turn it is."""
+
+    table_id: int
+
+
+Listener = Callable[[TableChanged | TableOpened], None]
+_listeners: list[Listener] = []
+
+
+def listen(listener: Listener) -> None:
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def table_opened(*, table_id: int) -> None:
+    for listener in _listeners:
+        listener(TableOpened(table_id))
+
+
+def announce(change: TableChanged) -> None:
+    """Once the current transaction commits (at once outside one): broadcast, then tell
+    the listeners. A rolled-back change announces nothing."""
+    transaction.on_commit(lambda: _deliver(change))
+
+
+def _deliver(change: TableChanged) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        message = {"type": TABLE_CHANGED, "snapshot": change.snapshot}
+        async_to_sync(layer.group_send)(table_group(change.table_id), message)
+    for listener in _listeners:
+        listener(change)

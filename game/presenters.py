@@ -1,0 +1,479 @@
+"""Page models: what a table page, a lobby or a round's replay shows, in the site's words.
+
+Pure: built from table and seat rows already read and from the engine's views, never
+from a state. A seat's page is the table's public part (``PublicPage``, the same for
+every seat and spectator, built once per table version) plus that seat's own ``SeatView``,
+so it cannot show another seat's cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from django.conf import settings
+from django.urls import reverse
+
+from game.bots import LEVELS
+from game.engine import notation, rules
+from game.engine.state import MatchState
+from game.engine.view import PublicView, SeatView
+from game.models import Seat, Table
+from game.turns import abandoned
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    number: int
+    name: str
+    bot_level: str | None
+    unit: int
+    is_turn: bool
+    is_dealer: bool
+    stand_in: bool = False  # a bot is playing for this person while they are away
+    is_you: bool = False
+
+
+@dataclass(frozen=True)
+class UnitInfo:
+    index: int
+    names: str
+    score: int
+    members: tuple[int, ...]
+    is_yours: bool = False
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class PointLine:
+    label: str  # "High", "Low", "Jack", "Joker", "Game"
+    card: str | None  # the card that scored, where there is one
+    unit: int | None
+    names: str  # who took it, or "nobody"
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    unit: int
+    names: str
+    before: int
+    raw: int
+    after: int
+    game_total: int
+    bidder: bool
+    capped: bool  # a non-bidder held at target - 1
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    number: int
+    bidder_name: str
+    bid: int
+    made: bool
+    trump: str
+    points: tuple[PointLine, ...]
+    scores: tuple[ScoreLine, ...]
+
+
+def bid_codes(legal: tuple[str, ...]) -> tuple[str, ...]:
+    """The auction's buttons among a seat's legal action codes: pass and the bids."""
+    return tuple(code for code in legal if code == "pass" or code.startswith("bid:"))
+
+
+def _unit_names(names: dict[int, str], members) -> str:
+    return " & ".join(names[s] for s in members)
+
+
+def round_summary(number: int, view: PublicView, names: dict[int, str]) -> RoundSummary:
+    """A finished round's points and score changes, from its public view: once a round is
+    over every dealt card has been played, so all of it is public."""
+    result = view.result
+
+    def who(unit: int | None) -> str:
+        return "nobody" if unit is None else _unit_names(names, view.teams[unit])
+
+    taken = view.taken
+    lines = tuple(
+        PointLine(notation.point_label(p.kind), notation.card(p.card), p.unit, who(p.unit))
+        for p in rules.scoring_cards(
+            trump=view.trump, in_play=view.played, captured=taken, points=result.points
+        )
+    )
+    gains = rules.score_gains(
+        scores=view.scores,
+        raw=result.raw,
+        after=result.match_after,
+        bidder_unit=result.bidder_unit,
+        captured=taken,
+        target=view.target,
+    )
+    scores = tuple(
+        ScoreLine(
+            unit=g.unit,
+            names=_unit_names(names, view.teams[g.unit]),
+            before=g.before,
+            raw=g.raw,
+            after=g.after,
+            game_total=g.game_total,
+            bidder=g.bidder,
+            capped=g.capped,
+        )
+        for g in gains
+    )
+    return RoundSummary(
+        number=number,
+        bidder_name=names[view.bidder],
+        bid=result.bid,
+        made=result.made,
+        trump=notation.suit_letter(view.trump),
+        points=lines,
+        scores=scores,
+    )
+
+
+# --- A table in play: its public part, then a seat's page or a spectator's ----------------
+
+
+@dataclass(frozen=True)
+class PublicPage:
+    """What a seat's page and a spectator's page show alike: public fields only."""
+
+    table_id: int  # with the code, names the table in the keys of its cached fragments
+    code: str
+    status: str
+    view: PublicView
+    round_number: int
+    action_index: int  # how many actions this round has: a form posts it to catch staleness
+    seats: tuple[SeatInfo, ...]
+    units: tuple[UnitInfo, ...]
+    auction: tuple[tuple[str, str], ...]  # (seat name, "bid 3" / "pass")
+    trick: tuple[Play, ...]
+    leader_name: str | None
+    to_act_name: str | None
+    trump: str | None  # suit letter
+    trump_name: str | None
+    bidder_name: str | None
+    last_trick: tuple[Play, ...]
+    last_trick_winner: str | None
+    previous: RoundSummary | None  # the round just finished
+    finished_rounds: int
+    winner_names: str | None
+    rematch_code: str | None  # the table where the same seats play again, once asked for
+    abandoned: bool  # everyone away a long while: no bot plays for them until one returns
+    # the public partials once drawn, by name (game.templatetags.tables)
+    drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def public(self) -> PublicPage:
+        return self
+
+    @property
+    def in_auction(self) -> bool:
+        return self.view.in_auction
+
+    @property
+    def finished_round_numbers(self) -> range:
+        return range(1, self.finished_rounds + 1)
+
+
+def public_page(
+    *, table: Table, seat_rows: list[Seat], match: MatchState, rematch_code: str | None
+) -> PublicPage:
+    view = match.round.public_view()
+    names = {s.number: s.display_name for s in seat_rows}
+    to_act = view.to_act
+    unit_of = view.unit_of
+    seats = tuple(
+        SeatInfo(
+            number=s.number,
+            name=s.display_name,
+            bot_level=s.bot_level,
+            unit=unit_of[s.number],
+            is_turn=s.number == to_act,
+            is_dealer=s.number == view.dealer,
+            stand_in=s.away_since is not None,
+        )
+        for s in seat_rows
+    )
+    units = tuple(
+        UnitInfo(u, _unit_names(names, members), match.scores[u], members)
+        for u, members in enumerate(view.teams)
+    )
+    done = len(view.trick_winners)
+    last_trick: tuple[Play, ...] = ()
+    last_winner = None
+    if done:
+        last_trick = _plays(view.trick(done - 1), names)
+        last_winner = names[view.trick_winners[-1]]
+    leader = None if view.result is not None else view.leader
+    finished = [r for r in match.rounds if r.is_terminal()]
+    previous = None
+    if finished:
+        previous = round_summary(len(finished) - 1, finished[-1].public_view(), names)
+    winner = match.winner
+    return PublicPage(
+        table_id=table.pk,
+        code=table.code,
+        status=table.status,
+        view=view,
+        round_number=len(match.rounds) - 1,
+        action_index=len(match.round.history),
+        seats=seats,
+        units=units,
+        auction=_auction(view, names),
+        trick=_plays(view.current_trick, names),
+        leader_name=None if leader is None else names[leader],
+        to_act_name=None if to_act is None else names[to_act],
+        trump=None if view.trump is None else notation.suit_letter(view.trump),
+        trump_name=None if view.trump is None else notation.suit_name(view.trump),
+        bidder_name=None if view.bidder is None else names[view.bidder],
+        last_trick=last_trick,
+        last_trick_winner=last_winner,
+        previous=previous,
+        finished_rounds=len(finished),
+        winner_names=None if winner is None else units[winner].names,
+        rematch_code=rematch_code,
+        abandoned=abandoned(seat_rows),
+    )
+
+
+def _plays(plays, names: dict[int, str]) -> tuple[Play, ...]:
+    return tuple(Play(s, names[s], notation.card(c)) for s, c in plays)
+
+
+def _auction(view: PublicView, names: dict[int, str]) -> tuple[tuple[str, str], ...]:
+    return tuple((names[s], notation.said(a)) for s, a in view.auction)
+
+
+class _TablePage:
+    """A table in play as one asker sees it. The public part's fields read as the page's
+    own (``t.trick``, ``t.code``), so the template needs no second name for them."""
+
+    public: PublicPage
+
+    def __getattr__(self, name: str):
+        if name == "public":  # not set yet: never recurse
+            raise AttributeError(name)
+        return getattr(self.public, name)
+
+
+@dataclass(frozen=True)
+class TableView(_TablePage):
+    """A seated person's page: the public part, and their own seat's view (hand, legal
+    actions)."""
+
+    public: PublicPage
+    view: SeatView
+
+    spectator = False
+
+    @property
+    def seat(self) -> int:
+        return self.view.seat
+
+    @cached_property
+    def legal(self) -> tuple[str, ...]:
+        """This seat's legal action codes (empty when not its turn)."""
+        return tuple(notation.action(a) for a in self.view.legal)
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.view.legal)
+
+    @cached_property
+    def hand(self) -> tuple[tuple[str, bool], ...]:
+        """(card code, playable)."""
+        legal = set(self.view.legal)
+        return tuple((notation.card(c), c in legal) for c in self.view.hand_cards)
+
+    @property
+    def bids(self) -> tuple[str, ...]:
+        return bid_codes(self.legal)
+
+    @cached_property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        return tuple(
+            replace(info, is_you=True) if info.number == self.seat else info
+            for info in self.public.seats
+        )
+
+    @cached_property
+    def units(self) -> tuple[UnitInfo, ...]:
+        return tuple(
+            replace(unit, is_yours=True) if self.seat in unit.members else unit
+            for unit in self.public.units
+        )
+
+    @property
+    def stood_in_for(self) -> bool:
+        """A bot is playing this seat's turns while its person is away."""
+        return self.public.seats[self.seat].stand_in
+
+
+@dataclass(frozen=True)
+class SpectatorView(_TablePage):
+    """A playing or finished table as a spectator sees it: no seat, no hand, no legal moves.
+
+    The template treats it as a TableView whose owner never has a turn."""
+
+    public: PublicPage
+
+    spectator = True
+    my_turn = False
+    bids = ()
+    stood_in_for = False
+
+    @property
+    def view(self) -> PublicView:
+        return self.public.view
+
+
+# --- Hand history ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayTrick:
+    number: int
+    plays: tuple[Play, ...]
+    winner: str
+
+
+@dataclass(frozen=True)
+class RoundReplay:
+    number: int
+    dealer: str
+    hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, dealt cards)
+    auction: tuple[tuple[str, str], ...]
+    tricks: tuple[ReplayTrick, ...]
+    summary: RoundSummary
+
+
+def round_replay(*, match: MatchState, number: int, names: dict[int, str]) -> RoundReplay:
+    """A finished round laid out trick by trick; every card of it is public by now."""
+    state = match.rounds[number]
+    view = state.public_view()
+    tricks = tuple(
+        ReplayTrick(number=t, plays=_plays(view.trick(t), names), winner=names[winner])
+        for t, winner in enumerate(view.trick_winners)
+    )
+    return RoundReplay(
+        number=number,
+        dealer=names[view.dealer],
+        hands=tuple((names[s], notation.cards(hand)) for s, hand in enumerate(state.deal.hands)),
+        auction=_auction(view, names),
+        tricks=tricks,
+        summary=round_summary(number, view, names),
+    )
+
+
+# --- Tables with friends: the lobby ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    number: int
+    name: str | None  # None while the seat is empty
+    bot_level: str | None
+    team: str | None  # "A", "B", ... when some unit has partners
+    is_you: bool
+    is_host: bool
+
+    @property
+    def is_empty(self) -> bool:
+        return self.name is None
+
+
+@dataclass(frozen=True)
+class LobbyView:
+    """A table waiting for players: who sits where, and what the asker may do about it."""
+
+    code: str
+    status: str
+    players: int
+    target: int
+    public: bool
+    teams: tuple[str, ...]  # "Team A: seats 0 & 2", one a unit; empty for cutthroat
+    path: str  # the table page: the share link is this made absolute
+    share_url: str  # the share link from settings.SITE_URL, for renders without a request
+    host_name: str
+    seats: tuple[LobbySeat, ...]
+    your_seat: int | None
+    is_host: bool
+    signed_in: bool
+    bot_levels: tuple[str, ...]
+
+    @property
+    def empty(self) -> int:
+        return sum(1 for seat in self.seats if seat.is_empty)
+
+    @property
+    def ready(self) -> bool:
+        return not self.empty
+
+    is_lobby = True  # the template's switch between this and a table in play
+
+    @property
+    def closed(self) -> bool:
+        return self.status == Table.Status.CLOSED
+
+    @property
+    def can_join(self) -> bool:
+        return not self.closed and self.signed_in and self.your_seat is None and self.empty > 0
+
+    @property
+    def state_key(self) -> str:
+        """Changes whenever the lobby does: a poller compares it to see a change."""
+        seats = "|".join(f"{s.number}:{s.name or ''}:{s.bot_level or ''}" for s in self.seats)
+        return f"{self.status}|{seats}"
+
+
+def _team_letters(teams: list[list[int]]) -> dict[int, str] | None:
+    if all(len(unit) == 1 for unit in teams):
+        return None  # cutthroat: everyone for themselves
+    return {seat: chr(ord("A") + u) for u, unit in enumerate(teams) for seat in unit}
+
+
+def lobby_view(*, table: Table, seat_rows: list[Seat], your_seat: int | None, user_id) -> LobbyView:
+    rows = {s.number: s for s in seat_rows}
+    letters = _team_letters(table.teams)
+    seats = tuple(
+        LobbySeat(
+            number=n,
+            name=rows[n].display_name if n in rows else None,
+            bot_level=rows[n].bot_level if n in rows else None,
+            team=None if letters is None else letters[n],
+            is_you=n == your_seat,
+            is_host=n in rows and rows[n].user_id is not None and rows[n].user_id == table.host_id,
+        )
+        for n in range(table.players)
+    )
+    path = reverse("game:table", args=[table.code])
+    teams = ()
+    if letters is not None:
+        teams = tuple(
+            f"Team {chr(ord('A') + u)}: seats {' & '.join(str(s) for s in unit)}"
+            for u, unit in enumerate(table.teams)
+        )
+    host_name = next((s.name for s in seats if s.is_host), None) or "someone who left"
+    return LobbyView(
+        code=table.code,
+        status=table.status,
+        players=table.players,
+        target=table.target,
+        public=table.public,
+        teams=teams,
+        path=path,
+        share_url=settings.SITE_URL.rstrip("/") + path,
+        host_name=host_name,
+        seats=seats,
+        your_seat=your_seat,
+        is_host=user_id is not None and user_id == table.host_id,
+        signed_in=user_id is not None,
+        bot_levels=tuple(LEVELS),
+    )

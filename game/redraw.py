@@ -1,0 +1,122 @@
+"""After a change: one redraw job per table in this process, shared by its connections.
+
+Every connection hears of a change through its own group message. The first to ask
+queues one job for the table; those that ask before it starts join it. The job reads the
+table once, on one database connection, builds the public part once and renders once per
+seat (two tabs of one seat share a render). A job that has started reading is never
+joined: it may have read the table before the change a later caller heard of.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+
+from game import selectors, store
+from game.identity import SeatOwner
+from game.models import Table
+
+TABLE_PARTIAL = "game/table.html#table"
+ERROR_PARTIAL = "game/table.html#error"
+
+
+def table_html(table: Table, owner: SeatOwner, error: str | None = None) -> str:
+    """The table partial for ``owner`` as the table stands now."""
+    context = selectors.table_page_context(table=table, seat_owner=owner)
+    return render_to_string(TABLE_PARTIAL, {**context, "error": error})
+
+
+def error_html(message: str) -> str:
+    """A reply that replaces only the table's message line."""
+    return render_to_string(ERROR_PARTIAL, {"error": message})
+
+
+@dataclass
+class _Job:
+    """The table's connections in this process waiting for the partial after a change."""
+
+    loop: asyncio.AbstractEventLoop
+    waiting: dict[SeatOwner, asyncio.Future] = field(default_factory=dict)
+    snapshots: list = field(default_factory=list)  # what each announcement heard named
+
+
+_queued: dict[int, _Job] = {}  # table id -> a job that has not started reading
+_queued_lock = threading.Lock()  # the event loop adds to a job, the database thread starts it
+_running: set[asyncio.Task] = set()
+# table id -> the most moves a redraw here has shown: a snapshot behind it is never drawn
+_shown_moves: OrderedDict[int, int] = OrderedDict()
+SHOWN_KEPT = 4096
+
+
+async def after_change(table_id: int, owner: SeatOwner, snapshot=None) -> str | None:
+    """The table partial for ``owner`` after a change was announced (``snapshot``: the
+    rows the announcement named); None when the table is gone."""
+    loop = asyncio.get_running_loop()
+    with _queued_lock:
+        job = _queued.get(table_id)
+        new = job is None or job.loop is not loop  # another loop's job: never to run here
+        if new:
+            job = _queued[table_id] = _Job(loop)
+        if owner not in job.waiting:
+            job.waiting[owner] = loop.create_future()
+        job.snapshots.append(tuple(snapshot) if snapshot else None)
+        future = job.waiting[owner]
+    if new:
+        # a task of its own: it finishes for everyone even if this connection goes away
+        task = loop.create_task(_run(table_id, job))
+        _running.add(task)
+        task.add_done_callback(_running.discard)
+    return await asyncio.shield(future)
+
+
+async def _run(table_id: int, job: _Job) -> None:
+    try:
+        pages = await database_sync_to_async(_render_job)(table_id, job)
+    except Exception as error:
+        for future in job.waiting.values():
+            if not future.done():
+                future.set_exception(error)
+        return
+    for owner, future in job.waiting.items():
+        if not future.done():
+            future.set_result(pages[owner])
+
+
+def _render_job(table_id: int, job: _Job) -> dict[SeatOwner, str | None]:
+    with _queued_lock:
+        # from here on the job is closed: a later caller queues a job of its own
+        if _queued.get(table_id) is job:
+            del _queued[table_id]
+        owners = list(job.waiting)
+    rows = _rows_heard(table_id, job.snapshots) or store.read_rows(table_id)
+    if rows is None:
+        return dict.fromkeys(owners)
+    table, seats = rows
+    with _queued_lock:
+        _shown_moves[table_id] = max(_shown_moves.get(table_id, 0), table.moves)
+        _shown_moves.move_to_end(table_id)
+        while len(_shown_moves) > SHOWN_KEPT:
+            _shown_moves.popitem(last=False)
+    match = store.match_for_table(table, fresh=True) if table.dealt else None
+    contexts = selectors.table_page_contexts(
+        table=table, seat_owners=owners, match=match, seat_rows=seats
+    )
+    return {owner: render_to_string(TABLE_PARTIAL, context) for owner, context in contexts.items()}
+
+
+def _rows_heard(table_id: int, snapshots: list):
+    """The rows of the newest change the job's callers heard of, when this process stored
+    it and every one of them heard of a change stored here; else None (read them)."""
+    if not snapshots or None in snapshots:
+        return None
+    rows = store.stored_rows(max(snapshots, key=lambda s: s[1]))
+    if rows is None or any(store.stored_rows(s) is None for s in snapshots):
+        return None
+    with _queued_lock:
+        behind = rows[0].moves < _shown_moves.get(table_id, 0)
+    return None if behind else rows

@@ -1,0 +1,61 @@
+"""The shared kernel: what every app would otherwise write again.
+
+Here rather than in one app so that ``game``, ``learn``, ``scoresheet`` and ``donations``
+depend on the project package they already share, never on each other for these.
+
+Domain errors carry no HTTP status: a service raises them, and the views map them to a
+response.
+"""
+
+import secrets
+
+from django.core.exceptions import ValidationError
+
+
+class DomainError(Exception):
+    """A request the domain refuses; nothing was stored. The message is for the person."""
+
+
+class Refused(DomainError):
+    """Not allowed as asked: a bad move, a taken seat, a stale form."""
+
+
+class NotFound(DomainError):
+    """What was asked for does not exist (or is not the asker's to see)."""
+
+
+class Conflict(DomainError):
+    """The request was right when it was made, but something changed meanwhile."""
+
+
+# --- Share codes ---------------------------------------------------------------------------
+# a table's code, a score sheet's invite code: read out across a kitchen table, so no
+# look-alike characters (0/O, 1/I/L)
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+def new_share_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(text: str) -> str:
+    """A code as typed or read out (lower case, spaces, dashes) as it is stored."""
+    return text.strip().upper().replace(" ", "").replace("-", "")
+
+
+# --- Printable text ------------------------------------------------------------------------
+
+NOT_PRINTABLE = "Use letters, digits, spaces and punctuation only."
+
+
+def check_printable(value: str) -> None:
+    """A one-line name or title: no control characters."""
+    if not value.isprintable():
+        raise ValidationError(NOT_PRINTABLE)
+
+
+def check_printable_lines(value: str) -> None:
+    """A message of several lines: line breaks, but no other control characters."""
+    if not value.replace("\r\n", "\n").replace("\n", " ").isprintable():
+        raise ValidationError(NOT_PRINTABLE)
