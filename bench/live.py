@@ -1,5 +1,7 @@
 """Live tables over real websockets: move round trips and moves per second at N tables.
 
+    python bench/live.py --bots [--tables 100] [--think 1,3] ...
+
     python bench/live.py [--tables 25,100,200] [--postgres-redis] [--servers 2]
                          [--duration 30] [--warmup 5] [--think 2,6] [--url URL]
                          [--pg-database smear_bench] [--redis-url redis://.../8]
@@ -19,6 +21,14 @@ tables in the database that DATABASE_URL (in this environment) names: the server
 
 The servers run with DEBUG off and SMEAR_AWAY_AFTER_S at a day, so no bot ever stands in
 for a scripted person (and the tables of an earlier N are left alone).
+
+With --bots each table is one scripted person (thinking 1-3 s unless --think says
+otherwise) and three expert bots, from the first bid: the servers' own bot runners play
+them, at SMEAR_BOT_PACE_MS. Besides the person's round trip it prints the bots' moves per
+second and their lateness as the person sees it: when a bot's move reaches the person,
+minus the pace after the move before it reached them (so a bot on time is near 0 ms). An
+update that carries several moves at once is counted apart, not timed. "bots" is the CPU
+of the servers' bot worker processes.
 
 Moves counted are those sent during the timed window (after the warm-up). CPU columns are
 shares of one core over the window: the daphne processes, this client process, PostgreSQL
@@ -115,6 +125,26 @@ def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str
     return tables
 
 
+def drop_tables(tables: list[tuple[str, list[str]]]) -> None:
+    from game.models import Table
+
+    Table.objects.filter(code__in=[code for code, _ in tables]).delete()
+
+
+def create_bot_tables(count: int, target: int) -> list[tuple[str, list[str]]]:
+    """``count`` tables of one guest and three expert bots, at their first bid."""
+    from django.db import transaction
+
+    tables = []
+    with transaction.atomic():
+        for _ in range(count):
+            table, sessions = seat_guests(
+                [f"bench-{uuid.uuid4().hex}"], target=target, bot_level="expert"
+            )
+            tables.append((table.code, sessions))
+    return tables
+
+
 def advance(table, owners: list, *, rounds: int, moves: int, rng: random.Random) -> None:
     """Play random legal moves until ``rounds`` rounds are over and ``moves`` more made."""
     from game import store
@@ -159,6 +189,22 @@ def cpu_by_command(names: set[str]) -> dict[str, float]:
     return dict(used)
 
 
+def children_cpu_s(parents: list[int]) -> float:
+    """CPU seconds used so far by the live child processes of ``parents`` (bot workers)."""
+    used = 0.0
+    wanted = {str(pid) for pid in parents}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] in wanted:  # the parent's pid
+            used += (int(fields[11]) + int(fields[12])) / TICKS
+    return used
+
+
 def machine_busy_s() -> tuple[float, float]:
     """(busy, total) CPU seconds of all cores since boot."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -176,6 +222,7 @@ class CpuMeter:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return {
             "server": sum(process_cpu_s(pid) for pid in self.server_pids),
+            "bots": children_cpu_s(self.server_pids),
             "client": usage.ru_utime + usage.ru_stime,
             "postgres": services.get("postgres", 0.0),
             "redis": services.get("redis-server", 0.0),
@@ -189,7 +236,7 @@ class CpuMeter:
         wall = end["wall"] - start["wall"]
         shares = {
             name: (end[name] - start[name]) / wall
-            for name in ("server", "client", "postgres", "redis")
+            for name in ("server", "bots", "client", "postgres", "redis")
         }
         shares["machine"] = (end["busy"] - start["busy"]) / max(1e-9, end["total"] - start["total"])
         return shares
@@ -214,14 +261,24 @@ class Results:
     round_trips: list[float] = field(default_factory=list)  # seconds, moves sent in the window
     errors: Counter = field(default_factory=Counter)
     finished_tables: set = field(default_factory=set)
+    bot_lateness: list[float] = field(default_factory=list)  # seconds, bot moves in the window
+    bot_moves_merged: int = 0  # updates that carried several moves at once
     pending: int = 0  # moves sent and not yet seen stored
 
 
 class Person:
     """One seat's connection: plays when its own partial shows its turn."""
 
-    def __init__(self, code: str, rng: random.Random, think: tuple[float, float]) -> None:
+    def __init__(
+        self,
+        code: str,
+        rng: random.Random,
+        think: tuple[float, float],
+        bot_pace: float | None = None,
+    ) -> None:
         self.code, self.rng, self.think = code, rng, think
+        self.bot_pace = bot_pace  # seconds; None: no bots at this table
+        self.changed_at = 0.0  # when the last update that moved the table arrived
         self.at: tuple[int, int] | None = None
         self.sent: tuple[tuple[int, int], float] | None = None  # (state sent at, when)
         self.thinking = False
@@ -245,10 +302,12 @@ class Person:
                 results.errors["refused (error line)"] += 1
             self._forget(results)
             return
-        self.at = (int(found[1]), int(found[2]))
+        previous, self.at = self.at, (int(found[1]), int(found[2]))
+        own_move = False
         if self.sent is not None:
             sent_at, when = self.sent
             if self.at > sent_at:
+                own_move = True
                 if window.holds(when):
                     results.round_trips.append(time.monotonic() - when)
                 self._forget(results)
@@ -256,6 +315,8 @@ class Person:
                 if window.holds(when):
                     results.errors["refused (table partial)"] += 1
                 self._forget(results)
+        if previous is not None and self.at > previous:
+            self._time_bot(previous, own_move, window, results)
         if "Match over" in message:
             results.finished_tables.add(self.code)
             return
@@ -263,6 +324,20 @@ class Person:
         self.turn = (self.at, legal) if legal else None
         if legal and window.going:
             self.go(window, results)
+
+    def _time_bot(
+        self, previous: tuple[int, int], own_move: bool, window: Window, results: Results
+    ) -> None:
+        """A move that was not ours reached us: a bot's, due ``bot_pace`` after the last."""
+        now = time.monotonic()
+        last, self.changed_at = self.changed_at, now
+        if self.bot_pace is None or own_move or not window.holds(now):
+            return
+        round_, index = previous
+        if self.at not in ((round_, index + 1), (round_ + 1, 0)):
+            results.bot_moves_merged += 1
+            return
+        results.bot_lateness.append(now - last - self.bot_pace)
 
     def go(self, window: Window, results: Results) -> None:
         """Think about the move the latest partial offers, then send it."""
@@ -329,7 +404,8 @@ async def run_tables(
         else:
             return
         sockets.append(socket)
-        person = Person(code, random.Random(rng.getrandbits(64)), args.think)
+        bot_pace = args.bot_pace_ms / 1000 if args.bots else None
+        person = Person(code, random.Random(rng.getrandbits(64)), args.think, bot_pace)
         people.append(person)
         tasks.append(asyncio.create_task(person.play(socket, window, results)))
 
@@ -382,12 +458,12 @@ HEADER = (
 )
 
 
-def report(n: int, run: dict, duration: float) -> str:
+def report(n: int, run: dict, duration: float, people: int = PLAYERS) -> str:
     results, cpu = run["results"], run["cpu"]
     ms = [t * 1000 for t in results.round_trips]
     errors = sum(results.errors.values())
     line = (
-        f"{n:>4} {n:>6} {n * PLAYERS:>7} {len(ms):>6} {len(ms) / duration:>8.1f} "
+        f"{n:>4} {n:>6} {n * people:>7} {len(ms):>6} {len(ms) / duration:>8.1f} "
         f"{percentile(ms, 0.5):>7.0f} {percentile(ms, 0.95):>7.0f} "
         f"{max(ms, default=float('nan')):>7.0f} {errors:>6} | {'':12} "
         f"{cpu['server']:>6.2f} {cpu['client']:>6.2f} {cpu['postgres']:>5.2f} "
@@ -402,6 +478,20 @@ def report(n: int, run: dict, duration: float) -> str:
     return line + "\n" + " " * 5 + "; ".join(notes)
 
 
+def report_bots(run: dict, duration: float) -> str:
+    results, cpu = run["results"], run["cpu"]
+    late = [t * 1000 for t in results.bot_lateness]
+    moves = len(late) + results.bot_moves_merged
+    stored = moves + len(results.round_trips)
+    return (
+        f"     bots: {moves} moves, {moves / duration:.1f}/s; lateness p50 "
+        f"{percentile(late, 0.5):.0f} ms, p95 {percentile(late, 0.95):.0f} ms, max "
+        f"{max(late, default=float('nan')):.0f} ms ({results.bot_moves_merged} updates carried "
+        f"several moves); bot workers {cpu['bots']:.2f} cores; server CPU "
+        f"{1000 * cpu['server'] * duration / max(1, stored):.0f} ms per stored move"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default="25,100,200", help="comma-separated N")
@@ -410,7 +500,11 @@ def main() -> None:
     parser.add_argument("--url", help="a running server instead (comma-separate several)")
     parser.add_argument("--duration", type=float, default=30.0, help="timed seconds per N")
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--think", default="2,6", help="think time range, seconds")
+    parser.add_argument("--think", help="think time range, seconds (2,6; with --bots 1,3)")
+    parser.add_argument(
+        "--bots", action="store_true", help="one person and three expert bots per table"
+    )
+    parser.add_argument("--bot-pace-ms", type=float, default=900.0, help="with --bots")
     parser.add_argument("--target", type=int, default=21, help="points to win a match")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the server logs and database")
@@ -420,7 +514,7 @@ def main() -> None:
     )
     parser.add_argument("--redis-url", default=REDIS_URL, help="with --postgres-redis: flushed")
     args = parser.parse_args()
-    args.think = tuple(float(v) for v in args.think.split(","))
+    args.think = tuple(float(v) for v in (args.think or ("1,3" if args.bots else "2,6")).split(","))
     sizes = [int(n) for n in args.tables.split(",")]
     if args.servers > 1 and not args.postgres_redis and not args.url:
         parser.error("--servers above 1 needs --postgres-redis (a shared database and layer)")
@@ -451,6 +545,7 @@ def main() -> None:
             # nobody counts as away, so no bot ever stands in: bots are not timed, and the
             # tables of an earlier N are not played on by bots while the next N is measured
             SMEAR_AWAY_AFTER_S="86400",
+            SMEAR_BOT_PACE_MS=f"{args.bot_pace_ms:g}",
             **dict(item.split("=", 1) for item in args.server_env),
         )
         manage(["migrate", "--noinput"], env=env)
@@ -473,9 +568,15 @@ def main() -> None:
     print(HEADER, flush=True)
     try:
         for n in sizes:
-            tables = create_tables(n, args.target, random.Random(f"{args.seed}-{n}"))
+            if args.bots:
+                tables = create_bot_tables(n, args.target)
+            else:
+                tables = create_tables(n, args.target, random.Random(f"{args.seed}-{n}"))
             run = asyncio.run(run_tables(tables, urls, args, meter))
-            print(report(n, run, args.duration), flush=True)
+            print(report(n, run, args.duration, people=1 if args.bots else PLAYERS), flush=True)
+            if args.bots:
+                print(report_bots(run, args.duration), flush=True)
+                drop_tables(tables)  # or their bots would play on through the next N
             for server in servers:
                 if server.process.poll() is not None:
                     raise RuntimeError(f"daphne exited:\n{server.log_text()}")

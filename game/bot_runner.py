@@ -42,7 +42,9 @@ logger = logging.getLogger(__name__)
 
 # a bot standing in for an absent person plays at this level
 STAND_IN_LEVEL = "expert"
-BOT_OPTIONS = {"expert": {"budget_ms": 600.0, "max_deals": 24}}
+BOT_OPTIONS = {"expert": {"budget_ms": 250.0}}
+# a choice whose move is already due (a stand-in, a late look) may still think this long
+LATE_THINK_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -190,11 +192,15 @@ class Runner:
         return time.monotonic()  # the table moved on meanwhile: look at where it is now
 
     def _choose(self, level: str, turn: turns.Turn) -> int:
+        """The bot's choice, thought out by the time its move is due: a choice that waits
+        in a busy worker's queue thinks less, so bots stay on time under load."""
+        due = turn.since.timestamp() + self.pace_s
+        think_until = max(due, time.time() + LATE_THINK_S)
         args = (level, turn.view, turn.legal, random.SystemRandom().getrandbits(64))
         options = self.bot_options.get(level, {})
         if self._think is None:
-            return choose_once(*args, options)
-        return self._think.submit(choose_once, *args, options).result()
+            return choose_once(*args, options, think_until)
+        return self._think.submit(choose_once, *args, options, think_until).result()
 
 
 _runner: Runner | None = None

@@ -163,10 +163,10 @@ def daphne(**kwargs) -> Iterator[Server]:
         server.stop()
 
 
-def seat_guests(tokens: list[str], *, target: int = 21):
+def seat_guests(tokens: list[str], *, target: int = 21, bot_level: str = "greedy"):
     """A 2-against-2 table dealt and in play, in the database of the settings loaded here,
-    with a guest in each of the first ``len(tokens)`` seats and greedy bots in the rest:
-    the table, and each guest's session key (the cookie a client sends)."""
+    with a guest in each of the first ``len(tokens)`` seats and ``bot_level`` bots in the
+    rest: the table, and each guest's session key (the cookie a client sends)."""
     from django.contrib.sessions.backends.db import SessionStore
     from django.db import transaction
 
@@ -186,7 +186,7 @@ def seat_guests(tokens: list[str], *, target: int = 21):
             owner=SeatOwner(session_key=tokens[0]),
             players=4,
             teams=[[0, 2], [1, 3]],
-            bot_levels=["greedy"] * 3,
+            bot_levels=[bot_level] * 3,
             target=target,
         )
         for seat in range(1, len(tokens)):
