@@ -27,7 +27,7 @@ import multiprocessing
 import random
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -78,6 +78,7 @@ class Runner:
         self._due: dict[int, float] = {}  # table id -> time.monotonic() to look at it
         self._busy: set[int] = set()
         self._chosen: dict[int, _Chosen] = {}
+        self._thinking: dict[int, tuple[int, int, int]] = {}  # table id -> turn being thought
         self._lock = threading.Condition()
         self._looking = (
             None
@@ -181,7 +182,10 @@ class Runner:
             return time.monotonic() + self.away_after_s - waited
         chosen = self._chosen.get(table_id)
         if chosen is None or chosen.turn_key != turn.key:
-            chosen = _Chosen(turn.key, self._choose(level or STAND_IN_LEVEL, turn))
+            if self._think is not None:
+                self._think_about(table_id, level or STAND_IN_LEVEL, turn)
+                return None  # the choice's arrival wakes the table
+            chosen = _Chosen(turn.key, choose_once(*self._choice(level or STAND_IN_LEVEL, turn)))
             self._chosen[table_id] = chosen
             waited = (timezone.now() - turn.since).total_seconds()
         if waited < self.pace_s:
@@ -191,16 +195,36 @@ class Runner:
             return None
         return time.monotonic()  # the table moved on meanwhile: look at where it is now
 
-    def _choose(self, level: str, turn: turns.Turn) -> int:
-        """The bot's choice, thought out by the time its move is due: a choice that waits
-        in a busy worker's queue thinks less, so bots stay on time under load."""
+    def _choice(self, level: str, turn: turns.Turn) -> tuple:
+        """choose_once's arguments, thought out by the time the move is due: a choice that
+        waits in a busy worker's queue thinks less, so that bots stay on time under load."""
         due = turn.since.timestamp() + self.pace_s
         think_until = max(due, time.time() + LATE_THINK_S)
-        args = (level, turn.view, turn.legal, random.SystemRandom().getrandbits(64))
-        options = self.bot_options.get(level, {})
-        if self._think is None:
-            return choose_once(*args, options, think_until)
-        return self._think.submit(choose_once, *args, options, think_until).result()
+        seed = random.SystemRandom().getrandbits(64)
+        return (level, turn.view, turn.legal, seed, self.bot_options.get(level, {}), think_until)
+
+    def _think_about(self, table_id: int, level: str, turn: turns.Turn) -> None:
+        """Ask a worker, without waiting: the looking threads stay free to store the moves
+        of tables whose bots have already chosen."""
+        with self._lock:
+            if self._thinking.get(table_id) == turn.key:
+                return
+            self._thinking[table_id] = turn.key
+        future = self._think.submit(choose_once, *self._choice(level, turn))
+        future.add_done_callback(lambda done: self._thought(table_id, turn.key, done))
+
+    def _thought(self, table_id: int, turn_key: tuple[int, int, int], done: Future) -> None:
+        with self._lock:
+            if self._thinking.get(table_id) == turn_key:
+                del self._thinking[table_id]
+        try:
+            action = done.result()
+        except Exception:
+            logger.exception("a bot thinking at table %s", table_id)
+            self.wake(table_id, time.monotonic() + 5.0)
+            return
+        self._chosen[table_id] = _Chosen(turn_key, action)
+        self.wake(table_id)
 
 
 _runner: Runner | None = None

@@ -176,8 +176,13 @@ def test_the_thinking_runs_in_a_worker_process():
         match = store.match_for_table(table)
         play.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    runner = Runner(pace_s=0, away_after_s=FOREVER, think=pool)
+    bot_runner.use(runner)  # as in production: the process's timetable hears every move
     try:
-        bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=pool), table)
+        runner.wake(table.pk)  # a look asks the worker; its choice wakes the table again
+        deadline = time.monotonic() + 60
+        while to_act(table) != 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
     finally:
         pool.shutdown()
     assert to_act(table) == 0
