@@ -28,7 +28,7 @@ def fast_password_hashing(settings):
 
 
 # the expert thinks briefly in tests: the moves are under test, not their strength
-TEST_BOT_OPTIONS = {"expert": {"budget_ms": 75.0, "max_deals": 16, "min_deals": 2}}
+TEST_BOT_OPTIONS = {"expert": {"budget_ms": 75.0, "max_deals": 16}}
 
 
 @pytest.fixture(autouse=True)
