@@ -63,10 +63,10 @@ class Root {
     int best_card();
 
    private:
-    template <typename Reaches>
-    int bisect(Reaches reaches, int low, int high) const;
+    template <typename Probe>
+    int narrow(Probe probe, int low, int high, int first) const;
     int index_of(int value) const;
-    bool any_card_decides(int goal, bool side_moves);
+    int race_cards(int goal, bool side_moves);
 
     const Position& position_;
     const Utility& utility_;
