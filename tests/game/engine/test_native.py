@@ -100,6 +100,35 @@ def test_the_core_answers_exactly_as_the_python_solver(data):
 
 
 @needs_core
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from((6, 7, 8)), st.integers(0, 2**32), st.data())
+def test_the_last_two_tricks_at_large_tables_are_valued_as_python_does(players, seed, data):
+    # three cards a hand (or a few cards into that trick): the core's own routine for the
+    # last two tricks takes over once the trick ends
+    layouts = {6: (2, 3), 7: (None,), 8: (2, 4)}
+    teams = data.draw(st.sampled_from(layouts[players]))
+    setup = (
+        MatchSetup.cutthroat(players) if teams is None else MatchSetup.partnerships(players, teams)
+    )
+    position = position_of(endgame(setup, seed, 3))
+    assert_same_answers(position, data.draw(utilities(setup.units)))
+
+
+@needs_core
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from((6, 8)), st.integers(0, 2**32), st.integers(5, 6), st.data())
+def test_the_value_raced_over_cards_is_the_best_card_value(players, seed, cards_left, data):
+    # too deep for Python: the root's value, found by probing the cards in turn with node
+    # allowances, against each card's exact value found without allowances
+    setup = MatchSetup.partnerships(players, data.draw(st.sampled_from((2, players // 2))))
+    position = position_of(endgame(setup, seed, cards_left))
+    utility = data.draw(utilities(setup.units))
+    values = solver_native.action_values(position, utility).values()
+    side_moves = position.unit_of[position.to_act] in utility.side
+    assert solver_native.solve(position, utility) == (max if side_moves else min)(values)
+
+
+@needs_core
 @settings(max_examples=10, deadline=None)
 @given(st.sampled_from((3, 4)), st.integers(0, 2**32), st.data())
 def test_the_core_chooses_trump_with_the_first_lead_as_python_does(players, seed, data):

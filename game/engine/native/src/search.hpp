@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -44,6 +45,9 @@ TranspositionTable& thread_table();
 
 class Search;
 
+// Raised inside the search when a probe passes the node limit it was given at the root.
+struct ProbeLimit {};
+
 // The searches below one position: one per trump the next card could set, sharing a
 // transposition table across every question asked of the position.
 class Root {
@@ -52,16 +56,17 @@ class Root {
          Counters& counters);
     ~Root();
     const std::vector<int>& order() const { return order_; }
-    int after(int card, int alpha, int beta);
+    int after(int card, int alpha, int beta, std::uint64_t node_limit = UINT64_MAX);
     bool at_least(int card, int goal) { return after(card, goal - 1, goal) >= goal; }
     int value();
     int card_value(int card, std::optional<int> guess = std::nullopt);
     int best_card();
 
    private:
-    template <typename Reaches>
-    int bisect(Reaches reaches, int low, int high) const;
+    template <typename Probe>
+    int narrow(Probe probe, int low, int high, int first) const;
     int index_of(int value) const;
+    int race_cards(int goal, bool side_moves);
 
     const Position& position_;
     const Utility& utility_;
