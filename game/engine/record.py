@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import rules
-from .cards import CARD_CODES, SUITS, card_code, cards_of, parse_card
+from .cards import SUITS, card_code, cards_of, parse_card
 from .rules import PASS
 from .state import Deal, IllegalAction, MatchSetup, MatchState, RoundState
 
@@ -138,30 +138,22 @@ def _read_round(match: MatchState, index: int, data: Any, legal_log: list | None
         match = match.start_round(_read_deal(data))
     except (IllegalAction, ValueError) as error:
         raise RecordError(str(error), index) from None
-    legal_lists: list[list[str]] = []
-    if legal_log is not None:
-        legal_log.append(legal_lists)
-    log = None if legal_log is None else lambda state: legal_lists.append(_legal_codes(state))
+    masks: list[int] | None = None if legal_log is None else []
     seated = (_read_action(data, index, number) for number, data in enumerate(actions))
     try:
-        state = match.round.replay(seated, before_each=log)
+        state = match.round.replay(seated, legal_log=masks)
     except IllegalAction as error:
         raise RecordError(str(error), index, error.index) from None
+    if legal_log is not None:
+        legal_log.append([list(_sorted_codes(mask)) for mask in masks])
     return MatchState(match.setup, match.first_dealer, match.rounds[:-1] + (state,))
 
 
-def _legal_codes(state: RoundState) -> list[str]:
-    """The legal actions before the next one, as sorted codes (what the replay prints)."""
-    mask = state.legal_mask()
-    if not mask:
-        return sorted(map(rules.action_code, state.legal_actions()))
-    return list(_sorted_card_codes(mask))
-
-
 @lru_cache(maxsize=1 << 16)
-def _sorted_card_codes(mask: int) -> tuple[str, ...]:
-    # legal sets repeat often across a file's rounds (about seven times each in 4-player play)
-    return tuple(sorted(CARD_CODES[c] for c in cards_of(mask)))
+def _sorted_codes(mask: int) -> tuple[str, ...]:
+    """The actions of a legal-action mask as the replay prints them: codes, sorted as text.
+    Legal sets repeat often across a file (about seven times each in 4-player play)."""
+    return tuple(sorted(rules.action_code(action) for action in cards_of(mask)))
 
 
 def _read_deal(data: dict) -> Deal:

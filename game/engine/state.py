@@ -7,8 +7,9 @@ its actions replays a round exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from random import Random
 
 from . import rules
@@ -165,6 +166,7 @@ class RoundState:
         "captured",
         "trick_winners",
         "result",
+        "_legal_cards",  # legal_mask() once worked out; -1 until then
     )
 
     def __init__(self, setup: MatchSetup, deal: Deal, scores: tuple[int, ...] | None = None):
@@ -186,6 +188,7 @@ class RoundState:
         self.captured = (0,) * setup.units
         self.trick_winners: tuple[int, ...] = ()
         self.result: RoundResult | None = None
+        self._legal_cards = -1
 
     # --- OpenSpiel-style API --------------------------------------------------------
 
@@ -214,10 +217,14 @@ class RoundState:
 
     def legal_mask(self) -> int:
         """The cards the seat to act may play (0 in the auction or at the end)."""
-        if self.phase() is not Phase.PLAY:
-            return 0
-        trick = self.trick
-        return rules.legal_cards(self.hands[self.to_act], trick[0] if trick else -1, self.trump)
+        if self._legal_cards < 0:
+            if self.to_act == _NOBODY or self.auction_left:  # not Phase.PLAY
+                self._legal_cards = 0
+            else:
+                trick, seat = self.trick, self.to_act
+                led = trick[0] if trick else -1
+                self._legal_cards = rules.legal_cards(self.hands[seat], led, self.trump)
+        return self._legal_cards
 
     def apply(self, action: int, seat: int | None = None) -> RoundState:
         """The state after ``action``; raises IllegalAction and changes nothing if it is not legal.
@@ -231,24 +238,31 @@ class RoundState:
     def replay(
         self,
         actions: Iterable[tuple[int | None, int]],
-        before_each: Callable[[RoundState], None] | None = None,
+        legal_log: list[int] | None = None,
     ) -> RoundState:
         """The state after every ``(seat, action)`` in turn, moved forward on one private
         copy instead of a new state per step (what reading a long record wants).
 
-        ``before_each(state)`` sees the state before each action. An illegal action raises
-        IllegalAction with ``index``, its place in ``actions``.
+        ``legal_log`` receives, before each action, the mask of the actions legal then
+        (``legal_action_mask``). An illegal action raises IllegalAction with ``index``, its
+        place in ``actions``.
         """
         state = self._copy()
         for index, (seat, action) in enumerate(actions):
-            if before_each is not None:
-                before_each(state)
+            if legal_log is not None:
+                legal_log.append(state.legal_action_mask())
             try:
                 state._advance(action, seat)
             except IllegalAction as error:
                 error.index = index
                 raise
         return state
+
+    def legal_action_mask(self) -> int:
+        """Every legal action as one mask: bit ``a`` for action ``a`` (cards, pass, bids)."""
+        if self.auction_left and self.to_act != _NOBODY:  # Phase.AUCTION
+            return _bid_mask(self.high_bid, self._must_open())
+        return self.legal_mask()
 
     def view_for(self, seat: int) -> SeatView:
         return view_for(self, seat)
@@ -323,6 +337,7 @@ class RoundState:
         new.captured = self.captured
         new.trick_winners = self.trick_winners
         new.result = None
+        new._legal_cards = self._legal_cards
         return new
 
     def _advance(self, action: int, seat: int | None) -> None:
@@ -334,10 +349,11 @@ class RoundState:
             raise IllegalAction(f"{action!r} is not an action")
         if seat is not None and seat != to_act:
             raise IllegalAction(f"not your turn: seat {to_act} is to act, not seat {seat}")
-        if self.phase() is Phase.AUCTION:
+        if self.auction_left:  # Phase.AUCTION: the round is not over (checked above)
             self._apply_bid(action)
         else:
             self._apply_play(action)
+        self._legal_cards = -1  # a new position: its legal cards are worked out on demand
 
     def _apply_bid(self, action: int) -> None:
         seat = self.to_act
@@ -413,6 +429,14 @@ class RoundState:
             target=setup.target,
         )
         return RoundResult(points, raw, bidder_unit, self.high_bid, scoring)
+
+
+@cache
+def _bid_mask(high_bid: int, must_open: bool) -> int:
+    mask = 0
+    for action in rules.legal_bids(high_bid, must_open):
+        mask |= 1 << action
+    return mask
 
 
 def _describe(action: int) -> str:

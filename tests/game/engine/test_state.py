@@ -273,16 +273,16 @@ def test_replay_reaches_the_same_state_as_applying_each_action_and_leaves_the_st
     assert snapshot(start) == before
 
 
-def test_replay_shows_each_state_before_its_action():
+def test_replay_logs_the_legal_actions_before_each_action_as_one_mask():
     start = random_round(MatchSetup.partnerships(4, 2), Random(13))
     seated = played_out(start, Random(14))
-    seen = []
-    start.replay(seated, before_each=lambda state: seen.append(state.legal_actions()))
+    masks = []
+    start.replay(seated, legal_log=masks)
     expected, state = [], start
     for seat, action in seated:
         expected.append(state.legal_actions())
         state = state.apply(action, seat)
-    assert seen == expected
+    assert [cards_of(mask) for mask in masks] == [sorted(legal) for legal in expected]
 
 
 def test_replay_names_the_first_illegal_action_by_its_index():
