@@ -37,14 +37,11 @@ from .themes import themes_for
 # --- Settings ----------------------------------------------------------------------
 
 
-# Each extra hand multiplies the search from the opening lead. At four players the
-# trump-setting lead needs this much more time than at three; from five players on the
-# auction needs more than the base budget (with the native core, a five-player auction
-# solves its 120 deals in about 2 s on two shared cores; a six-player one gets 40-80 in
-# 1.5 s).
+# Each extra hand multiplies the search from the opening lead: at four players the
+# trump-setting lead needs this much more time than at three. (A large table's auction
+# once needed 8-10 times the base budget in Python; the native core solves a five-player
+# auction's 120 deals in about 1 s, and more time there only slowed the bank's growth.)
 FOUR_PLAYER_OPENING = 2.5
-LARGE_TABLE_AUCTION = {5: 1.5, 6: 1.5}
-LARGEST_AUCTION_FACTOR = 1.5
 
 
 @dataclass(frozen=True)
@@ -68,8 +65,6 @@ class Budget:
         kind, players = decision_kind(view), view.players
         if kind == "opening":
             return self.opening_factor * (1.0 if players <= 3 else FOUR_PLAYER_OPENING)
-        if kind == "auction" and players >= 5:
-            return LARGE_TABLE_AUCTION.get(players, LARGEST_AUCTION_FACTOR)
         return self.first_trick_factor if not view.trick_winners else 1.0
 
     def mover(self) -> ExpertBot:

@@ -85,7 +85,7 @@ def test_large_tables_are_studied_in_the_auction_and_from_the_third_trick_on():
         rates.setdefault(point, examine_rate(view))
         budgets.setdefault(point, Budget().analyst(view).budget_ms)
         state = state.apply(greedy.choose(view, view.legal_actions(), Random(2)))
-    assert rates[("auction", 0)] > 0 and budgets[("auction", 0)] > Budget.analysis_ms
+    assert rates[("auction", 0)] > 0
     assert rates[("opening", 0)] == 0 and rates[("follow", 0)] == 0
     assert rates[("lead", 2)] > 0 and budgets[("lead", 2)] == Budget.analysis_ms
 
