@@ -44,6 +44,18 @@ class Knowledge:
     def players(self) -> int:
         return len(self.unit_of)
 
+    def position(self, hands) -> Position:
+        """The complete deal in which the seats hold ``hands`` now."""
+        return Position(
+            unit_of=self.unit_of,
+            hands=tuple(hands),
+            dealt=tuple(h | p for h, p in zip(hands, self.played_by, strict=True)),
+            trump=self.trump,
+            leader=self.leader,
+            trick=self.trick,
+            taken=self.taken,
+        )
+
     def as_tuple(self) -> tuple:
         """The order the native core reads."""
         return (
@@ -131,15 +143,7 @@ def sample_deal(known: Knowledge, seed: int, index: int) -> Position:
             hands[seat] |= 1 << card
             pool &= ~(1 << card)
             needs[seat] -= 1
-    return Position(
-        unit_of=known.unit_of,
-        hands=tuple(hands),
-        dealt=tuple(h | p for h, p in zip(hands, known.played_by, strict=True)),
-        trump=known.trump,
-        leader=known.leader,
-        trick=known.trick,
-        taken=known.taken,
-    )
+    return known.position(hands)
 
 
 def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:

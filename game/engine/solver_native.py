@@ -113,24 +113,12 @@ def principal_variation(position: Position, utility: Utility) -> list[int]:
     return _core.principal_variation(_position(position), _utility(utility))[0]
 
 
-def _deal(known: Knowledge, hands: tuple[int, ...]) -> Position:
-    return Position(
-        unit_of=known.unit_of,
-        hands=tuple(hands),
-        dealt=tuple(h | p for h, p in zip(hands, known.played_by, strict=True)),
-        trump=known.trump,
-        leader=known.leader,
-        trick=known.trick,
-        taken=known.taken,
-    )
-
-
 def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
     try:
         dealt = _core.sample_deals(known.as_tuple(), count, seed & MASK64)
     except _core.NoConsistentDeal as error:
         raise NoConsistentDeal(str(error)) from None
-    return [_deal(known, hands) for hands in dealt]
+    return [known.position(hands) for hands in dealt]
 
 
 def solve_sampled_raw(
@@ -152,4 +140,4 @@ def solve_sampled_raw(
         )  # fmt: skip
     except _core.NoConsistentDeal as error:
         raise NoConsistentDeal(str(error)) from None
-    return [_deal(known, h) for h in hands], values, cards, complete, nodes
+    return [known.position(h) for h in hands], values, cards, complete, nodes
