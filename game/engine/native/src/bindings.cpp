@@ -67,6 +67,12 @@ void read_trick(py::handle h, int players, int* trick, int& len) {
     }
 }
 
+// One mask per seat: ``count`` of them, named ``what[i]`` in errors.
+void read_masks(py::handle h, const std::string& what, int count, Mask* out) {
+    const auto items = read_items(h, what, count);
+    for (int i = 0; i < count; ++i) out[i] = read_mask(items[i], what + "[" + std::to_string(i) + "]");
+}
+
 void read_taken(py::handle h, int units, Mask* taken) {
     const auto items = read_items(h, "taken", -1);
     if (items.empty()) return;  // nothing taken yet
@@ -81,12 +87,8 @@ Position read_position(py::handle h) {
     const auto fields = read_items(h, "a position", 7);
     Position p;
     p.units = read_units(fields[0], p.unit_of, p.players);
-    const auto hands = read_items(fields[1], "hands", p.players);
-    const auto dealt = read_items(fields[2], "dealt", p.players);
-    for (int s = 0; s < p.players; ++s) {
-        p.hands[s] = read_mask(hands[s], "hands[" + std::to_string(s) + "]");
-        p.dealt[s] = read_mask(dealt[s], "dealt[" + std::to_string(s) + "]");
-    }
+    read_masks(fields[1], "hands", p.players, p.hands);
+    read_masks(fields[2], "dealt", p.players, p.dealt);
     p.trump = int(read_int(fields[3], "trump"));
     p.leader = int(read_int(fields[4], "leader"));
     read_trick(fields[5], p.players, p.trick, p.trick_len);
@@ -119,15 +121,13 @@ Knowledge read_knowledge(py::handle h) {
     k.hand = read_mask(fields[2], "hand");
     k.unseen = read_mask(fields[3], "unseen");
     const auto needs = read_items(fields[4], "needs", k.players);
-    const auto barred = read_items(fields[5], "barred", k.players);
-    const auto played = read_items(fields[6], "played_by", k.players);
     for (int s = 0; s < k.players; ++s) {
         const long long need = read_int(needs[s], "needs[" + std::to_string(s) + "]");
         if (need < 0 || need > 64) bad_input("a seat's need is out of range");
         k.needs[s] = int(need);
-        k.barred[s] = read_mask(barred[s], "barred[" + std::to_string(s) + "]");
-        k.played_by[s] = read_mask(played[s], "played_by[" + std::to_string(s) + "]");
     }
+    read_masks(fields[5], "barred", k.players, k.barred);
+    read_masks(fields[6], "played_by", k.players, k.played_by);
     k.trump = int(read_int(fields[7], "trump"));
     k.leader = int(read_int(fields[8], "leader"));
     read_trick(fields[9], k.players, k.trick, k.trick_len);
