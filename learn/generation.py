@@ -31,7 +31,14 @@ from game.engine.rules import PASS, action_code
 from game.engine.state import MatchSetup, MatchState
 from game.engine.view import SeatView
 
-from .positions import DEFAULT_RATING, Option, Position, phase_of, position_key
+from .positions import (
+    DEFAULT_RATING,
+    AuctionOutcome,
+    Option,
+    Position,
+    phase_of,
+    position_key,
+)
 from .themes import themes_for
 
 # --- Settings ----------------------------------------------------------------------
@@ -172,16 +179,37 @@ def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
 
 
 def _option(stats: ActionStats, phase: str) -> Option:
+    # an analysis older than the search of the rest of the auction has no outcome
+    outcome = _outcome(getattr(stats, "auction", None))
     points = stats.points
-    if phase == "auction" and stats.action == PASS:
-        points = None  # the auction prices a pass as a fixed margin, not as points
+    if phase == "auction" and stats.action == PASS and outcome is None:
+        points = None  # that analysis priced a pass as a fixed margin, not as points
     return Option(
         code=action_code(stats.action),
         value=round(stats.value, 3),
         value_se=round(stats.value_se, 3),
         points=None if points is None else (round(points[0], 2), round(points[1], 2)),
-        made=None if stats.made is None else round(stats.made, 3),
+        made=_share(stats.made),
+        auction=outcome,
     )
+
+
+def _outcome(found) -> AuctionOutcome | None:
+    """game.bots.expert's AuctionOutcome as the bank stores it."""
+    if found is None:
+        return None
+    return AuctionOutcome(
+        lead=_share(found.lead),
+        outbid=_share(found.outbid),
+        winning_bid=round(found.winning_bid, 2),
+        made=_share(found.made),
+        others_made=_share(found.others_made),
+        others_points=None if found.others_points is None else round(found.others_points, 2),
+    )
+
+
+def _share(chance: float | None) -> float | None:
+    return None if chance is None else round(chance, 3)
 
 
 def _line(

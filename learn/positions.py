@@ -21,7 +21,7 @@ from typing import Any
 
 from game.engine import record as records
 from game.engine.cards import HAND_SIZE, card_code, cards_of, parse_card
-from game.engine.rules import action_code, parse_action_code
+from game.engine.rules import MAX_BID, MIN_BID, action_code, is_card, parse_action_code
 from game.engine.state import MatchState
 from game.engine.view import SeatView
 
@@ -36,24 +36,78 @@ class PositionError(ValueError):
 
 
 @dataclass(frozen=True)
+class AuctionOutcome:
+    """Where an auction action leads, over the sampled deals (game.bots.expert's
+    AuctionOutcome, as data). Shares are between 0 and 1."""
+
+    lead: float  # our unit wins the auction and leads the round
+    outbid: float  # for a bid: a later seat outbids it; for a pass: 0
+    winning_bid: float  # the average winning bid
+    made: float | None  # when our unit leads: it makes its bid (None: it never leads)
+    others_made: float | None  # when another unit leads: it makes its bid (None: never)
+    others_points: float | None  # when another unit leads: its average points
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lead": self.lead,
+            "outbid": self.outbid,
+            "winning_bid": self.winning_bid,
+            "made": self.made,
+            "others_made": self.others_made,
+            "others_points": self.others_points,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, code: str) -> AuctionOutcome:
+        if not isinstance(data, dict):
+            raise PositionError(f"option {code}: the auction outcome is a JSON object")
+        name = f"option {code} auction"
+
+        def share(key: str, optional: bool = False) -> float | None:
+            if optional and data.get(key) is None:
+                return None
+            return _number(data.get(key), f"{name} {key}", minimum=0.0, maximum=1.0)
+
+        points = data.get("others_points")
+        return cls(
+            lead=share("lead"),
+            outbid=share("outbid"),
+            winning_bid=_number(
+                data.get("winning_bid"), f"{name} winning_bid", minimum=MIN_BID, maximum=MAX_BID
+            ),
+            made=share("made", optional=True),
+            others_made=share("others_made", optional=True),
+            others_points=None
+            if points is None
+            else _number(points, f"{name} others_points", minimum=0.0),
+        )
+
+
+@dataclass(frozen=True)
 class Option:
     """One legal action and what the analysis says it is worth to the acting seat's side."""
 
     code: str  # the action as records write it: "pass", "bid:3", "10H", "J1"
     value: float  # expected match value (our gain minus theirs, in match points)
     value_se: float  # its standard error over the sampled deals
-    # expected round points, (our side, everyone else); None for a pass in the auction
+    # expected round points, (our side, everyone else); None for a pass in an analysis
+    # that did not search the rest of the auction
     points: tuple[float, float] | None
     made: float | None  # chance the bid is made; None when it does not apply
+    # an auction action's outcome; None for card plays and for older analyses
+    auction: AuctionOutcome | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "code": self.code,
             "value": self.value,
             "value_se": self.value_se,
             "points": None if self.points is None else list(self.points),
             "made": self.made,
         }
+        if self.auction is not None:  # absent, not null: card plays stay as they were
+            data["auction"] = self.auction.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Option:
@@ -70,12 +124,16 @@ class Option:
         made = data.get("made")
         if made is not None:
             made = _number(made, f"option {code} made", minimum=0.0, maximum=1.0)
+        auction = data.get("auction")  # banks written before the auction was searched lack it
+        if auction is not None:
+            auction = AuctionOutcome.from_json(auction, code)
         return cls(
             code=code,
             value=_number(data.get("value"), f"option {code} value"),
             value_se=_number(data.get("value_se"), f"option {code} value_se", minimum=0.0),
             points=points,
             made=made,
+            auction=auction,
         )
 
 
@@ -237,6 +295,8 @@ def _read_options(data: Any, view: SeatView) -> tuple[Option, ...]:
             + (f"; missing {', '.join(missing)}" if missing else "")
             + (f"; not legal {', '.join(extra)}" if extra else "")
         )
+    if any(option.auction is not None and _is_card_code(option.code) for option in options):
+        raise PositionError("only an auction action has an auction outcome")
     if any(a.value < b.value for a, b in zip(options, options[1:], strict=False)):
         raise PositionError("options must be in order, best first")
     return options
@@ -320,6 +380,10 @@ def _is_action_code(code: str) -> bool:
         return action_code(parse_action_code(code)) == code
     except ValueError:
         return False
+
+
+def _is_card_code(code: str) -> bool:
+    return is_card(parse_action_code(code))
 
 
 def _number(

@@ -2,13 +2,17 @@
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from random import Random
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from game.bots.basic import GreedyBot
+from game.bots.expert import ActionStats
+from game.engine.rules import PASS, bid_action
 from game.engine.state import MatchSetup, MatchState
 from learn import generation
 from learn.generation import (
@@ -64,6 +68,41 @@ def test_passing_when_every_bid_is_hopeless_is_no_lesson():
     hopeful = options(("pass", 0.5), ("bid:4", -5.0), se=0.0, made=0.6)
     assert not Keep().accepts(hopeless, deals=20)
     assert Keep().accepts(hopeful, deals=20)
+
+
+# --- Options from the analysis -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchedStats:
+    """ActionStats as the expert's search of the rest of the auction reports them."""
+
+    action: int
+    value: float
+    value_se: float
+    points: tuple[float, float] | None
+    made: float | None
+    auction: SimpleNamespace | None = None
+
+
+def test_an_auction_option_keeps_its_outcome_and_a_searched_pass_its_points():
+    searched = SimpleNamespace(
+        lead=0.2, outbid=0.0, winning_bid=2.4567, made=0.51234, others_made=0.7, others_points=2.9
+    )
+    option = generation._option(
+        SearchedStats(PASS, 0.4, 0.1, (1.0, 2.0), None, searched), "auction"
+    )
+    assert option.code == "pass" and option.points == (1.0, 2.0)
+    assert option.auction.lead == 0.2 and option.auction.winning_bid == 2.46
+    assert option.auction.made == 0.512 and option.auction.others_points == 2.9
+
+
+def test_an_older_analysis_gives_no_outcome_and_a_pass_no_points():
+    old = ActionStats(PASS, 0.5, 0.0, (0, 0), None)
+    assert generation._option(old, "auction").points is None
+    assert generation._option(old, "auction").auction is None
+    bid = generation._option(ActionStats(bid_action(2), 0.3, 0.1, (2.5, 2.5), 0.8), "auction")
+    assert bid.points == (2.5, 2.5) and bid.auction is None
 
 
 # --- What is dealt -----------------------------------------------------------------------

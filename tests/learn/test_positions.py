@@ -10,9 +10,22 @@ from game.engine import record as records
 from game.engine.cards import cards_of
 from game.engine.rules import action_code
 from game.engine.state import MatchState
-from learn.positions import PHASES, Option, Position, PositionError, phase_of, position_key
+from learn.positions import (
+    PHASES,
+    AuctionOutcome,
+    Option,
+    Position,
+    PositionError,
+    phase_of,
+    position_key,
+)
 from learn.themes import THEMES
-from tests.learn.fixtures.factories import sample_json, sample_positions, three_player_round
+from tests.learn.fixtures.factories import (
+    sample_json,
+    sample_positions,
+    three_player_round,
+    with_outcomes,
+)
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +74,25 @@ def test_to_json_and_from_json_round_trip_exactly(bank):
         again = Position.from_json(data)
         assert again == position
         assert again.to_json() == position.to_json()
+
+
+def test_an_auction_outcome_is_stored_with_each_call_and_read_back(bank):
+    auction = with_outcomes(next(p for p in bank if p.phase == "auction"))
+    data = json.loads(json.dumps(auction.to_json()))
+    assert all("auction" in option for option in data["options"])
+    again = Position.from_json(data)
+    assert again == auction
+    assert isinstance(again.option("pass").auction, AuctionOutcome)
+    assert again.option("pass").auction.others_made == pytest.approx(0.7)
+
+
+def test_a_bank_line_without_auction_outcomes_still_reads(bank):
+    # the starter bank was written before the rest of the auction was searched
+    old = next(d for d in sample_json() if d["phase"] == "auction")
+    assert not any("auction" in option for option in old["options"])
+    position = Position.from_json(old)
+    assert all(option.auction is None for option in position.options)
+    assert all("auction" not in option for option in position.to_json()["options"])
 
 
 def test_key_is_sixteen_hex_digits_of_the_record_and_seat(bank):
@@ -131,6 +163,37 @@ def spoil(change):
     data = copy.deepcopy(sample_json()[0])
     change(data)
     return data
+
+
+def spoil_auction(change):
+    auction = next(p for p in sample_positions() if p.phase == "auction")
+    data = with_outcomes(auction).to_json()
+    change(data["options"][0]["auction"])
+    return data
+
+
+AUCTION_SPOILERS = {
+    "share above one": lambda a: a.update(lead=1.2),
+    "negative share": lambda a: a.update(outbid=-0.1),
+    "missing share": lambda a: a.pop("lead"),
+    "bid beyond the top": lambda a: a.update(winning_bid=7),
+    "text points": lambda a: a.update(others_points="2"),
+    "made above one": lambda a: a.update(others_made=2.0),
+}
+
+
+@pytest.mark.parametrize("name", AUCTION_SPOILERS)
+def test_from_json_rejects_a_malformed_auction_outcome(name):
+    with pytest.raises(PositionError, match="auction"):
+        Position.from_json(spoil_auction(AUCTION_SPOILERS[name]))
+
+
+def test_a_card_play_has_no_auction_outcome():
+    data = spoil(lambda d: None)
+    auction = with_outcomes(next(p for p in sample_positions() if p.phase == "auction"))
+    data["options"][0]["auction"] = auction.options[0].auction.to_json()
+    with pytest.raises(PositionError, match="only an auction action"):
+        Position.from_json(data)
 
 
 def drop_option(data):
