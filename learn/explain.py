@@ -11,8 +11,8 @@ import math
 
 from game.engine import notation
 from game.engine.cards import (
-    JACK,
     JOKER_1,
+    JOKERS,
     RANK_OF,
     RANKS,
     SUIT_MASK,
@@ -21,10 +21,17 @@ from game.engine.cards import (
     game_total,
     parse_card,
 )
-from game.engine.rules import bid_amount, parse_action_code
+from game.engine.rules import MAX_BID, bid_amount, parse_action_code
 from game.engine.view import SeatView
 
-from .positions import Option, Position
+from .positions import AuctionOutcome, Option, Position
+from .themes import (
+    higher_in_trick,
+    higher_trumps_out,
+    may_be_low,
+    partner_holds_bid,
+    partner_winning,
+)
 
 EQUAL_WITHIN = 0.05  # match points: closer than this is a tie whatever the error says
 LINE_STEPS = 8  # how much of the sampled line to tell
@@ -66,6 +73,8 @@ def _why_best(position: Position, view: SeatView) -> str:
 
 def _why_best_call(position: Position, view: SeatView) -> str:
     best = position.best
+    if best.auction is not None:
+        return _why_best_searched_call(position, view)
     bids = [o for o in position.options if o.code.startswith("bid:")]
     if best.code == "pass":
         text = (
@@ -85,6 +94,22 @@ def _why_best_call(position: Position, view: SeatView) -> str:
     )
 
 
+def _why_best_searched_call(position: Position, view: SeatView) -> str:
+    """The rest of the auction was searched: say where the best call leads. What the
+    learner's call (or the next best) leads to follows in the next paragraph."""
+    best = position.best
+    rest = ", with the rest of the auction played out in each," if _seats_after(view) else ""
+    text = (
+        f"{_capital(_doing(best.code, 'auction', view))} is best: over {position.deals} deals "
+        f"sampled from what you can see{rest} it is worth {best.value:+.2f} in match value."
+    )
+    return text + _sentence(call_outcome(best, view))
+
+
+def _sentence(text: str) -> str:
+    return f" {text}" if text else ""
+
+
 def _bid_outlook(option: Option) -> str:
     amount = bid_amount(parse_action_code(option.code))
     parts = []
@@ -93,6 +118,86 @@ def _bid_outlook(option: Option) -> str:
     if option.made is not None:
         parts.append(f"make {amount} in {_percent(option.made)} of the deals")
     return " and ".join(parts) or "cannot be priced"
+
+
+# --- The auction's outcome: the one place its words are made --------------------------------
+
+
+def call_outcome(option: Option, view: SeatView) -> str:
+    """Where an auction call leads over the sampled deals, as one sentence: "If you bid 2,
+    a player after you outbids you in 64% of the deals; ..." Empty without an outcome."""
+    found = option.auction
+    if found is None:
+        return ""
+    said = notation.said(parse_action_code(option.code))
+    if option.code == "pass":
+        clauses = _pass_outcome(found, view)
+    else:
+        clauses = [_outbid_clause(found, view), *_lead_clauses(found, view)]
+    clauses = [clause for clause in clauses if clause]
+    return f"If you {said}, " + "; ".join(clauses) + "." if clauses else ""
+
+
+def _pass_outcome(found: AuctionOutcome, view: SeatView) -> list[str]:
+    clauses = []
+    through_partner = found.lead > 0 and not _cutthroat(view)  # alone, a pass never leads
+    if through_partner:
+        clauses.append(
+            f"your side wins the auction in {_percent(found.lead)} of the deals (your partner bids)"
+        )
+    clauses.append(_others_clause(found, view, after_us=through_partner))
+    return clauses
+
+
+def _outbid_clause(found: AuctionOutcome, view: SeatView) -> str:
+    if _seats_after(view) == 0:
+        return "you are the last to bid, so nobody can outbid you"
+    if found.outbid == 0:
+        return "nobody after you outbids you in any of the deals"
+    return f"a player after you outbids you in {_percent(found.outbid)} of the deals"
+
+
+def _lead_clauses(found: AuctionOutcome, view: SeatView) -> list[str]:
+    clauses = []
+    if found.made is not None:
+        of = "of the deals" if found.lead == 1 else "of those deals"
+        whose = "your" if _cutthroat(view) else "its"
+        clauses.append(
+            f"when {_you(view, 'win')} the auction, {_you(view, 'make')} {whose} bid in "
+            f"{_percent(found.made)} {of}"
+        )
+    if found.lead < 1:
+        clauses.append(_others_clause(found, view, after_us=True))
+    return clauses
+
+
+def _others_clause(found: AuctionOutcome, view: SeatView, *, after_us: bool) -> str:
+    """What another unit does with the auction when it wins it."""
+    if found.others_made is None:
+        return ""
+    side, its = ("player", "their") if _cutthroat(view) else ("side", "its")
+    made = f"makes {its} bid in {_percent(found.others_made)}"
+    if after_us:
+        text = f"when another {side} wins it, that {side} {made} of those deals"
+    else:
+        text = f"the {side} that wins the auction {made} of the deals"
+    if found.others_points is not None:
+        text += f", taking about {found.others_points:.1f} points"
+    return text
+
+
+def _you(view: SeatView, verb: str) -> str:
+    """ "you win" alone, "your side wins" with partners."""
+    return f"you {verb}" if _cutthroat(view) else f"your side {verb}s"
+
+
+def _seats_after(view: SeatView) -> int:
+    """Seats still to call after this one in the single lap of the auction."""
+    return view.players - len(view.auction) - 1
+
+
+def _cutthroat(view: SeatView) -> bool:
+    return len(view.teams[view.unit]) == 1
 
 
 # --- What the learner's choice costs ----------------------------------------------------
@@ -132,23 +237,16 @@ def _found_best(position: Position, view: SeatView) -> str:
 
 
 def _differences(best: Option, other: Option, view: SeatView, phase: str) -> list[str]:
+    if phase == "auction" and other.auction is not None:
+        outcome = call_outcome(other, view)
+        return [_uncapital(outcome.rstrip("."))] if outcome else []
     if phase == "auction" and "pass" in (best.code, other.code):
         return _call_differences(best, other)
     details = []
     if best.points is not None and other.points is not None:
-        ours = other.points[0] - best.points[0]
-        theirs = other.points[1] - best.points[1]
-        if abs(ours) >= 0.05:
-            yours = "your side's points" if len(view.teams[view.unit]) > 1 else "your points"
-            details.append(
-                f"{yours} {'fall' if ours < 0 else 'rise'} from "
-                f"{best.points[0]:.1f} to {other.points[0]:.1f}"
-            )
-        if abs(theirs) >= 0.05:
-            details.append(
-                f"the others' {'rise' if theirs > 0 else 'fall'} from "
-                f"{best.points[1]:.1f} to {other.points[1]:.1f}"
-            )
+        yours = "your side's points" if len(view.teams[view.unit]) > 1 else "your points"
+        details += _moved(yours, best.points[0], other.points[0], ("fall", "rise"))
+        details += _moved("the others'", best.points[1], other.points[1], ("fall", "rise"))
     if best.made is not None and other.made is not None and abs(best.made - other.made) >= 0.01:
         whose = "your bid" if phase == "auction" or _we_bid(view) else "the bidder's bid"
         details.append(
@@ -156,6 +254,15 @@ def _differences(best: Option, other: Option, view: SeatView, phase: str) -> lis
             f"to {_percent(other.made)}"
         )
     return details
+
+
+def _moved(whose: str, before: float, after: float, words: tuple[str, str]) -> list[str]:
+    """ "your points fall from 2.4 to 1.9", unless the shown figures are equal."""
+    shown_before, shown_after = f"{before:.1f}", f"{after:.1f}"
+    if shown_before == shown_after:
+        return []
+    verb = words[1] if after > before else words[0]
+    return [f"{whose} {verb} from {shown_before} to {shown_after}"]
 
 
 def _call_differences(best: Option, other: Option) -> list[str]:
@@ -210,6 +317,8 @@ def _bidding(position, view, card, trump) -> str:
     bid = max(view.high_bid, 0)
     if not bid:
         return "Nobody has bid yet: a missed bid costs its whole amount, so bid what you can make."
+    if bid >= MAX_BID:
+        return ""  # nothing is left to outbid with
     return (
         f"The high bid is {bid}: outbidding it means making at least {bid + 1} of the "
         f"round's points, and a miss costs the whole bid."
@@ -227,6 +336,8 @@ def _choosing_trump(position, view, card, trump) -> str:
 
 def _drawing_trump(position, view, card, trump) -> str:
     out = (view.unseen & SUIT_MASK[trump]).bit_count()
+    if not out:
+        return ""  # nothing left to draw
     return (
         f"Leading trump draws the others' trump: {out} trump card{'s' if out != 1 else ''} "
         f"you have not seen may still be out (some may be among the hidden cards)."
@@ -234,12 +345,20 @@ def _drawing_trump(position, view, card, trump) -> str:
 
 
 def _protecting_jack(position, view, card, trump) -> str:
-    jack = trump * 13 + JACK
-    higher = cards_of(view.unseen & SUIT_MASK[trump] & ~((2 << jack) - 1))
+    held = f"You hold the jack of {notation.suit_name(trump)}, worth a point to whoever captures it"
+    higher = higher_trumps_out(view, trump).bit_count()
+    if higher:
+        return (
+            f"{held}; {higher} higher trump{'s' if higher != 1 else ''} you have not seen "
+            f"could take it, so the best play keeps it back."
+        )
+    beaten_by = higher_in_trick(view, trump)
+    if beaten_by is not None:
+        return f"{held}; {_card_name(beaten_by)} in this trick would take it, so it waits."
+    # a bank written before the theme asked for a threat
     return (
-        f"You hold the jack of {notation.suit_name(trump)}, worth a point to whoever captures "
-        f"it; {len(higher)} higher trump{'s' if len(higher) != 1 else ''} you have not seen "
-        f"could take it, so the best play keeps it back."
+        f"{held}; no trump you have not seen is higher, so nobody can take it from you, and "
+        f"the best play saves it for a later trick."
     )
 
 
@@ -254,6 +373,9 @@ def _tens_for_game(position, view, card, trump) -> str:
 
 
 def _joker(position, view, card, trump) -> str:
+    in_trick = any(played >= JOKER_1 for _, played in view.current_trick)
+    if not (view.hand & JOKERS or in_trick):
+        return ""  # a joker hint only for a joker held or faced
     return (
         "A joker scores a point for whoever captures it, and it wins a trick only when no "
         "trump is played to it."
@@ -261,6 +383,8 @@ def _joker(position, view, card, trump) -> str:
 
 
 def _low(position, view, card, trump) -> str:
+    if card is None or not may_be_low(view, card, trump):
+        return ""
     return (
         f"Low goes to whoever was dealt the lowest trump, whoever captures it: "
         f"{_card_name(card)} is, or very likely is, the low."
@@ -279,16 +403,22 @@ def _endgame(position, view, card, trump) -> str:
 def _partner_support(position, view, card, trump) -> str:
     partner = [s for s in view.teams[view.unit] if s != view.seat]
     if position.phase == "auction":
+        if not partner_holds_bid(view):
+            return ""
         return (
             f"Your partner already holds the bid at {view.high_bid}: raising it only adds "
             f"risk to your side."
         )
+    if not partner_winning(view, [c for _, c in view.current_trick], trump):
+        return ""
     who = player_at(view, partner[0]).capitalize() if len(partner) == 1 else "A partner"
     return f"{who} is winning this trick."
 
 
 def _defence(position, view, card, trump) -> str:
     best, second = position.options[0], position.options[1]
+    if best.made is None or second.made is None or best.made >= second.made:
+        return ""
     return (
         f"You are defending: the best play holds the bidder to {_percent(best.made)} for "
         f"making {view.bid}, against {_percent(second.made)} after the next best."
@@ -423,3 +553,7 @@ def _ordinal(n: int) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _uncapital(text: str) -> str:
+    return text[:1].lower() + text[1:]

@@ -50,7 +50,7 @@ def themes_for(view: SeatView, options: Sequence[Option], phase: str) -> tuple[s
     found: set[str] = set()
     if phase == "auction":
         found.add("bidding")
-        if _partner_holds_bid(view):
+        if partner_holds_bid(view):
             found.add("partner-support")
     else:
         found |= _card_themes(view, options, phase)
@@ -75,18 +75,18 @@ def _card_themes(view: SeatView, options: Sequence[Option], phase: str) -> set[s
         found.add("tens-for-game")
     if best >= JOKER_1 or any(card >= JOKER_1 for card in trick):
         found.add("joker")
-    if _may_be_low(view, best, trump):
+    if may_be_low(view, best, trump):
         found.add("low")
     if len(view.trick_winners) >= ENDGAME_TRICKS:
         found.add("endgame")
-    if phase == "follow" and _partner_winning(view, trick, trump):
+    if phase == "follow" and partner_winning(view, trick, trump):
         found.add("partner-support")
     if _sets_the_bidder(view, options):
         found.add("defence")
     return found
 
 
-def _partner_holds_bid(view: SeatView) -> bool:
+def partner_holds_bid(view: SeatView) -> bool:
     bids = [seat for seat, action in view.auction if is_bid(action)]
     return bool(bids) and bids[-1] != view.seat and view.unit_of[bids[-1]] == view.unit
 
@@ -97,12 +97,31 @@ def _draws_trump(view: SeatView, best: int, trump: int) -> bool:
 
 
 def _protects_jack(view: SeatView, options: Sequence[Option], best: int, trump: int) -> bool:
-    """We hold the jack of trump, could play it, and the best play keeps it back."""
+    """We hold the jack of trump, could play it, something could take it, and the best
+    play keeps it back."""
     jack = trump * 13 + JACK
     if not view.hand >> jack & 1 or best == jack:
         return False
+    if not (higher_trumps_out(view, trump) or higher_in_trick(view, trump) is not None):
+        return False  # nothing can take it: keeping it back is not protecting it
     jack_option = next((o for o in options if o.code == card_code(jack)), None)
     return jack_option is not None and jack_option.value < options[0].value
+
+
+def higher_trumps_out(view: SeatView, trump: int) -> int:
+    """The trumps above the jack that the seat has not seen (a mask)."""
+    jack = trump * 13 + JACK
+    return view.unseen & SUIT_MASK[trump] & ~((2 << jack) - 1)
+
+
+def higher_in_trick(view: SeatView, trump: int) -> int | None:
+    """A trump above the jack that the other side has played to this trick."""
+    jack = trump * 13 + JACK
+    for seat, card in view.current_trick:
+        above = card < JOKER_1 and SUIT_OF[card] == trump and card > jack
+        if above and view.unit_of[seat] != view.unit:
+            return card
+    return None
 
 
 def _wins_ten(trick: list[int], best: int, trump: int) -> bool:
@@ -111,7 +130,7 @@ def _wins_ten(trick: list[int], best: int, trump: int) -> bool:
     return has_ten and trick_winner([*trick, best], trump) == len(trick)
 
 
-def _may_be_low(view: SeatView, card: int, trump: int) -> bool:
+def may_be_low(view: SeatView, card: int, trump: int) -> bool:
     """The card is trump and at most one unseen trump lies below it, none seen: it is
     low, or very likely low (the point goes to whoever was dealt it)."""
     if card >= JOKER_1 or SUIT_OF[card] != trump:
@@ -120,7 +139,7 @@ def _may_be_low(view: SeatView, card: int, trump: int) -> bool:
     return not below & (view.hand | view.played) and below.bit_count() <= 1
 
 
-def _partner_winning(view: SeatView, trick: list[int], trump: int) -> bool:
+def partner_winning(view: SeatView, trick: list[int], trump: int) -> bool:
     if len(view.teams[view.unit]) < 2 or not trick:
         return False
     winner_seat = view.current_trick[trick_winner(trick, trump)][0]

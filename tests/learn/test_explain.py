@@ -5,9 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from learn.explain import explain, is_equivalent, player_at, seat_place
-from learn.positions import Position, PositionError
-from tests.learn.fixtures.factories import sample_positions
+from learn.explain import call_outcome, explain, is_equivalent, player_at, seat_place
+from learn.positions import AuctionOutcome, Position, PositionError
+from tests.learn.fixtures.factories import sample_positions, starter_positions, with_outcomes
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +117,88 @@ def test_a_bid_that_is_right_gives_its_chance_of_being_made(bank):
     assert f"{position.best.made:.0%}" in first
     if position.option("pass") is not position.best:
         assert "passing gives up" in explain(position, "pass")[1]
+
+
+def searched(position: Position, **changes) -> Position:
+    """The position with outcomes on every call; ``changes`` rewrite one call's outcome."""
+    position = with_outcomes(position)
+    options = tuple(
+        replace(o, auction=replace(o.auction, **changes[o.code])) if o.code in changes else o
+        for o in position.options
+    )
+    return replace(position, options=options)
+
+
+def three_player_auction(bank) -> Position:
+    """Seat to act in a three-player auction with a seat still to bid after it."""
+    return next(
+        p for p in bank if p.phase == "auction" and p.players == 3 and len(p.view().auction) == 1
+    )
+
+
+def lowest_bid(position: Position) -> str:
+    return min((c for c in position.legal_codes() if c != "pass"), key=lambda c: int(c[4:]))
+
+
+def test_a_bid_is_told_how_often_a_later_seat_outbids_it(bank):
+    first_to_bid = next(p for p in bank if p.phase == "auction" and not p.view().auction)
+    code = lowest_bid(first_to_bid)
+    position = searched(first_to_bid, **{code: {"outbid": 0.64, "lead": 0.36}})
+    bid = position.option(code)
+    sentence = call_outcome(bid, position.view())
+    amount = code[4:]
+    assert sentence.startswith(f"If you bid {amount}, a player after you outbids you in 64% of")
+    assert f"bid in {bid.auction.made:.0%} of those deals" in sentence
+    assert any(sentence[1:-1] in paragraph for paragraph in explain(position, code))
+
+
+def test_a_pass_is_told_what_the_others_then_make(bank):
+    position = searched(three_player_auction(bank))
+    sentence = call_outcome(position.option("pass"), position.view())
+    assert sentence == (
+        "If you pass, the player that wins the auction makes their bid in 70% of the deals, "
+        "taking about 2.9 points."
+    )
+
+
+def test_with_partners_a_pass_may_still_win_the_auction_for_the_side():
+    position = next(
+        p
+        for p in starter_positions()
+        if p.phase == "auction" and len(p.view().teams[p.view().unit]) == 2
+    )
+    pass_ = replace(
+        position.option("pass"),
+        auction=AuctionOutcome(0.25, 0.0, 2.0, made=0.8, others_made=0.6, others_points=2.0),
+    )
+    sentence = call_outcome(pass_, position.view())
+    assert sentence.startswith(
+        "If you pass, your side wins the auction in 25% of the deals (your partner bids); "
+        "when another side wins it, that side makes its bid in 60% of those deals"
+    )
+
+
+def test_the_last_to_bid_is_never_outbid(bank):
+    last = next(p for p in bank if p.phase == "auction" and len(p.view().auction) == p.players - 1)
+    position = searched(last)
+    sentence = call_outcome(position.option(lowest_bid(last)), position.view())
+    assert "you are the last to bid, so nobody can outbid you" in sentence
+    assert "outbids you in" not in sentence
+
+
+def test_a_searched_call_is_explained_by_its_outcome_not_by_a_fixed_margin(bank):
+    position = searched(auction_position(bank, best_is_pass=True))
+    first, second = explain(position, "pass")[:2]
+    assert first.startswith("Passing is best: over")
+    assert "bids only when" not in first and "If you pass, " in first
+    assert second.startswith("You found it. The next best, bidding")
+    assert "outbid" in second
+
+
+def test_an_old_analysis_has_no_outcome_to_tell(bank):
+    position = auction_position(bank, best_is_pass=True)
+    assert call_outcome(position.best, position.view()) == ""
+    assert "If you pass" not in " ".join(explain(position, "pass"))
 
 
 def test_themes_add_their_own_sentences(bank):

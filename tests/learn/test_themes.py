@@ -4,12 +4,13 @@ from random import Random
 
 import pytest
 
+from game.engine.cards import SUIT_OF, parse_card
 from game.engine.rules import action_code, trick_winner
 from game.engine.state import MatchSetup
 from learn.positions import Option, phase_of
-from learn.themes import THEMES, themes_for
+from learn.themes import THEMES, higher_in_trick, higher_trumps_out, themes_for
 from tests.game.engine.test_properties import random_states
-from tests.learn.fixtures.factories import options, three_player_round
+from tests.learn.fixtures.factories import options, starter_positions, three_player_round
 
 REQUIRED = {
     "bidding",
@@ -140,3 +141,23 @@ def test_themes_come_in_the_order_of_the_catalogue():
         codes = [action_code(a) for a in state.legal_actions()]
         found = themes_for(view, options(*[(c, -i) for i, c in enumerate(codes)]), phase_of(view))
         assert list(found) == [slug for slug in THEMES if slug in found]
+
+
+def test_a_jack_nothing_can_take_is_not_protected_by_keeping_it_back():
+    bank = starter_positions()
+    safe = [
+        p
+        for p in bank
+        if "protecting-jack" in p.themes
+        and not higher_trumps_out(p.view(), _trump(p))
+        and higher_in_trick(p.view(), _trump(p)) is None
+    ]
+    assert safe  # the starter bank was tagged before the theme asked for a threat
+    for position in safe:
+        view = position.view()
+        assert "protecting-jack" not in themes_for(view, position.options, position.phase)
+
+
+def _trump(position) -> int:
+    view = position.view()
+    return view.trump if view.trump is not None else SUIT_OF[parse_card(position.best.code)]
