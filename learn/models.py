@@ -35,6 +35,9 @@ class Position(models.Model):
     players = models.PositiveSmallIntegerField()
     # the theme slugs between commas (",joker,low,"): a portable "has this theme" filter
     theme_tags = models.CharField(max_length=300, blank=True, default="")
+    # where in the round the decision falls, for lessons that need a kind of position
+    tricks = models.PositiveSmallIntegerField(default=0)  # finished before the decision
+    barred = models.PositiveSmallIntegerField(default=0)  # cards held that may not be played
     # the position's own Glicko-2 rating: it "wins" when a learner misses it
     rating = models.FloatField(default=glicko.DEFAULT_RATING)
     deviation = models.FloatField(default=glicko.DEFAULT_DEVIATION)

@@ -175,6 +175,18 @@ class Position:
             return 0.0
         return self.options[0].value - self.options[1].value
 
+    @property
+    def tricks_done(self) -> int:
+        """Tricks finished before the decision: 0 for the auction and all of trick one."""
+        return len(self.view().trick_winners)
+
+    @property
+    def barred(self) -> int:
+        """How many of the seat's cards it may not play here (0 in the auction)."""
+        if self.phase == "auction":
+            return 0
+        return self.view().hand.bit_count() - len(self.legal_codes())
+
     def option(self, code: str) -> Option:
         for option in self.options:
             if option.code == code:

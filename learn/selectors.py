@@ -38,7 +38,8 @@ PROVISIONAL_DEVIATION = 110.0
 
 @dataclass(frozen=True)
 class Filters:
-    """What the learner asked for. ``themes_any`` and ``target`` serve the tutorial."""
+    """What the learner asked for. ``themes_any``, ``target``, ``max_tricks`` and ``barred``
+    serve the tutorial."""
 
     phase: str | None = None
     theme: str | None = None
@@ -47,6 +48,8 @@ class Filters:
     rated: bool = True
     themes_any: tuple[str, ...] = ()
     target: float | None = None
+    max_tricks: int | None = None  # at most this many tricks finished before the decision
+    barred: bool = False  # some card in hand may not be played
 
     def q(self, prefix: str = "") -> Q:
         query = Q()
@@ -56,6 +59,10 @@ class Filters:
             query &= Q(**{f"{prefix}players": self.players})
         if self.theme:
             query &= Q(**{f"{prefix}theme_tags__contains": f",{self.theme},"})
+        if self.max_tricks is not None:
+            query &= Q(**{f"{prefix}tricks__lte": self.max_tricks})
+        if self.barred:
+            query &= Q(**{f"{prefix}barred__gt": 0})
         if self.themes_any:
             anyof = Q()
             for slug in self.themes_any:

@@ -164,15 +164,18 @@ def attempt_serve(
 
 
 def lesson_serve(*, learner: Learner, lesson: tutorial.Lesson) -> Attempt | None:
-    """A practice position for a tutorial lesson: unrated, easy, of the lesson's phase and
-    themes, widening to the phase alone and then to any position when the bank has none."""
-    attempts = [
-        Filters(phase=lesson.phase, themes_any=lesson.themes, rated=False),
-        Filters(phase=lesson.phase, rated=False),
-        Filters(rated=False),
-    ]
-    for filters in attempts:
-        filters = replace(filters, target=tutorial.TUTORIAL_TARGET)
+    """A practice position for a tutorial lesson: unrated, easy, of the kind the lesson
+    teaches (its phase, point in the round, barred cards) and one of its themes; without
+    such a theme in the bank, of that kind alone. None when the bank has no position of
+    that kind: a lesson never practises on a position it does not teach."""
+    fits = Filters(
+        phase=lesson.phase,
+        max_tricks=lesson.max_tricks,
+        barred=lesson.barred,
+        rated=False,
+        target=tutorial.TUTORIAL_TARGET,
+    )
+    for filters in (replace(fits, themes_any=lesson.themes), fits):
         served = attempt_serve(
             learner=learner, filters=filters, mode=Attempt.Mode.TUTORIAL, lesson=lesson.slug
         )
@@ -321,6 +324,9 @@ def _review_note(learner: Learner, position: Position, correct: bool, now: datet
 # --- Loading the bank ------------------------------------------------------------------
 
 
+POSITION_FIELDS = ("data", "phase", "players", "theme_tags", "tricks", "barred", "rating")
+
+
 @dataclass
 class LoadReport:
     created: int = 0
@@ -343,10 +349,7 @@ def positions_load(*, lines: Iterable[str], batch: int = 200) -> LoadReport:
             for position in pending:
                 _, created = Position.objects.get_or_create(
                     key=position.key,
-                    defaults={
-                        field: getattr(position, field)
-                        for field in ("data", "phase", "players", "theme_tags", "rating")
-                    },
+                    defaults={field: getattr(position, field) for field in POSITION_FIELDS},
                 )
                 report.created += created
                 report.existing += not created
@@ -373,6 +376,8 @@ def positions_load(*, lines: Iterable[str], batch: int = 200) -> LoadReport:
                 phase=core.phase,
                 players=core.players,
                 theme_tags=Position.tags_for(core.themes),
+                tricks=core.tricks_done,
+                barred=core.barred,
                 rating=core.prior_rating,
             )
         )

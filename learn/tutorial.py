@@ -24,6 +24,8 @@ class Lesson:
     paragraphs: tuple[str, ...]
     phase: str | None = None  # the practice positions' phase; None for any
     themes: tuple[str, ...] = ()  # the practice positions have one of these, when any exist
+    max_tricks: int | None = None  # at most this many tricks done: 0 is early in the round
+    barred: bool = False  # some card in the hand may not be played (and is shown faded)
     deck: bool = False  # show the functional deck per player count
     examples: bool = False  # show the rules' worked examples of legal plays
 
@@ -55,6 +57,7 @@ def _lessons() -> tuple[Lesson, ...]:
                 "In the practice positions you always see what your seat would see at the "
                 "table: your own cards and everything played so far, never another hand.",
             ),
+            max_tricks=0,  # the deck is the subject: a hand still nearly whole
             deck=True,
         ),
         Lesson(
@@ -82,7 +85,8 @@ def _lessons() -> tuple[Lesson, ...]:
                 "high: pulling the others' trumps early protects what you hold.",
             ),
             phase="lead",
-            themes=("choosing-trump", "drawing-trump"),
+            max_tricks=0,  # the first lead of the round, the one that sets trump
+            themes=("choosing-trump",),
         ),
         Lesson(
             slug="following",
@@ -96,6 +100,7 @@ def _lessons() -> tuple[Lesson, ...]:
                 "you may not play are shown faded.",
             ),
             phase="follow",
+            barred=True,
             examples=True,
         ),
         Lesson(
@@ -123,7 +128,7 @@ def _lessons() -> tuple[Lesson, ...]:
                 "the side about to win.",
             ),
             phase="auction",
-            themes=("bidding", "endgame"),
+            themes=("match-score",),  # a bid where the match score changes its worth
         ),
     )
 

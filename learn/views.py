@@ -201,6 +201,7 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
         "per_lesson": tutorial.PRACTICE_PER_LESSON,
         "next_lesson": tutorial.lesson_after(slug),
         "attempt": attempt,
+        "bank_size": selectors.bank_size(),
         "number": tutorial.LESSONS.index(found) + 1,
         "total": len(tutorial.LESSONS),
     }
