@@ -27,10 +27,11 @@ from game.bots.expert import ActionStats, Analysis, ExpertBot
 from game.bots.sampling import knowledge, sample_hands
 from game.engine import record as records
 from game.engine.cards import card_code, cards_of
-from game.engine.rules import PASS, action_code
+from game.engine.rules import PASS, action_code, parse_action_code
 from game.engine.state import MatchSetup, MatchState
 from game.engine.view import SeatView
 
+from .lines import play_out
 from .positions import (
     DEFAULT_RATING,
     AuctionOutcome,
@@ -145,6 +146,10 @@ def layouts(players: int) -> list[MatchSetup]:
     return setups
 
 
+# the later seats' calls in an auction position's sampled line: a quick look each
+LINE_BID_DEALS = 12
+
+
 # --- One decision --------------------------------------------------------------------
 
 
@@ -167,7 +172,7 @@ def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
     analysis = analyst.analyse(view, legal, rng, detailed=True)
     phase = phase_of(view)
     options = tuple(_option(stats, phase) for stats in analysis.actions)
-    line, line_hands = _line(view, analysis, options, rng)
+    line, line_hands = _line(view, analysis, options, analyst, rng)
     return Assessment(
         phase=phase,
         options=options,
@@ -213,14 +218,17 @@ def _share(chance: float | None) -> float | None:
 
 
 def _line(
-    view: SeatView, analysis: Analysis, options: Sequence[Option], rng: Random
+    view: SeatView, analysis: Analysis, options: Sequence[Option], analyst: ExpertBot, rng: Random
 ) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, ...], ...]]:
     if analysis.line:
         line = tuple((seat, action_code(action)) for seat, action in analysis.line)
         return line, _codes(analysis.line_deal)
-    # the auction's analysis has no line of play: show the bid in one sampled deal
+    # the auction's analysis has no line of play: in one sampled deal, the best call,
+    # the later seats' calls by a quick expert of their own, and the round played out
     hands = sample_hands(view, knowledge(view), rng)
-    return ((view.seat, options[0].code),), _codes(hands)
+    bidder = ExpertBot(budget_ms=analyst.budget_ms, max_deals=LINE_BID_DEALS)
+    played = play_out(view, hands, parse_action_code(options[0].code), bidder, rng)
+    return tuple((seat, action_code(action)) for seat, action in played), _codes(hands)
 
 
 def _codes(hands: Sequence[int]) -> tuple[tuple[str, ...], ...]:

@@ -20,7 +20,7 @@ from game.engine import notation, rules
 from game.engine.cards import SUIT_OF, SUITS, card_code, game_total, parse_card
 from game.engine.view import SeatView
 from game.identity import SeatOwner
-from learn import explain
+from learn import explain, lines
 from learn import positions as core_positions
 from learn import themes as core_themes
 from learn.models import Attempt, Learner, Position, Review
@@ -454,7 +454,7 @@ def deal_shown(core: core_positions.Position) -> DealShown | None:
     )
     auction: list[tuple[str, str]] = []
     cards: list[tuple[int, str]] = []
-    for seat, code in core.line:
+    for seat, code in lines.shown_line(core):
         if code == "pass" or code.startswith("bid:"):
             auction.append((seat_name(view, seat), describe_action(code)))
         else:

@@ -130,6 +130,18 @@ def test_a_right_answer_without_htmx_redirects_to_the_reveal(client, bank):
     assert "Every option" in text and "Show me a deal" in text and "Next position" in text
 
 
+def test_show_me_a_deal_on_an_auction_plays_the_round_after_the_auction(client, bank):
+    position = next(p for p in bank if p.phase == "auction")
+    client.get(f"/learn/positions/{position.key}/", follow=True)
+    attempt = Attempt.objects.get(position=position)
+
+    page = client.get(answer(client, attempt, right_code(position))["Location"]).text
+
+    deal = text_of(page.split("Show me a deal", 1)[1].split("</details>", 1)[0])
+    assert "The auction goes on: You " in deal
+    assert "Trick 1" in deal and "Trick 6" in deal and "won by" in deal
+
+
 def test_a_wrong_answer_with_htmx_swaps_in_the_reveal(client, bank):
     attempt = served(client)
     code = wrong_code(attempt.position)
