@@ -45,11 +45,14 @@ from .themes import themes_for
 # --- Settings ----------------------------------------------------------------------
 
 
-# Each extra hand multiplies the search from the opening lead: at four players the
-# trump-setting lead needs this much more time than at three. (A large table's auction
-# once needed 8-10 times the base budget in Python; the native core solves a five-player
+# Each extra hand multiplies the search from the opening lead: the trump-setting lead
+# gets this many times the three-player time. Measured with the native core on this
+# 2-core machine, shared, from the opening lead: four players solve 120 deals in 0.3-1 s,
+# five to six players about 2-20 deals a second, seven to eight players (cutthroat, or
+# 2v2v2v2) 0-1 deals a second, 4v4 about one every 2 s. (A large table's auction once
+# needed 8-10 times the base budget in Python; the native core solves a five-player
 # auction's 120 deals in about 1 s, and more time there only slowed the bank's growth.)
-FOUR_PLAYER_OPENING = 2.5
+OPENING_BY_PLAYERS = {3: 1.0, 4: 2.5, 5: 5.0, 6: 10.0, 7: 25.0, 8: 25.0}
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ class Budget:
     def _factor(self, view: SeatView) -> float:
         kind, players = decision_kind(view), view.players
         if kind == "opening":
-            return self.opening_factor * (1.0 if players <= 3 else FOUR_PLAYER_OPENING)
+            return self.opening_factor * OPENING_BY_PLAYERS[players]
         return self.first_trick_factor if not view.trick_winners else 1.0
 
     def mover(self) -> ExpertBot:
@@ -88,9 +91,14 @@ class Keep:
     min_deals: int = 8  # fewer sampled deals than this say too little
     # a pass is no lesson when every bid is hopeless: made less often than this
     hopeless: float = 0.3
+    # every call of an auction priced from the deals: an analysis that did not search the
+    # rest of the auction priced a pass as a constant, which is not worth teaching
+    priced_calls: bool = True
 
     def accepts(self, options: Sequence[Option], deals: int) -> bool:
         if len(options) < 2 or deals < self.min_deals or self._obvious_pass(options):
+            return False
+        if self.priced_calls and _unpriced_call(options):
             return False
         best, second = options[0], options[1]
         margin = best.value - second.value
@@ -98,10 +106,22 @@ class Keep:
         return margin >= self.min_margin and margin > self.z * error
 
     def _obvious_pass(self, options: Sequence[Option]) -> bool:
+        """Pass is best and every bid, once it wins the auction, is seldom made. Only a
+        known chance counts: a bid with none (never leading, or not priced) proves
+        nothing, and a pass that is best for what the auction does is a lesson."""
         if options[0].code != "pass":
             return False
-        chances = [o.made for o in options if o.code.startswith("bid:") and o.made is not None]
-        return all(chance < self.hopeless for chance in chances)
+        chances = [_made_when_leading(o) for o in options if o.code.startswith("bid:")]
+        return bool(chances) and all(c is not None and c < self.hopeless for c in chances)
+
+
+def _made_when_leading(option: Option) -> float | None:
+    return option.auction.made if option.auction is not None else option.made
+
+
+def _unpriced_call(options: Sequence[Option]) -> bool:
+    calls = [o for o in options if o.code == "pass" or o.code.startswith("bid:")]
+    return any(o.auction is None for o in calls)
 
 
 # The chance that a decision of each kind is analysed, by table size. The auction and
@@ -112,12 +132,15 @@ class Keep:
 EXAMINE = {
     3: {"auction": 1.0, "opening": 1.0, "lead": 0.4, "follow": 0.25},
     4: {"auction": 0.6, "opening": 0.5, "lead": 0.4, "follow": 0.25},
-    5: {"auction": 0.3, "opening": 0.0, "lead": 0.5, "follow": 0.3},
-    6: {"auction": 0.2, "opening": 0.0, "lead": 0.5, "follow": 0.3},
+    5: {"auction": 0.3, "opening": 0.3, "lead": 0.5, "follow": 0.3},
+    6: {"auction": 0.2, "opening": 0.25, "lead": 0.5, "follow": 0.3},
+    7: {"auction": 0.2, "opening": 0.2, "lead": 0.5, "follow": 0.3},
+    8: {"auction": 0.2, "opening": 0.2, "lead": 0.5, "follow": 0.3},
 }
-# From five players on, the expert's detailed search of the opening lead and the first
-# two tricks gets too few sampled deals in any affordable budget (none at all in 4 s at
-# six players): those tables are studied in the auction and from the third trick on.
+# From five players on, the rest of the first two tricks gets too few sampled deals in
+# any affordable budget (none at all in 4 s at six players): those tables are studied in
+# the auction, at the opening lead (with a budget of its own, OPENING_BY_PLAYERS) and
+# from the third trick on.
 LARGE_TABLE = 5
 LARGE_TABLE_FIRST_TRICK = 2
 LAST_TRICKS = 4  # from the fifth trick on, at most two cards are left: fewer of those
@@ -127,9 +150,9 @@ LAST_TRICKS_SHARE = 0.5
 def examine_rate(view: SeatView) -> float:
     kind = decision_kind(view)
     tricks_done = len(view.trick_winners)
-    rate = EXAMINE[min(view.players, max(EXAMINE))][kind]
-    in_play = kind != "auction"
-    if view.players >= LARGE_TABLE and in_play and tricks_done < LARGE_TABLE_FIRST_TRICK:
+    rate = EXAMINE[view.players][kind]
+    in_first_tricks = kind in ("lead", "follow") and tricks_done < LARGE_TABLE_FIRST_TRICK
+    if view.players >= LARGE_TABLE and in_first_tricks:
         return 0.0
     return rate * (LAST_TRICKS_SHARE if tricks_done >= LAST_TRICKS else 1.0)
 
@@ -223,9 +246,11 @@ def _line(
     if analysis.line:
         line = tuple((seat, action_code(action)) for seat, action in analysis.line)
         return line, _codes(analysis.line_deal)
+    hands = sample_hands(view, knowledge(view), rng)
+    if phase_of(view) != "auction":  # a card analysed with no line: the best card alone
+        return ((view.seat, options[0].code),), _codes(hands)
     # the auction's analysis has no line of play: in one sampled deal, the best call,
     # the later seats' calls by a quick expert of their own, and the round played out
-    hands = sample_hands(view, knowledge(view), rng)
     bidder = ExpertBot(budget_ms=analyst.budget_ms, max_deals=LINE_BID_DEALS)
     played = play_out(view, hands, parse_action_code(options[0].code), bidder, rng)
     return tuple((seat, action_code(action)) for seat, action in played), _codes(hands)

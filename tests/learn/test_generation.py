@@ -2,7 +2,7 @@
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
 from types import SimpleNamespace
@@ -25,7 +25,7 @@ from learn.generation import (
     open_bank,
 )
 from learn.positions import Position
-from tests.learn.fixtures.factories import options, sample_json
+from tests.learn.fixtures.factories import options, outcome, sample_json
 
 # no clock: a fixed number of sampled deals, so runs repeat exactly and stay quick
 TINY = Budget(
@@ -63,11 +63,36 @@ def test_too_few_sampled_deals_are_not_kept():
     assert not Keep(min_deals=8).accepts(options(("AS", 2.0), ("KS", 0.0), se=0.0), deals=3)
 
 
+def searched_calls(*pairs: tuple[str, float], made: float | None) -> tuple:
+    """Calls as the search of the rest of the auction prices them; ``made`` is each bid's
+    chance once it wins the auction."""
+    found = options(*pairs, se=0.05)
+    return tuple(
+        replace(o, auction=replace(outcome(o.code), made=None if o.code == "pass" else made))
+        for o in found
+    )
+
+
 def test_passing_when_every_bid_is_hopeless_is_no_lesson():
-    hopeless = options(("pass", 0.5), ("bid:4", -5.0), se=0.0, made=0.1)
-    hopeful = options(("pass", 0.5), ("bid:4", -5.0), se=0.0, made=0.6)
-    assert not Keep().accepts(hopeless, deals=20)
-    assert Keep().accepts(hopeful, deals=20)
+    assert not Keep().accepts(searched_calls(("pass", 0.5), ("bid:4", -5.0), made=0.1), 20)
+    assert Keep().accepts(searched_calls(("pass", 0.5), ("bid:4", -5.0), made=0.6), 20)
+
+
+def test_a_searched_pass_that_is_best_by_a_margin_is_kept():
+    # the bids would be made, but the seats after them take the auction or its points
+    calls = searched_calls(("pass", -0.2), ("bid:2", -1.1), ("bid:3", -2.5), made=0.7)
+    assert Keep().accepts(calls, deals=60)
+    # a bid that never wins the auction has no chance of being made: no evidence either way
+    never_leads = searched_calls(("pass", -0.2), ("bid:2", -1.1), made=None)
+    assert Keep().accepts(never_leads, deals=60)
+
+
+def test_a_call_priced_without_the_rest_of_the_auction_is_not_kept():
+    # the old analysis: a pass worth a constant 0.5 and no outcome behind any call
+    old = options(("pass", 0.5), ("bid:4", -5.0), se=0.0, made=0.6)
+    assert not Keep().accepts(old, deals=20)
+    assert Keep(priced_calls=False).accepts(old, deals=20)
+    assert Keep().accepts(options(("AS", 2.0), ("KS", 1.0), se=0.1), deals=20)  # cards: no calls
 
 
 # --- Options from the analysis -------------------------------------------------------------
@@ -115,8 +140,9 @@ def test_table_layouts_include_cutthroat_and_every_even_partnership():
     assert six == {6, 3, 2}
 
 
-def test_large_tables_are_studied_in_the_auction_and_from_the_third_trick_on():
-    state = MatchState(MatchSetup.cutthroat(6), 0).deal_round(Random(1))
+def round_rates(players: int) -> tuple[dict, dict]:
+    """Each (decision kind, tricks done) of one greedy round: its examine rate and budget."""
+    state = MatchState(MatchSetup.cutthroat(players), 0).deal_round(Random(1))
     greedy, rates, budgets = GreedyBot(), {}, {}
     while state.current_player() is not None:
         view = state.view_for(state.current_player())
@@ -124,9 +150,26 @@ def test_large_tables_are_studied_in_the_auction_and_from_the_third_trick_on():
         rates.setdefault(point, examine_rate(view))
         budgets.setdefault(point, Budget().analyst(view).budget_ms)
         state = state.apply(greedy.choose(view, view.legal_actions(), Random(2)))
-    assert rates[("auction", 0)] > 0
-    assert rates[("opening", 0)] == 0 and rates[("follow", 0)] == 0
+    return rates, budgets
+
+
+def test_large_tables_are_studied_at_the_auction_the_opening_and_from_the_third_trick():
+    rates, budgets = round_rates(6)
+    assert rates[("auction", 0)] > 0 and rates[("opening", 0)] > 0
+    assert rates[("follow", 0)] == 0 and rates[("lead", 1)] == 0
     assert rates[("lead", 2)] > 0 and budgets[("lead", 2)] == Budget.analysis_ms
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_every_table_size_studies_auctions_opening_leads_later_leads_and_follows(players):
+    rates, _ = round_rates(players)
+    for kind in ("auction", "opening", "lead", "follow"):
+        assert any(rate > 0 for (k, _), rate in rates.items() if k == kind), kind
+
+
+def test_the_opening_lead_gets_more_time_the_more_hands_there_are():
+    budgets = [round_rates(players)[1][("opening", 0)] for players in range(3, 9)]
+    assert budgets == sorted(budgets) and budgets[0] < budgets[-1]
 
 
 def test_a_small_run_keeps_only_clear_unforced_decisions(tmp_path):
@@ -234,4 +277,6 @@ def test_the_starter_bank_reads_back_whole_and_without_repeats():
     assert len({p.key for p in bank}) == len(bank)
     assert {p.players for p in bank} >= {3, 4, 5, 6}
     assert {p.phase for p in bank} == {"auction", "lead", "follow"}
-    assert all(Keep().accepts(p.options, p.deals) for p in bank)
+    # written before the rest of the auction was searched: its calls have no outcomes
+    # (regenerating it with the new analysis lets this use Keep() again)
+    assert all(Keep(priced_calls=False).accepts(p.options, p.deals) for p in bank)

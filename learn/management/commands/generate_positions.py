@@ -22,7 +22,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--count", type=int, default=300, help="positions the file should hold")
-        parser.add_argument("--players", default="3,4,5,6", help="comma list of table sizes")
+        parser.add_argument(
+            "--players", default="3,4,5,6,7,8", help="comma list of table sizes (3 to 8)"
+        )
         parser.add_argument("--workers", type=int, default=1)
         parser.add_argument("--out", default=str(DEFAULT_OUT))
         parser.add_argument("--seed", type=int, default=0)
@@ -30,9 +32,10 @@ class Command(BaseCommand):
             "--budget-ms",
             type=float,
             default=Budget.analysis_ms,
-            help="analysis time per decision; the first trick and a 3-4 player auction get "
-            f"{Budget.first_trick_factor}x, the opening lead {Budget.opening_factor}x "
-            "(10x at four players), a 5-6 player auction 8-10x",
+            help="analysis time per decision; the auction and the rest of trick one get "
+            f"{Budget.first_trick_factor}x, the opening lead {Budget.opening_factor}x times "
+            + ", ".join(f"{f:g} at {n}" for n, f in generation.OPENING_BY_PLAYERS.items())
+            + " players",
         )
         parser.add_argument("--max-deals", type=int, default=Budget.max_deals)
         parser.add_argument("--min-margin", type=float, default=Keep.min_margin)
