@@ -47,12 +47,15 @@ from .themes import themes_for
 
 # Each extra hand multiplies the search from the opening lead: the trump-setting lead
 # gets this many times the three-player time. Measured with the native core on this
-# 2-core machine, shared, from the opening lead: four players solve 120 deals in 0.3-1 s,
-# five to six players about 2-20 deals a second, seven to eight players (cutthroat, or
-# 2v2v2v2) 0-1 deals a second, 4v4 about one every 2 s. (A large table's auction once
-# needed 8-10 times the base budget in Python; the native core solves a five-player
-# auction's 120 deals in about 1 s, and more time there only slowed the bank's growth.)
-OPENING_BY_PLAYERS = {3: 1.0, 4: 2.5, 5: 5.0, 6: 10.0, 7: 25.0, 8: 25.0}
+# 2-core machine, shared (December 2026), the expert's detailed analysis of the opening
+# lead: 120 deals in 0.1 s at three players and 0.3-1 s at four; at five 2-20 deals a
+# second, at six about 2; at seven (cutthroat) 2-3 deals a minute. Without points (not
+# what the trainer asks for) eight players gave 0-20 deals in 20 s cutthroat, 8-16 at
+# 4v4, 0-3 at 2v2v2v2. So at seven and eight players the default budget (5 minutes)
+# reaches Keep's 8 deals only in part of the deals. (A large table's auction once needed
+# 8-10 times the base budget in Python; the native core solves a five-player auction's
+# 120 deals in about 1 s, and more time there only slowed the bank's growth.)
+OPENING_BY_PLAYERS = {3: 1.0, 4: 2.5, 5: 5.0, 6: 10.0, 7: 75.0, 8: 75.0}
 
 
 @dataclass(frozen=True)

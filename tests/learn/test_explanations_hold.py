@@ -327,7 +327,8 @@ def _seats_after(case: Case) -> int:
 
 
 def _pct(share: float | None) -> int | None:
-    return None if share is None else round(100 * share)
+    """A share as the explanation rounds it."""
+    return None if share is None else int(f"{share:.0%}"[:-1])
 
 
 def _call_clause(clause: str, said: str, found, case: Case) -> str | None:
