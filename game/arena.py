@@ -35,6 +35,7 @@ class Outcome:
     points: list[int]  # raw round points per unit, summed over the match
     bids: list[int]  # rounds each unit won the auction
     made: list[int]  # of those, rounds it made its bid
+    bid_total: list[int]  # the sum of the bids it won with
     latencies: dict[str, list[float]] = field(default_factory=dict)  # seconds per decision
     record: str | None = None
 
@@ -83,7 +84,7 @@ def play(
 
 def _outcome(setup, game, match: MatchState, latencies, keep_record) -> Outcome:
     units = setup.units
-    points, bids, made = [0] * units, [0] * units, [0] * units
+    points, bids, made, bid_total = [0] * units, [0] * units, [0] * units, [0] * units
     for state in match.rounds:
         result = state.result
         if result is None:
@@ -92,6 +93,7 @@ def _outcome(setup, game, match: MatchState, latencies, keep_record) -> Outcome:
             points[unit] += taken
         bids[result.bidder_unit] += 1
         made[result.bidder_unit] += result.made
+        bid_total[result.bidder_unit] += result.bid
     return Outcome(
         lineup=game.lineup,
         winner=match.winner,
@@ -99,6 +101,7 @@ def _outcome(setup, game, match: MatchState, latencies, keep_record) -> Outcome:
         points=points,
         bids=bids,
         made=made,
+        bid_total=bid_total,
         latencies=latencies,
         record=record.dumps(match) if keep_record else None,
     )
@@ -117,12 +120,13 @@ def wilson_interval(wins: int, total: int, z: float = 1.96) -> tuple[float, floa
 
 
 def summarise(outcomes: Sequence[Outcome]) -> dict[str, dict]:
-    """Per bot: matches, wins, win rate and its 95% interval, points per round, bid success,
-    and decision latency p50/p95 in milliseconds."""
+    """Per bot: matches, wins, win rate and its 95% interval, points per round, the share
+    of rounds whose auction it won, its average winning bid, bid success, and decision
+    latency p50/p95 in milliseconds."""
     names = sorted({name for o in outcomes for name in o.lineup})
     summary = {}
     for name in names:
-        matches = wins = rounds = points = bids = made = 0
+        matches = wins = rounds = points = bids = made = bid_total = 0
         latencies: list[float] = []
         for o in outcomes:
             units = [u for u, bot in enumerate(o.lineup) if bot == name]
@@ -134,6 +138,7 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, dict]:
             points += sum(o.points[u] for u in units)
             bids += sum(o.bids[u] for u in units)
             made += sum(o.made[u] for u in units)
+            bid_total += sum(o.bid_total[u] for u in units)
             latencies.extend(o.latencies.get(name, []))
         low, high = wilson_interval(wins, matches)
         summary[name] = {
@@ -142,6 +147,8 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, dict]:
             "win_rate": wins / matches if matches else 0.0,
             "win_rate_95": [low, high],
             "points_per_round": points / rounds if rounds else 0.0,
+            "auctions_won": bids / rounds if rounds else 0.0,
+            "average_bid": bid_total / bids if bids else None,
             "bid_success": made / bids if bids else None,
             "latency_ms_p50": _percentile(latencies, 0.50) * 1e3,
             "latency_ms_p95": _percentile(latencies, 0.95) * 1e3,

@@ -165,11 +165,7 @@ WARM_UP_ROUNDS = (0, 0, 1, 2, 3, 4)  # greedy rounds before the studied one
 
 def layouts(players: int) -> list[MatchSetup]:
     """The team layouts played at a table of this size."""
-    setups = [MatchSetup.cutthroat(players)]
-    for units in range(2, players):
-        if players % units == 0 and players // units >= 2:
-            setups.append(MatchSetup.partnerships(players, units))
-    return setups
+    return MatchSetup.layouts(players)
 
 
 # the later seats' calls in an auction position's sampled line: a quick look each
@@ -211,7 +207,7 @@ def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
 
 def _option(stats: ActionStats, phase: str) -> Option:
     # an analysis older than the search of the rest of the auction has no outcome
-    outcome = _outcome(getattr(stats, "auction", None))
+    outcome = _outcome(stats.auction)
     points = stats.points
     if phase == "auction" and stats.action == PASS and outcome is None:
         points = None  # that analysis priced a pass as a fixed margin, not as points

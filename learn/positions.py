@@ -88,7 +88,7 @@ class Option:
     """One legal action and what the analysis says it is worth to the acting seat's side."""
 
     code: str  # the action as records write it: "pass", "bid:3", "10H", "J1"
-    value: float  # expected match value (our gain minus theirs, in match points)
+    value: float  # expected match value: how far we gain on the best opponent, in match points
     value_se: float  # its standard error over the sampled deals
     # expected round points, (our side, everyone else); None for a pass in an analysis
     # that did not search the rest of the auction

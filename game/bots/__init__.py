@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import partial
 from random import Random
 from typing import Protocol
 
@@ -26,7 +27,13 @@ class Bot(Protocol):
 # even a choice that is already late gets this long to search: a few deals at least
 MIN_THINK_MS = 10.0
 
-LEVELS = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
+# expert-v1 is the expert before its auction search, kept frozen for the arena
+LEVELS = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "expert": ExpertBot,
+    "expert-v1": partial(ExpertBot, version=1),
+}
 
 
 def make_bot(level: str, **options) -> Bot:

@@ -2,8 +2,15 @@
 
 Perfect-information Monte Carlo: every sampled deal is solved by the exact double-dummy
 search, with the round's value measured in match terms (valuation.py), and the action
-with the best average wins. The analysis behind a choice is returned as data, which is
-what the trainer shows a learner.
+with the best average wins. In the auction, each deal also plays out the rest of the
+auction by a model of the seats still to act (auction.py), and counts as much as the
+bids so far make it likely; every bid and the pass are priced by the outcomes they lead
+to in the same deals. The analysis behind a choice is returned as data, which is what
+the trainer shows a learner.
+
+``version=1`` is the expert as it was before the auction search (``expert-v1``, kept
+frozen so that anyone can measure the difference): it priced a bid only as the points
+it would take as the leader and counted every opponent's points against itself.
 """
 
 from __future__ import annotations
@@ -16,17 +23,24 @@ from random import Random
 
 from game.engine.rules import PASS, bid_amount, is_bid
 from game.engine.solver import (
+    MAX_POINTS,
     Position,
     SampledSolve,
+    SearchStats,
+    SearchTimeout,
     Utility,
     advance,
     native_available,
     principal_variation,
+    sample_deals,
+    solve,
     solve_sampled,
 )
 from game.engine.view import SeatView
 
+from .auction import Auction, evidence, finish, limits, standing
 from .basic import GreedyBot
+from .hand_model import hand_model
 from .sampling import knowledge
 from .valuation import (
     Situation,
@@ -34,8 +48,23 @@ from .valuation import (
     decode,
     match_value,
     points_utility,
+    standing_utility,
+    standing_value,
+    steps_per_point,
     utility_for,
 )
+
+
+@dataclass(frozen=True)
+class AuctionOutcome:
+    """Where an auction action leads, over the sampled deals (weighted by the evidence)."""
+
+    lead: float  # share of deals in which our unit wins the auction
+    outbid: float  # for a bid: share in which a later seat outbids it (0 for a pass)
+    winning_bid: float  # the average winning bid
+    made: float | None  # when our unit leads: share of those deals in which it makes the bid
+    others_made: float | None  # when another unit leads: share in which it makes its bid
+    others_points: float | None  # when another unit leads: its average points
 
 
 @dataclass(frozen=True)
@@ -46,6 +75,7 @@ class ActionStats:
     points: tuple[float, float] | None  # expected round points: (our unit, everyone else)
     made: float | None  # chance the bid is made (for a bid: if we bid it)
     # points and made are None when the analysis was not detailed
+    auction: AuctionOutcome | None = None  # for an auction action (expert, not expert-v1)
 
 
 @dataclass(frozen=True)
@@ -68,9 +98,12 @@ class ExpertBot:
 
     budget_ms: float = 250.0
     max_deals: int = 400
-    bid_margin: float = 0.5  # expected match value a bid must promise over passing
+    bid_margin: float = 0.5  # expert-v1: expected match value a bid must promise over passing
+    version: int = 2
 
-    name = "expert"
+    @property
+    def name(self) -> str:
+        return "expert" if self.version >= 2 else "expert-v1"
 
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
         if len(legal) == 1:
@@ -87,6 +120,8 @@ class ExpertBot:
         expected points and bid chances and the best line of play in one sampled deal;
         without it the search is coarser and faster (what live play uses)."""
         deadline = time.perf_counter() + self.budget_ms / 1000
+        if view.bidder is None and self.version < 2:
+            return self._analyse_auction_v1(view, legal, rng, deadline)
         if view.bidder is None:
             return self._analyse_auction(view, legal, rng, deadline)
         return self._analyse_play(view, legal, rng, deadline, detailed)
@@ -94,18 +129,12 @@ class ExpertBot:
     # --- Card play ----------------------------------------------------------------
 
     def _analyse_play(self, view, legal, rng, deadline, detailed) -> Analysis:
-        unit_of = view.unit_of
-        situation = Situation(view.unit, unit_of[view.bidder], view.bid, view.scores, view.target)
+        situation = _situation(view, view.unit_of[view.bidder], view.bid)
         utility = self._play_utility(view, situation, detailed)
         batch = self._solve(view, utility, "actions", rng, deadline)
         column = {card: i for i, card in enumerate(batch.cards)}
-        samples = {
-            action: [
-                decode(row[column[action]]) if detailed else (row[column[action]], None, None)
-                for row in batch.values
-            ]
-            for action in legal
-        }
+        read = self._reader(situation, utility, detailed)
+        samples = {action: [read(row[column[action]]) for row in batch.values] for action in legal}
         stats = [_summarise(action, rows, situation) for action, rows in samples.items()]
         stats.sort(key=lambda s: -s.value)
         first_deal = batch.positions[0] if batch.positions else None
@@ -121,16 +150,50 @@ class ExpertBot:
             line_deal=first_deal.hands if first_deal else (),
         )
 
-    @staticmethod
-    def _play_utility(view: SeatView, situation: Situation, detailed: bool) -> Utility:
+    def _play_utility(self, view: SeatView, situation: Situation, detailed: bool) -> Utility:
         if not view.trick_winners and not detailed and not native_available():
             # the first trick is the dearest to search: in Python, make or beat the bid
             return contract_utility(situation)
-        return utility_for(situation, with_points=detailed)
+        if self.version < 2:
+            return utility_for(situation, with_points=detailed)
+        return standing_utility(situation, with_points=detailed)
+
+    def _reader(self, situation: Situation, utility: Utility, detailed: bool):
+        """From a searched value to (match value, our points, everyone else's, the
+        bidder's side's points), in match points; without detail, (value, None, None, None)."""
+        steps = 1 if self.version < 2 else steps_per_point(situation)
+        if not detailed:
+            return lambda value: (value / steps if steps > 1 else value, None, None, None)
+        we_bid = situation.we_bid
+        share = _our_share(situation) if not we_bid and situation.unit in utility.side else 1.0
+
+        def read(value):
+            match, side, other = decode(value, steps)
+            if we_bid:
+                return match, side, other, side
+            # the side's points are shared by seat when we defend with others
+            return match, side * share, side * (1 - share) + other, other
+
+        return read
 
     # --- The auction --------------------------------------------------------------
 
     def _analyse_auction(self, view, legal, rng, deadline) -> Analysis:
+        """Every bid and the pass, priced over the same sampled deals: in each, the seats
+        still to act bid by the model, the winner leads, and the exact search says what
+        the round then gives each side."""
+        deals = sample_deals(knowledge(view), self.max_deals, rng.getrandbits(63))
+        table = _AuctionTable(view, legal)
+        complete = True
+        for deal in deals:
+            if time.perf_counter() >= deadline:
+                complete = False
+                break
+            if not table.add(deal, rng, deadline):
+                complete = False  # a solve ran out of time: the deal is dropped
+        return Analysis(view.seat, table.stats(), table.deals, complete, (), ())
+
+    def _analyse_auction_v1(self, view, legal, rng, deadline) -> Analysis:
         """What we could take as the bidder, over sampled deals, priced for each legal bid."""
         batch = self._solve(view, points_utility(view.unit), "value", rng, deadline)
         outcomes = [row[0] for row in batch.values]  # points we take as the bidder, per deal
@@ -185,14 +248,198 @@ class ExpertBot:
         return bool(bids) and view.unit_of[bids[-1][0]] == view.unit
 
 
+def _situation(view: SeatView, bidder_unit: int, bid: int) -> Situation:
+    sizes = tuple(len(members) for members in view.teams)
+    return Situation(view.unit, bidder_unit, bid, view.scores, view.target, sizes)
+
+
+def _our_share(situation: Situation) -> float:
+    """Our unit's share, by seats, of the points the units other than the bidder's take."""
+    seats = situation.seats
+    defenders = sum(n for u, n in enumerate(seats) if u != situation.bidder_unit)
+    return seats[situation.unit] / defenders
+
+
+class _AuctionTable:
+    """The auction analysis being gathered: per deal, its weight and, per action, where
+    the auction ends and what the round then gives the bidder's side and the others."""
+
+    def __init__(self, view: SeatView, legal: Sequence[int]):
+        self.view = view
+        self.legal = list(legal)
+        order = [(view.dealer + 1 + i) % view.players for i in range(view.players)]
+        self.later = order[order.index(view.seat) + 1 :]
+        self.now = standing(view.auction)
+        unit_of = view.unit_of
+        partners = [len(view.teams[unit_of[s]]) - 1 for s in range(view.players)]
+        models = {s: hand_model(view.players, partners[s]) for s in range(view.players)}
+        self.shortfall = {s: m.shortfall for s, m in models.items()}
+        self.spread = models[view.seat].spread
+        del models[view.seat]
+        self.models = models
+        self.weights: list[float] = []
+        self.exact: list[list[tuple[Auction, int, int]]] = []  # per deal, per action
+        self.draws: list[float] = []  # per deal: the chance draw that settles play's shortfall
+        self.rows: list[list[tuple[Auction, int, int]]] = []  # the same, as play leaves it
+
+    @property
+    def deals(self) -> int:
+        return len(self.rows)
+
+    def add(self, deal: Position, rng: Random, deadline: float) -> bool:
+        view = self.view
+        values = {s: m.value(deal.hands[s], view.players) for s, m in self.models.items()}
+        weight = evidence(view.auction, values, view.dealer)
+        judged = limits({s: values[s] for s in self.later}, rng)
+        ends = [
+            finish(self.now.after(view.seat, action), self.later, judged, view.unit_of)
+            for action in self.legal
+        ]
+        outcomes = {}
+        for end in ends:
+            if end.holder not in outcomes:
+                outcome = _leader_outcome(deal, end.holder, deadline)
+                if outcome is None:
+                    return False
+                outcomes[end.holder] = outcome
+        self.weights.append(weight)
+        self.draws.append(rng.random())
+        self.exact.append([(end, *outcomes[end.holder]) for end in ends])
+        return True
+
+    def stats(self) -> tuple[ActionStats, ...]:
+        self._settle_play()
+        stats = [self._action_stats(i, action) for i, action in enumerate(self.legal)]
+        stats.sort(key=lambda s: (-s.value, s.action))
+        return tuple(stats)
+
+    def _settle_play(self) -> None:
+        """Each exact outcome as play is likely to leave it. The leader's side gives up
+        what the calibration measured for its exact value; for our own hand, scaled by how
+        much its exact value varies over our deals against how much a typical hand's
+        does: a hand that takes the same whatever the others hold loses little in play."""
+        seat = self.view.seat
+        own = [
+            next((bidder for end, bidder, _ in row if end.holder == seat), None)
+            for row in self.exact
+        ]
+        own = [points for points in own if points is not None] or [0]
+        mean = sum(own) / len(own)
+        varies = (sum((x - mean) ** 2 for x in own) / len(own)) ** 0.5
+        own_factor = min(1.5, varies / self.spread) if self.spread > 0 else 1.0
+        self.rows = []
+        for row, draw in zip(self.exact, self.draws, strict=True):
+            settled = []
+            for end, bidder, rest in row:
+                excess = self.shortfall[end.holder](bidder)
+                excess *= own_factor if end.holder == seat else 1.0
+                settled.append((end, *_in_play((bidder, rest), excess, draw)))
+            self.rows.append(settled)
+
+    def _action_stats(self, column: int, action: int) -> ActionStats:
+        view = self.view
+        unit_of = view.unit_of
+        values, ours, theirs, cases = [], [], [], []
+        for row in self.rows:
+            end, bidder_points, defender_points = row[column]
+            situation = _situation(view, unit_of[end.holder], end.high)
+            values.append(standing_value(situation, bidder_points, defender_points))
+            share = _our_share(situation) if not situation.we_bid else 1.0
+            mine = bidder_points if situation.we_bid else defender_points * share
+            ours.append(mine)
+            theirs.append(bidder_points + defender_points - mine)
+            cases.append((situation.we_bid, end, bidder_points >= end.high, bidder_points))
+        mean, se = _weighted_mean_se(values, self.weights)
+        outcome = self._outcome(action, cases)
+        points = (_weighted_mean(ours, self.weights), _weighted_mean(theirs, self.weights))
+        return ActionStats(action, mean, se, points, outcome.made, outcome)
+
+    def _outcome(self, action: int, cases) -> AuctionOutcome:
+        weights = self.weights
+        total = sum(weights) or 1.0
+        ours = [(wt, made) for wt, (we, _, made, _) in zip(weights, cases, strict=True) if we]
+        others = [
+            (wt, made, points)
+            for wt, (we, _, made, points) in zip(weights, cases, strict=True)
+            if not we
+        ]
+        later = set(self.later)
+        outbid = sum(
+            wt for wt, (_, end, _, _) in zip(weights, cases, strict=True) if end.holder in later
+        )
+        return AuctionOutcome(
+            lead=sum(wt for wt, _ in ours) / total,
+            outbid=outbid / total if is_bid(action) else 0.0,
+            winning_bid=_weighted_mean([end.high for _, end, _, _ in cases], weights),
+            made=_share(ours),
+            others_made=_share([(wt, made) for wt, made, _ in others]),
+            others_points=(
+                _weighted_mean([p for _, _, p in others], [wt for wt, _, _ in others])
+                if others
+                else None
+            ),
+        )
+
+
+def _leader_outcome(deal: Position, leader: int, deadline: float) -> tuple[int, int] | None:
+    """(points the leader's side takes, points the rest take) when ``leader`` leads this
+    deal, both sides playing their best for the leader's points; None past the deadline."""
+    side = deal.unit_of[leader]
+    table = tuple(
+        tuple(ours * 8 + (7 - theirs) for theirs in range(MAX_POINTS)) for ours in range(MAX_POINTS)
+    )
+    position = Position(
+        deal.unit_of, deal.hands, deal.dealt, deal.trump, leader, deal.trick, deal.taken
+    )
+    try:
+        value = solve(position, Utility(frozenset({side}), table), SearchStats(deadline=deadline))
+    except SearchTimeout:
+        return None
+    return value // 8, 7 - value % 8
+
+
+def _in_play(outcome: tuple[int, int], excess: float, draw: float) -> tuple[int, int]:
+    """An exact outcome as play is likely to leave it: the leader's side sees fewer hands
+    than the search did, and gives up ``excess`` points on average to the others (``draw``,
+    uniform in [0, 1), settles the fraction)."""
+    bidder, rest = outcome
+    lost = int(excess) + (draw < excess - int(excess))
+    lost = max(0, min(bidder, lost))
+    return bidder - lost, rest + lost
+
+
+def _share(cases: list[tuple[float, bool]]) -> float | None:
+    total = sum(wt for wt, _ in cases)
+    return sum(wt for wt, yes in cases if yes) / total if total > 0 else None
+
+
+def _weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
+    total = sum(weights)
+    if total <= 0:
+        return _mean(values)
+    return sum(v * w for v, w in zip(values, weights, strict=True)) / total
+
+
+def _weighted_mean_se(values: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
+    """The weighted mean and its standard error, over the deals' effective number."""
+    total = sum(weights)
+    if total <= 0:
+        return _mean_se(values)
+    mean = _weighted_mean(values, weights)
+    effective = total * total / sum(w * w for w in weights)
+    if effective < 2:
+        return mean, 0.0
+    variance = sum(w * (v - mean) ** 2 for v, w in zip(values, weights, strict=True)) / total
+    return mean, math.sqrt(variance / effective)
+
+
 def _summarise(action: int, rows: list[tuple], situation: Situation) -> ActionStats:
-    values = [m for m, _, _ in rows]
+    values = [m for m, _, _, _ in rows]
     mean, se = _mean_se(values)
     if not rows or rows[0][1] is None:
         return ActionStats(action, mean, se, None, None)
-    bidder_points = [ours if situation.we_bid else theirs for _, ours, theirs in rows]
-    made = sum(p >= situation.bid for p in bidder_points) / len(rows) if rows else None
-    points = (_mean([o for _, o, _ in rows]), _mean([t for _, _, t in rows]))
+    made = sum(bidder >= situation.bid for _, _, _, bidder in rows) / len(rows)
+    points = (_mean([o for _, o, _, _ in rows]), _mean([t for _, _, t, _ in rows]))
     return ActionStats(action, mean, se, points, made)
 
 

@@ -1,9 +1,13 @@
 """What a round's points are worth in the match, as a table the solver can search.
 
 A point is not always a point: a missed bid costs the whole bid, a side that did not
-bid stops at target - 1, and only the bidder can win at the end of a round. The table
-scores each (points we take, points the others take) pair in match terms, from the
-view of one unit.
+bid stops at target - 1, and only the bidder can win at the end of a round.
+
+``standing_value`` is what the expert plays for: how far the round moves us against the
+best of our opponents (with two units, simply our gain minus theirs). Counting every
+opponent's points against us, as ``match_value`` does, makes a five-way cutthroat table
+look hopeless whatever we do: four opponents take most of the points between them, but
+each of them is only one rival. ``match_value`` stays as the frozen expert-v1's measure.
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ class Situation:
     bid: int
     scores: tuple[int, ...]
     target: int
+    sizes: tuple[int, ...] = ()  # seats in each unit; () for one seat each
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return self.sizes or (1,) * len(self.scores)
 
     @property
     def we_bid(self) -> bool:
@@ -52,6 +61,75 @@ def match_value(situation: Situation, ours: int, theirs: int) -> int:
         bidder_score = s.scores[s.bidder_unit] if s.bidder_unit is not None else their_best
         bonus = -WIN_VALUE if made and bidder_score + theirs >= s.target else 0
     return ours_gain - theirs_gain + bonus
+
+
+def standing_value(situation: Situation, bidder_points: int, defender_points: int) -> float:
+    """How far the round moves our lead over the best opponent (negative: behind), with
+    the match end counted. The defenders' points are shared by seat: the search treats
+    them as one side, so it cannot say which defender took which."""
+    s = situation
+    seats = s.seats
+    defender_seats = sum(n for u, n in enumerate(seats) if u != s.bidder_unit)
+    after = []
+    for unit, score in enumerate(s.scores):
+        if unit == s.bidder_unit:
+            gain = rules.bidder_gain(points=bidder_points, bid=s.bid)
+        else:
+            share = defender_points * seats[unit] / defender_seats
+            gain = max(0, rules.capped_gain(score=score, points=share, target=s.target))
+        after.append(score + gain)
+    value = _lead(after, s.unit) - _lead(s.scores, s.unit)
+    if rules.bid_made(points=bidder_points, bid=s.bid) and after[s.bidder_unit] >= s.target:
+        value += WIN_VALUE if s.we_bid else -WIN_VALUE
+    return value
+
+
+def _lead(scores, unit: int) -> float:
+    return scores[unit] - max((score for u, score in enumerate(scores) if u != unit), default=0)
+
+
+def steps_per_point(situation: Situation) -> int:
+    """Table entries are whole numbers: shares of the defenders' points need quarters."""
+    return 1 if len(situation.scores) == 2 else 4
+
+
+def standing_utility(situation: Situation, with_points: bool = True) -> Utility:
+    """``standing_value`` as a table for the search, the bidder's unit against every
+    other unit: the defenders share one aim, to hold the bidder to less than the bid.
+    ``with_points`` also encodes both sides' points (``decode``) as in ``utility_for``.
+    The table is made monotone (more points never hurt the side that takes them), which
+    the search needs; at a cutthroat table that means a defender does not play to keep
+    points from a fellow defender."""
+    s = situation
+    steps = steps_per_point(s)
+    others = frozenset(u for u in range(len(s.scores)) if u != s.bidder_unit)
+    side = frozenset({s.unit}) if s.we_bid else others
+
+    def entry(mine: int, other: int) -> int:
+        bidder, defenders = (mine, other) if s.we_bid else (other, mine)
+        return round(standing_value(s, bidder, defenders) * steps)
+
+    table = _monotone([[entry(a, b) for b in range(MAX_POINTS)] for a in range(MAX_POINTS)])
+    scale, detail = (SCALE, 1) if with_points else (1, 0)
+    return Utility(
+        side,
+        tuple(
+            tuple(table[a][b] * scale + detail * (a * 8 + (7 - b)) for b in range(MAX_POINTS))
+            for a in range(MAX_POINTS)
+        ),
+    )
+
+
+def _monotone(table: list[list[int]]) -> list[list[int]]:
+    """The least table above ``table`` that rises with a, then the most below it that
+    falls with b (a running maximum down the rows, then a running minimum along them)."""
+    size = len(table)
+    for a in range(1, size):
+        table[a] = [max(x, y) for x, y in zip(table[a], table[a - 1], strict=True)]
+    for row in table:
+        for b in range(1, size):
+            row[b] = min(row[b], row[b - 1])
+    return table
 
 
 def utility_for(situation: Situation, with_points: bool = True) -> Utility:
@@ -88,7 +166,8 @@ def points_utility(unit: int) -> Utility:
     return Utility(frozenset({unit}), table)
 
 
-def decode(value: int) -> tuple[int, int, int]:
-    """(match value, our points, their points) from a searched value."""
+def decode(value: int, steps: int = 1) -> tuple[float, int, int]:
+    """(match value, the maximising side's points, the other side's) from a searched value
+    of a detailed table (``steps`` as ``steps_per_point`` gave it)."""
     match, rest = divmod(value, SCALE)
-    return match, rest // 8, 7 - rest % 8
+    return match / steps if steps > 1 else match, rest // 8, 7 - rest % 8

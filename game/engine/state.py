@@ -80,6 +80,15 @@ class MatchSetup:
             raise ValueError(f"{players} players do not split into {units} equal units")
         return cls(players, tuple(tuple(range(u, players, units)) for u in range(units)), target)
 
+    @classmethod
+    def layouts(cls, players: int) -> list[MatchSetup]:
+        """The usual layouts at this size: cutthroat, then every split into equal units."""
+        setups = [cls.cutthroat(players)]
+        for units in range(2, players):
+            if players % units == 0 and players // units >= 2:
+                setups.append(cls.partnerships(players, units))
+        return setups
+
 
 @dataclass(frozen=True)
 class Deal:

@@ -47,7 +47,8 @@ class Command(BaseCommand):
         if unknown or not bots:
             raise CommandError(f"unknown bot {unknown}; choose from {', '.join(LEVELS)}")
         setup = self._setup(opts)
-        options = {"expert": {"budget_ms": opts["budget_ms"]}} if opts["budget_ms"] else {}
+        budget = {"budget_ms": opts["budget_ms"]} if opts["budget_ms"] else {}
+        options = {name: budget for name in bots if name.startswith("expert")}
         games = arena.schedule(bots, setup.units, opts["matches"], opts["fair"], opts["seed"])
         play = partial(arena.play, setup, bot_options=options, keep_record=bool(opts["records"]))
         outcomes = self._run(play, games, opts["workers"])
@@ -99,9 +100,11 @@ class Command(BaseCommand):
         for name, s in summary.items():
             low, high = s["win_rate_95"]
             bids = "n/a" if s["bid_success"] is None else f"{s['bid_success']:.0%}"
+            average = "n/a" if s["average_bid"] is None else f"{s['average_bid']:.2f}"
             self.stdout.write(
-                f"{name:>7}: won {s['wins']}/{s['matches']} = {s['win_rate']:.1%} "
+                f"{name:>9}: won {s['wins']}/{s['matches']} = {s['win_rate']:.1%} "
                 f"(95% {low:.1%}-{high:.1%}), {s['points_per_round']:.2f} points/round, "
+                f"auctions won {s['auctions_won']:.0%} at {average} on average, "
                 f"bids made {bids}, decision p50 {s['latency_ms_p50']:.1f} ms "
                 f"p95 {s['latency_ms_p95']:.1f} ms"
             )

@@ -4,8 +4,9 @@ from random import Random
 
 import pytest
 
+from game.bots import make_bot
 from game.bots.expert import ExpertBot
-from game.engine.rules import bid_action, is_bid
+from game.engine.rules import PASS, bid_action, is_bid
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
 from tests.game.engine.builders import act, auction_won_by, round_with
 from tests.game.engine.test_state import SCRIPT, SCRIPTED_HANDS
@@ -43,23 +44,46 @@ def test_the_analysis_prices_every_card_with_points_bid_chances_and_a_line():
 
 def test_the_expert_bids_only_legal_amounts_and_opens_when_forced():
     state = act(round_with({}, players=4, dealer=3), "pass", "pass", "pass")
+    dealer = state.view_for(3)
     bot = ExpertBot(**REPEATABLE)
-    choice = bot.choose(state.view_for(2), state.legal_actions(), Random(3))
+    choice = bot.choose(dealer, state.legal_actions(), Random(3))
     assert is_bid(choice)
-    analysis = bot.analyse(state.view_for(2), state.legal_actions(), Random(3))
+    analysis = bot.analyse(dealer, state.legal_actions(), Random(3))
     assert analysis.deals == 6
     assert all(s.made is not None for s in analysis.actions)
 
 
-def test_the_expert_prefers_a_bid_it_can_make_over_one_it_cannot():
-    middling = {0: ["AS", "9S", "10D", "KC", "QH", "JH"]}  # spades give high and low
-    state = round_with(middling, players=4, dealer=3)
+def test_the_last_to_bid_prefers_a_bid_it_can_make_over_one_it_cannot():
+    middling = {3: ["AS", "9S", "10D", "KC", "QH", "JH"]}  # spades give high and low
+    state = act(round_with(middling, players=4, dealer=3), "pass", "pass", "pass")
     bot = ExpertBot(**REPEATABLE)
-    analysis = bot.analyse(state.view_for(0), state.legal_actions(), Random(4))
+    analysis = bot.analyse(state.view_for(3), state.legal_actions(), Random(4))
     by_action = {s.action: s for s in analysis.actions}
-    assert by_action[bid_action(2)].made == 1.0  # high and low are sure with spades trump
     assert by_action[bid_action(2)].made > by_action[bid_action(6)].made
     assert by_action[bid_action(2)].value > by_action[bid_action(6)].value
+    assert all(s.auction.lead == 1.0 for s in analysis.actions)  # nobody is left to bid
+
+
+def test_first_to_bid_with_a_sure_hand_the_expert_bids_more_than_the_minimum():
+    # high, low, jack and game are certain with spades trump: a bid of 1 invites an overbid
+    sure = {0: ["AS", "KS", "QS", "JS", "10S", "9S"]}
+    state = round_with(sure, players=4, dealer=3)
+    legal = state.legal_actions()
+    choice = ExpertBot(budget_ms=1e9, max_deals=40).choose(state.view_for(0), legal, Random(2))
+    assert choice in (bid_action(5), bid_action(6))
+    analysis = ExpertBot(budget_ms=1e9, max_deals=40).analyse(state.view_for(0), legal, Random(2))
+    by_action = {s.action: s for s in analysis.actions}
+    assert by_action[bid_action(1)].auction.outbid > by_action[bid_action(6)].auction.outbid
+    assert by_action[PASS].auction.lead < 1.0
+    assert by_action[PASS].auction.others_made is not None  # what the others then make
+
+
+def test_expert_v1_still_bids_the_minimum_it_can_make():
+    sure = {0: ["AS", "KS", "QS", "JS", "10S", "9S"]}
+    state = round_with(sure, players=4, dealer=3)
+    bot = make_bot("expert-v1", budget_ms=1e9, max_deals=20)
+    assert bot.name == "expert-v1"
+    assert bot.choose(state.view_for(0), state.legal_actions(), Random(2)) == bid_action(1)
 
 
 @pytest.mark.parametrize("players", [3, 8])

@@ -1,0 +1,121 @@
+"""What a hand is worth to its leader, from the hand alone: the model of how a player bids.
+
+The expert cannot search every seat's view of every sampled deal, so it gives each seat
+a cheaper judge: the points a leader's side takes with this hand, as a linear function
+of the hand's features in its best trump suit. The weights are fitted by
+``game.calibration`` to exact solves of random deals (what an expert would expect on
+average, over deals it cannot see) and kept in ``hand_model.json``, one set per table
+size and number of partners. ``spread`` is how far real deals stray from the estimate;
+``excess`` is how much more the exact search promises a leader than play by the expert
+itself gives (it sees every hand; players do not), taken off every estimate.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from game.engine.cards import JOKERS, LOW_RANK, RANKS, SUIT_MASK
+
+MODEL_FILE = Path(__file__).with_name("hand_model.json")
+
+FEATURES = (
+    "bias", "trumps", "trumps_squared", "ace", "king", "queen", "jack", "ten", "lowest",
+    "second_lowest", "jokers", "side_aces", "side_tens",
+)  # fmt: skip
+
+_ACE, _KING, _QUEEN, _JACK, _TEN = (RANKS.index(r) for r in ("A", "K", "Q", "J", "10"))
+
+
+@dataclass(frozen=True)
+class HandModel:
+    weights: tuple[float, ...]
+    spread: float  # standard deviation of the exact points around the estimate
+    excess: float = 0.0  # exact points minus points taken in play, on average
+    excess_by_exact: tuple[float, ...] = ()  # the same for each exact value 0..6
+
+    def shortfall(self, exact: int) -> float:
+        """How many points a leader's side loses in play, on average, to what the exact
+        search of the open deal gives it."""
+        return self.excess_by_exact[exact] if self.excess_by_exact else self.excess
+
+    def value(self, hand: int, players: int) -> float:
+        """Expected points of the leader's side in play, trump chosen as well as the
+        model can."""
+        exact = max(dot(self.weights, row) for row in suit_features(hand, players))
+        return exact - self.excess
+
+
+def suit_features(hand: int, players: int) -> list[tuple[float, ...]]:
+    """One feature row per suit the hand could lead as trump (every suit it holds)."""
+    low = RANKS.index(LOW_RANK[players])
+    jokers = (hand & JOKERS).bit_count()
+    rows = []
+    for suit in range(4):
+        ranks = (hand & SUIT_MASK[suit]) >> (13 * suit)
+        if not ranks:
+            continue
+        trumps = ranks.bit_count()
+        side = hand & ~SUIT_MASK[suit] & ~JOKERS
+        rows.append(
+            (
+                1.0,
+                trumps,
+                trumps * trumps / 6,
+                ranks >> _ACE & 1,
+                ranks >> _KING & 1,
+                ranks >> _QUEEN & 1,
+                ranks >> _JACK & 1,
+                ranks >> _TEN & 1,
+                ranks >> low & 1,
+                ranks >> (low + 1) & 1,
+                jokers,
+                _count_rank(side, _ACE),
+                _count_rank(side, _TEN),
+            )  # fmt: skip
+        )
+    return rows or [(1.0,) + (0.0,) * (len(FEATURES) - 1)]
+
+
+def _count_rank(mask: int, rank: int) -> int:
+    return sum(mask >> (13 * suit + rank) & 1 for suit in range(4))
+
+
+def dot(weights: tuple[float, ...], row: tuple[float, ...]) -> float:
+    return sum(w * x for w, x in zip(weights, row, strict=True))
+
+
+def model_key(players: int, partners: int) -> str:
+    return f"{players}:{partners}"
+
+
+@cache
+def _fitted() -> dict[str, HandModel]:
+    data = json.loads(MODEL_FILE.read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{MODEL_FILE.name} was fitted for other features; refit it")
+    return {
+        key: HandModel(
+            tuple(entry["weights"]),
+            entry["spread"],
+            entry.get("excess", 0.0),
+            tuple(entry.get("excess_by_exact", ())),
+        )
+        for key, entry in data["models"].items()
+    }
+
+
+def hand_model(players: int, partners: int) -> HandModel:
+    """The fitted model for this table size and number of partners (the nearest fitted
+    layout at this size when this one was not fitted)."""
+    models = _fitted()
+    key = model_key(players, partners)
+    if key in models:
+        return models[key]
+    fitted = [int(k.split(":")[1]) for k in models if k.startswith(f"{players}:")]
+    if not fitted:
+        raise ValueError(f"no hand model for {players} players in {MODEL_FILE.name}")
+    nearest = min(fitted, key=lambda p: abs(p - partners))
+    return models[model_key(players, nearest)]
