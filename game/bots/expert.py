@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
+from game.engine.cards import JOKERS
 from game.engine.rules import PASS, bid_amount, is_bid
 from game.engine.solver import (
     MAX_POINTS,
@@ -53,6 +54,9 @@ from .valuation import (
     steps_per_point,
     utility_for,
 )
+
+# the least time a solve in the auction gets before the hand model answers for it
+SOLVE_SHARE_MIN_S = 0.002
 
 
 @dataclass(frozen=True)
@@ -186,11 +190,11 @@ class ExpertBot:
         table = _AuctionTable(view, legal)
         complete = True
         for deal in deals:
-            if time.perf_counter() >= deadline:
+            if table.deals and time.perf_counter() >= deadline:
                 complete = False
                 break
-            if not table.add(deal, rng, deadline):
-                complete = False  # a solve ran out of time: the deal is dropped
+            table.add(deal, rng, deadline)
+        complete = complete and not table.estimated
         return Analysis(view.seat, table.stats(), table.deals, complete, (), ())
 
     def _analyse_auction_v1(self, view, legal, rng, deadline) -> Analysis:
@@ -275,8 +279,10 @@ class _AuctionTable:
         models = {s: hand_model(view.players, partners[s]) for s in range(view.players)}
         self.shortfall = {s: m.shortfall for s, m in models.items()}
         self.spread = models[view.seat].spread
+        self.all_models = dict(models)
         del models[view.seat]
         self.models = models
+        self.estimated = 0  # outcomes the model gave because the search ran out of time
         self.weights: list[float] = []
         self.exact: list[list[tuple[Auction, int, int]]] = []  # per deal, per action
         self.draws: list[float] = []  # per deal: the chance draw that settles play's shortfall
@@ -286,7 +292,7 @@ class _AuctionTable:
     def deals(self) -> int:
         return len(self.rows)
 
-    def add(self, deal: Position, rng: Random, deadline: float) -> bool:
+    def add(self, deal: Position, rng: Random, deadline: float) -> None:
         view = self.view
         values = {s: m.value(deal.hands[s], view.players) for s, m in self.models.items()}
         weight = evidence(view.auction, values, view.dealer)
@@ -298,14 +304,25 @@ class _AuctionTable:
         outcomes = {}
         for end in ends:
             if end.holder not in outcomes:
-                outcome = _leader_outcome(deal, end.holder, deadline)
-                if outcome is None:
-                    return False
-                outcomes[end.holder] = outcome
+                outcomes[end.holder] = self._outcome_of(deal, end.holder, deadline)
         self.weights.append(weight)
         self.draws.append(rng.random())
         self.exact.append([(end, *outcomes[end.holder]) for end in ends])
-        return True
+
+    def _outcome_of(self, deal: Position, leader: int, deadline: float) -> tuple[int, int]:
+        """The exact outcome if the search finishes within its share of the time left
+        (a quarter, so that a hard deal cannot take all of it); else the hand model's."""
+        now = time.perf_counter()
+        share = now + max(SOLVE_SHARE_MIN_S, (deadline - now) / 4)
+        exact = _leader_outcome(deal, leader, min(deadline, share))
+        if exact is not None:
+            return exact
+        self.estimated += 1
+        model = self.all_models[leader]
+        players = self.view.players
+        bidder = max(0, min(MAX_POINTS - 1, round(model.exact_value(deal.hands[leader], players))))
+        jokers = sum((hand & JOKERS).bit_count() for hand in deal.hands)
+        return bidder, max(0, 4 + jokers - bidder)
 
     def stats(self) -> tuple[ActionStats, ...]:
         self._settle_play()

@@ -44,8 +44,11 @@ class HandModel:
     def value(self, hand: int, players: int) -> float:
         """Expected points of the leader's side in play, trump chosen as well as the
         model can."""
-        exact = max(dot(self.weights, row) for row in suit_features(hand, players))
-        return exact - self.excess
+        return self.exact_value(hand, players) - self.excess
+
+    def exact_value(self, hand: int, players: int) -> float:
+        """What the exact search of an open deal would give the leader's side, expected."""
+        return max(dot(self.weights, row) for row in suit_features(hand, players))
 
 
 def suit_features(hand: int, players: int) -> list[tuple[float, ...]]:

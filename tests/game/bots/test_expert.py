@@ -99,3 +99,15 @@ def test_the_expert_plays_whole_rounds_at_small_and_big_tables(players):
         assert choice in legal
         state = state.apply(choice, seat)
     assert sum(state.result.raw) >= 2  # high and low at least
+
+
+def test_an_auction_at_eight_players_is_priced_even_when_the_time_is_nearly_gone():
+    setup = MatchSetup.partnerships(8, 2)
+    state = RoundState(setup, shuffle_deal(setup, 0, Random(8)))
+    seat = state.current_player()
+    analysis = ExpertBot(budget_ms=1).analyse(
+        state.view_for(seat), state.legal_actions(), Random(1)
+    )
+    assert analysis.deals >= 1  # the hand model answers for a deal the search cannot finish
+    assert {s.action for s in analysis.actions} == set(state.legal_actions())
+    assert all(s.auction is not None for s in analysis.actions)
