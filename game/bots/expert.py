@@ -290,7 +290,7 @@ class _AuctionTable:
 
     @property
     def deals(self) -> int:
-        return len(self.rows)
+        return len(self.exact)
 
     def add(self, deal: Position, rng: Random, deadline: float) -> None:
         view = self.view

@@ -47,8 +47,24 @@ class HandModel:
         return self.exact_value(hand, players) - self.excess
 
     def exact_value(self, hand: int, players: int) -> float:
-        """What the exact search of an open deal would give the leader's side, expected."""
-        return max(dot(self.weights, row) for row in suit_features(hand, players))
+        """What the exact search of an open deal would give the leader's side, expected:
+        ``max(dot(weights, row) for row in suit_features(hand, players))``, by table."""
+        w = self.weights
+        by_ranks = _trump_table(w, players)
+        side_ace, side_ten = w[_SIDE_ACES], w[_SIDE_TENS]
+        aces = tens = 0
+        best = None
+        for suit in range(4):
+            ranks = hand >> (13 * suit) & 0x1FFF
+            if ranks:
+                ace, ten = ranks >> _ACE & 1, ranks >> _TEN & 1
+                aces += ace
+                tens += ten
+                value = by_ranks[ranks] - side_ace * ace - side_ten * ten
+                best = value if best is None or value > best else best
+        if best is None:
+            return dot(w, suit_features(hand, players)[0])
+        return best + w[_JOKERS] * (hand & JOKERS).bit_count() + side_ace * aces + side_ten * tens
 
 
 def suit_features(hand: int, players: int) -> list[tuple[float, ...]]:
@@ -80,6 +96,30 @@ def suit_features(hand: int, players: int) -> list[tuple[float, ...]]:
             )  # fmt: skip
         )
     return rows or [(1.0,) + (0.0,) * (len(FEATURES) - 1)]
+
+
+_JOKERS, _SIDE_ACES, _SIDE_TENS = (FEATURES.index(f) for f in ("jokers", "side_aces", "side_tens"))
+
+
+@cache
+def _trump_table(weights: tuple[float, ...], players: int) -> tuple[float, ...]:
+    """For every 13-bit set of ranks, its weighted features as trump, side cards and
+    jokers aside (what ``exact_value`` adds back)."""
+    bias, trumps, squared, *flag_weights = weights[:_JOKERS]
+    low = RANKS.index(LOW_RANK[players])
+    flags = [(rank, w) for rank, w in zip(_FLAG_RANKS(low), flag_weights, strict=True) if w]
+    table = [0.0]
+    for ranks in range(1, 1 << 13):
+        count = ranks.bit_count()
+        value = bias + trumps * count + squared * count * count / 6
+        for rank, w in flags:
+            value += w * (ranks >> rank & 1)
+        table.append(value)
+    return tuple(table)
+
+
+def _FLAG_RANKS(low: int) -> tuple[int, ...]:  # noqa: N802 (the order of FEATURES' flags)
+    return (_ACE, _KING, _QUEEN, _JACK, _TEN, low, low + 1)
 
 
 def _count_rank(mask: int, rank: int) -> int:

@@ -28,3 +28,21 @@ def test_a_hand_has_one_row_per_suit_it_could_lead_as_trump():
     assert spades["jokers"] == 2 and spades["side_tens"] == 1
     eight_low = dict(zip(FEATURES, suit_features(hand("3S", "AS"), 8)[0], strict=True))
     assert eight_low["lowest"] == 1  # the 3 is the lowest spade in the 8-player deck
+
+
+def test_the_tabled_value_is_the_best_suit_row_weighted():
+    from random import Random
+
+    from game.bots.hand_model import dot
+    from game.engine.cards import cards_of, functional_deck
+
+    rng = Random(3)
+    for players in (3, 5, 8):
+        model = hand_model(players, 0)
+        deck = cards_of(functional_deck(players))
+        for _ in range(200):
+            h = mask_of(rng.sample(deck, 6))
+            rows = suit_features(h, players)
+            assert (
+                abs(model.exact_value(h, players) - max(dot(model.weights, r) for r in rows)) < 1e-9
+            )
