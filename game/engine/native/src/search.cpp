@@ -115,6 +115,23 @@ class Search {
     int last_two(int i, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta);
     int last_trick(int leader, int a, int b, std::uint64_t games) const;
+    struct Bounds {
+        int lower, upper;
+    };
+    struct TrickSoFar {
+        Mask cards = 0;
+        int winning = -1, win_seat = -1;
+        std::uint32_t pending = 0;  // seats still to play to it, one bit each
+    };
+    Bounds bounds(int a, int b, std::uint64_t games, Mask remaining,
+                  const TrickSoFar& trick) const;
+    int points_in(Mask cards) const;
+    Mask beaters_of(int winning) const;
+    std::uint32_t holders_of(int card) const {
+        std::uint32_t seats = 0;
+        for (int s = 0; s < players_; ++s) seats |= std::uint32_t((hands_[s] >> card) & 1) << s;
+        return seats;
+    }
     bool interchangeable(int x, int y, Mask trick_mask) const;
     int final_value(int a, int b, std::uint64_t games) const;
     void take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) const;
@@ -125,6 +142,7 @@ class Search {
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
     void canonical_hands(Mask remaining, Mask* key) const;
     std::uint64_t game_key(std::uint64_t games, int still_out) const;
+    std::uint64_t key_hash(const Mask* key, std::uint64_t relative, std::uint32_t meta) const;
 
     const Rules& r_;
     const Position& p_;
@@ -335,36 +353,64 @@ std::uint64_t Search::game_key(std::uint64_t games, int still_out) const {
     return key;
 }
 
-int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
-    int a_sure = 0, b_sure = 0;
-    Mask remaining = 0;
-    for (int s = 0; s < players_; ++s) remaining |= hands_[s];
-    if (!remaining) return final_value(a, b, games);
-    if (popcount(remaining) == players_) return last_trick(leader, a, b, games);
-    // Bounds from the points still out: stop when they cannot change the answer. A scoring
-    // card whose holder's opponents hold nothing that could beat it is its side's already.
-    int out = popcount(remaining & once_) + popcount(remaining & twice_);
-    Mask ours = 0, theirs = 0;
-    for (int s = 0; s < players_; ++s) (side_of_seat_[s] ? ours : theirs) |= hands_[s];
+int Search::points_in(Mask cards) const {
+    return popcount(cards & once_) + popcount(cards & twice_);
+}
+
+// The cards that beat ``winning``, the card winning a trick so far (all of them legal to
+// whoever holds one: trumps and jokers always are, and a plain winner is of the suit led).
+Mask Search::beaters_of(int winning) const {
+    const Mask above = ~((bit(winning) << 1) - 1);
+    if (is_trump(winning)) return trump_mask_ & above;
+    if (r_.is_joker(winning)) return trump_mask_;  // a later joker loses to the first
+    return trump_mask_ | r_.jokers | (r_.suit_mask[r_.suit_of[winning]] & above);
+}
+
+// The interval the value lies in, from what is decided: points taken, points whose
+// capture is sure, and game once the rest cannot change who wins it. Mid-trick, the
+// cards played so far go to the side winning the trick once no opponent still to play
+// (a seat in ``pending``) can beat its winning card.
+Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
+                              const TrickSoFar& trick) const {
+    Mask hands_of_side[2] = {0, 0};  // [other side, maximising side]
+    for (int s = 0; s < players_; ++s) hands_of_side[side_of_seat_[s]] |= hands_[s];
+    int sure[2] = {0, 0};       // points, per side
+    int game_sure[2] = {0, 0};  // game value, per side
+    int out = points_in(remaining);
+    const int still_out = r_.game_total(remaining | trick.cards);
+    int losing_side = -1;  // mid-trick, the side not winning the trick so far
+    if (trick.cards) {
+        const bool side = side_of_seat_[trick.win_seat];
+        losing_side = !side;
+        Mask opponents = 0;
+        for (int s = 0; s < players_; ++s)
+            if ((trick.pending >> s & 1) && side_of_seat_[s] != side) opponents |= hands_[s];
+        if (opponents & beaters_of(trick.winning)) {
+            out += points_in(trick.cards);
+        } else {
+            sure[side] += points_in(trick.cards);
+            game_sure[side] += r_.game_total(trick.cards);
+        }
+    }
     // A trump (or joker) its holder's opponents cannot beat wins the trick it is played
     // to, so it is captured by its holder's side: its points and its game value with it.
-    int game_sure[2] = {0, 0};  // [other side, maximising side]
     const Mask candidates = remaining & (trump_mask_ | r_.jokers);
     for (Mask rest = candidates; rest; rest &= rest - 1) {
         const int card = lowest(rest);
-        const bool mine = (ours >> card) & 1;
-        const Mask against = mine ? theirs : ours;
+        const bool mine = (hands_of_side[1] >> card) & 1;
+        Mask against = hands_of_side[!mine];
+        if (losing_side == int(mine) && (trick.pending & holders_of(card)))
+            against |= bit(trick.winning);  // played now, it meets the card winning so far
         const Mask beaters = r_.is_joker(card) ? trump_mask_ | r_.jokers
                                                : trump_mask_ & ~((bit(card) << 1) - 1);
         if (against & beaters) continue;
         game_sure[mine] += r_.game_value[card];
         if (!((once_ >> card) & 1)) continue;
         const int points = 1 + int((twice_ >> card) & 1);
-        (mine ? a_sure : b_sure) += points;
+        sure[mine] += points;
         out -= points;
     }
-    const int a_low = a + a_sure, b_low = b + b_sure;
-    const int still_out = r_.game_total(remaining);
+    const int a_low = a + sure[1], b_low = b + sure[0];
     int settled = -1;  // the side game surely goes to (1 maximising, 0 the other), if either
     if (two_sides_) {
         // each side is one unit: game is settled once even the rest cannot tie it
@@ -389,30 +435,43 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
         }
         if (units_ == 1 || top > second + still_out) settled = u_.side_of_unit[top_unit] ? 1 : 0;
     }
-    int upper, lower;
     const auto& t = u_.table;
-    if (settled < 0) {
-        upper = t[a_low + out + 1][b_low];
-        lower = t[a_low][b_low + out + 1];
-    } else if (settled == 1) {
-        upper = t[a_low + out + 1][b_low];
-        lower = t[a_low + 1][b_low + out];
-    } else {
-        upper = t[a_low + out][b_low + 1];
-        lower = t[a_low][b_low + out + 1];
-    }
-    if (upper <= alpha || lower == upper) return upper;
-    if (lower >= beta) return lower;
+    if (settled < 0) return {t[a_low][b_low + out + 1], t[a_low + out + 1][b_low]};
+    if (settled == 1) return {t[a_low + 1][b_low + out], t[a_low + out + 1][b_low]};
+    return {t[a_low][b_low + out + 1], t[a_low + out][b_low + 1]};
+}
+
+// One multiply per seat and a single mix: the seats' hands are disjoint, so a sum of odd
+// multiples of them spreads well enough before the mix.
+std::uint64_t Search::key_hash(const Mask* key, std::uint64_t relative, std::uint32_t meta) const {
+    static constexpr std::uint64_t kOdd[kMaxSeats] = {
+        0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL,
+        0xFF51AFD7ED558CCDULL, 0xC4CEB9FE1A85EC53ULL, 0x94D049BB133111EBULL, 0xBF58476D1CE4E5B9ULL};
+    std::uint64_t h = relative * 0x2545F4914F6CDD1DULL + (std::uint64_t(meta) << 40);
+    for (int s = 0; s < players_; ++s) h += key[s] * kOdd[s];
+    return mix64(h);
+}
+
+int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
+    Mask remaining = 0;
+    for (int s = 0; s < players_; ++s) remaining |= hands_[s];
+    if (!remaining) return final_value(a, b, games);
+    if (popcount(remaining) == players_) return last_trick(leader, a, b, games);
+    const int still_out = r_.game_total(remaining);
     const std::uint64_t relative = game_key(games, still_out);
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
                                std::uint32_t(a) << 5 | std::uint32_t(b) << 8;
-    std::uint64_t hash = mix64(relative ^ (std::uint64_t(meta) << 40));
     Mask key[kMaxSeats];
     if (merges_)
         canonical_hands(remaining, key);
     else
         std::copy(hands_, hands_ + players_, key);
-    for (int s = 0; s < players_; ++s) hash = mix64(hash ^ key[s]);
+    const std::uint64_t hash = key_hash(key, relative, meta);
+    tt_.prefetch(hash);  // the table is larger than the cache: fetch while the bounds run
+    // stop when the points still out cannot change the answer
+    auto [lower, upper] = bounds(a, b, games, remaining, TrickSoFar{});
+    if (upper <= alpha || lower == upper) return upper;
+    if (lower >= beta) return lower;
     if (const auto* entry = tt_.find(hash, key, players_, relative, meta)) {
         if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
         if (entry->hi <= alpha) return entry->hi;
@@ -540,6 +599,16 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
 int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta) {
     count_node();
+    if (trick_mask) {
+        // mid-trick too, stop once what is decided settles the answer
+        TrickSoFar trick{trick_mask, winning, win_seat, 0};
+        Mask remaining = 0;
+        for (int s = 0; s < players_; ++s) remaining |= hands_[s];
+        for (int s = seat; s != leader; s = s + 1 == players_ ? 0 : s + 1) trick.pending |= 1u << s;
+        const auto [lower, upper] = bounds(a, b, games, remaining, trick);
+        if (upper <= alpha || lower == upper) return upper;
+        if (lower >= beta) return lower;
+    }
     const Mask hand = hands_[seat];
     Mask legal = legal_cards(r_, hand, led, trump_);
     if (merges_) legal = merge(legal, trick_mask);

@@ -28,6 +28,9 @@ class TranspositionTable {
         ++generation_;
         mask_ = (std::uint64_t{1} << std::min(bits, bits_)) - 1;
     }
+    void prefetch(std::uint64_t hash) const {
+        __builtin_prefetch(&entries_[hash & mask_ & ~std::uint64_t{1}]);
+    }
     const Entry* find(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
                       std::uint32_t meta) const;
     void store(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
