@@ -9,7 +9,7 @@ namespace smear {
 namespace {
 
 constexpr int kInfinity = 1 << 30;
-// entries in the transposition table: 2^17 of 88 bytes; 2^15 (2.9 MB) up to 4 seats
+// entries in the transposition table: 2^17 of 64 bytes; 2^15 (2 MB) up to 4 seats
 constexpr int kTableBits = 17;
 constexpr int kSmallTableBits = 15;
 
@@ -34,12 +34,6 @@ void sort_by(int* cards, int n, int* keys) {
     }
 }
 
-int cards_left(const Mask* hands, int players) {
-    Mask all = 0;
-    for (int s = 0; s < players; ++s) all |= hands[s];
-    return popcount(all);
-}
-
 }  // namespace
 
 TranspositionTable::TranspositionTable(int bits)
@@ -47,43 +41,40 @@ TranspositionTable::TranspositionTable(int bits)
     for (auto& e : entries_) e.generation = 0;
 }
 
-const TranspositionTable::Entry* TranspositionTable::find(std::uint64_t hash, const Mask* hands,
-                                                          int players, std::uint64_t games,
+const TranspositionTable::Entry* TranspositionTable::find(std::uint64_t hash,
+                                                          const TableKey& key,
+                                                          std::uint64_t games,
                                                           std::uint32_t meta) const {
     const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
     for (std::uint64_t slot = base; slot <= base + 1; ++slot) {
         const Entry& e = entries_[slot];
-        if (e.generation != generation_ || e.meta != meta || e.games != games) continue;
-        bool same = true;
-        for (int s = 0; s < players && same; ++s) same = e.hands[s] == hands[s];
-        if (same) return &e;
+        if (e.generation == generation_ && e.meta == meta && e.games == games && e.key == key)
+            return &e;
     }
     return nullptr;
 }
 
 // Two slots per bucket: the first keeps the entry with more cards left (dearer to
 // recompute), the second takes whatever comes.
-void TranspositionTable::store(std::uint64_t hash, const Mask* hands, int players,
-                               std::uint64_t games, std::uint32_t meta, int lo, int hi) {
+void TranspositionTable::store(std::uint64_t hash, const TableKey& key, std::uint64_t games,
+                               std::uint32_t meta, int lo, int hi) {
     const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
     Entry* target = nullptr;
     for (std::uint64_t slot = base; slot <= base + 1 && !target; ++slot) {
         Entry& e = entries_[slot];
-        if (e.generation == generation_ && e.meta == meta && e.games == games &&
-            std::equal(hands, hands + players, e.hands))
+        if (e.generation == generation_ && e.meta == meta && e.games == games && e.key == key)
             target = &e;
     }
     if (!target) {
         Entry& first = entries_[base];
-        if (first.generation != generation_ ||
-            cards_left(hands, players) >= cards_left(first.hands, players)) {
+        if (first.generation != generation_ || popcount(key.cards) >= popcount(first.key.cards)) {
             if (first.generation == generation_) entries_[base + 1] = first;
             target = &first;
         } else {
             target = &entries_[base + 1];
         }
     }
-    std::copy(hands, hands + players, target->hands);
+    target->key = key;
     target->games = games;
     target->meta = meta;
     target->generation = generation_;
@@ -132,7 +123,8 @@ class Search {
         for (int s = 0; s < players_; ++s) seats |= std::uint32_t((hands_[s] >> card) & 1) << s;
         return seats;
     }
-    bool interchangeable(int x, int y, Mask trick_mask) const;
+    bool interchangeable(int x, int y) const;
+    int holder(int card) const;
     int final_value(int a, int b, std::uint64_t games) const;
     void take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) const;
     int game_winner(std::uint64_t games) const;
@@ -142,7 +134,7 @@ class Search {
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
     void canonical_hands(Mask remaining, Mask* key) const;
     std::uint64_t game_key(std::uint64_t games, int still_out) const;
-    std::uint64_t key_hash(const Mask* key, std::uint64_t relative, std::uint32_t meta) const;
+    std::uint64_t key_hash(const TableKey& key, std::uint64_t relative, std::uint32_t meta) const;
 
     const Rules& r_;
     const Position& p_;
@@ -165,6 +157,7 @@ class Search {
     std::uint64_t games0_ = 0;     // each unit's game total so far, one byte each
     int lead_key_[kCards], feed_key_[kCards], cheap_key_[kCards], dump_key_[kCards];
     std::uint64_t node_limit_ = UINT64_MAX;
+    Mask last_cards_ = 0;  // in the last two tricks: every card still held or in the trick
 };
 
 // Checked every 1024 nodes: the deadline, and the node limit of a probe.
@@ -441,15 +434,11 @@ Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
     return {t[a_low][b_low + out + 1], t[a_low + out][b_low + 1]};
 }
 
-// One multiply per seat and a single mix: the seats' hands are disjoint, so a sum of odd
-// multiples of them spreads well enough before the mix.
-std::uint64_t Search::key_hash(const Mask* key, std::uint64_t relative, std::uint32_t meta) const {
-    static constexpr std::uint64_t kOdd[kMaxSeats] = {
-        0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL,
-        0xFF51AFD7ED558CCDULL, 0xC4CEB9FE1A85EC53ULL, 0x94D049BB133111EBULL, 0xBF58476D1CE4E5B9ULL};
-    std::uint64_t h = relative * 0x2545F4914F6CDD1DULL + (std::uint64_t(meta) << 40);
-    for (int s = 0; s < players_; ++s) h += key[s] * kOdd[s];
-    return mix64(h);
+std::uint64_t Search::key_hash(const TableKey& key, std::uint64_t relative,
+                              std::uint32_t meta) const {
+    std::uint64_t h = mix64(key.cards ^ relative * 0x2545F4914F6CDD1DULL ^ std::uint64_t(meta) << 40);
+    h = mix64(h ^ key.seat_bits[0] * 0x9E3779B97F4A7C15ULL ^ key.seat_bits[1]);
+    return mix64(h ^ key.seat_bits[2]);
 }
 
 int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
@@ -461,18 +450,19 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     const std::uint64_t relative = game_key(games, still_out);
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
                                std::uint32_t(a) << 5 | std::uint32_t(b) << 8;
-    Mask key[kMaxSeats];
+    Mask hands[kMaxSeats];
     if (merges_)
-        canonical_hands(remaining, key);
+        canonical_hands(remaining, hands);
     else
-        std::copy(hands_, hands_ + players_, key);
+        std::copy(hands_, hands_ + players_, hands);
+    const TableKey key = TableKey::of(hands, players_);
     const std::uint64_t hash = key_hash(key, relative, meta);
     tt_.prefetch(hash);  // the table is larger than the cache: fetch while the bounds run
     // stop when the points still out cannot change the answer
     auto [lower, upper] = bounds(a, b, games, remaining, TrickSoFar{});
     if (upper <= alpha || lower == upper) return upper;
     if (lower >= beta) return lower;
-    if (const auto* entry = tt_.find(hash, key, players_, relative, meta)) {
+    if (const auto* entry = tt_.find(hash, key, relative, meta)) {
         if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
         if (entry->hi <= alpha) return entry->hi;
         lower = std::max(lower, entry->lo);
@@ -480,40 +470,54 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     }
     const int alpha0 = alpha > lower ? alpha : lower;
     const int beta0 = beta < upper ? beta : upper;
-    const int value = popcount(remaining) == 2 * players_
-                          ? last_two(0, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0)
-                          : play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
+    int value;
+    if (popcount(remaining) == 2 * players_) {
+        last_cards_ = remaining;
+        value = last_two(0, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
+    } else {
+        value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
+    }
     if (value <= alpha0)
-        tt_.store(hash, key, players_, relative, meta, lower, value);
+        tt_.store(hash, key, relative, meta, lower, value);
     else if (value >= beta0)
-        tt_.store(hash, key, players_, relative, meta, value, upper);
+        tt_.store(hash, key, relative, meta, value, upper);
     else
-        tt_.store(hash, key, players_, relative, meta, value, value);
+        tt_.store(hash, key, relative, meta, value, value);
     return value;
 }
 
-// One card each: the last trick plays itself.
+// The seat holding ``card``.
+int Search::holder(int card) const {
+    for (int s = 0;; ++s)
+        if ((hands_[s] >> card) & 1) return s;
+}
+
+// One card each: the last trick plays itself. The order of play matters only between
+// two jokers (the first one wins) and for the suit led.
 int Search::last_trick(int leader, int a, int b, std::uint64_t games) const {
-    int trick[kMaxSeats];
     Mask cards = 0;
-    for (int i = 0; i < players_; ++i) {
-        trick[i] = lowest(hands_[(leader + i) % players_]);
-        cards |= bit(trick[i]);
+    for (int s = 0; s < players_; ++s) cards |= hands_[s];
+    int winner;
+    if (const Mask trumps = cards & trump_mask_) {
+        winner = holder(highest(trumps));
+    } else if (const Mask jokers = cards & r_.jokers) {
+        winner = leader;
+        while (!(hands_[winner] & jokers)) winner = winner + 1 == players_ ? 0 : winner + 1;
+    } else {
+        const int led_suit = r_.suit_of[lowest(hands_[leader])];
+        winner = holder(highest(cards & r_.suit_mask[led_suit]));
     }
-    const int winner = (leader + trick_winner(r_, trick, players_, trump_)) % players_;
     take(cards, winner, a, b, games);
     return final_value(a, b, games);
 }
 
-// Two cards of one hand that play alike: touching in their suit (no card still in play
-// between them, the trick's included), worth the same toward game and neither scoring.
-bool Search::interchangeable(int x, int y, Mask trick_mask) const {
+// Two cards of one hand that play alike: touching in their suit (no card of the last two
+// tricks between them), worth the same toward game and neither scoring.
+bool Search::interchangeable(int x, int y) const {
     if (x > y) std::swap(x, y);
     if (((r_.jokers | once_) >> x & 1) || ((r_.jokers | once_) >> y & 1)) return false;
     if (r_.suit_of[x] != r_.suit_of[y] || r_.game_value[x] != r_.game_value[y]) return false;
-    Mask others = trick_mask;
-    for (int s = 0; s < players_; ++s) others |= hands_[s];
-    return !(others & (bit(y) - 1) & ~((bit(x) << 1) - 1));
+    return !(last_cards_ & (bit(y) - 1) & ~((bit(x) << 1) - 1));
 }
 
 // The last two tricks, every hand holding two cards, seat ``i`` of the trick to play:
@@ -533,7 +537,7 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
     int cards[2];
     int n = 0;
     for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
-    if (n == 2 && interchangeable(cards[0], cards[1], trick_mask)) n = 1;
+    if (n == 2 && interchangeable(cards[0], cards[1])) n = 1;
     order(cards, n, seat, i, winning, win_seat);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
