@@ -603,8 +603,9 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
 int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta) {
     count_node();
-    if (trick_mask) {
-        // mid-trick too, stop once what is decided settles the answer
+    if (trick_mask & once_) {
+        // mid-trick, once a scoring card is in the trick (checking every node costs more
+        // than it saves), stop when what is decided settles the answer
         TrickSoFar trick{trick_mask, winning, win_seat, 0};
         Mask remaining = 0;
         for (int s = 0; s < players_; ++s) remaining |= hands_[s];
