@@ -9,7 +9,7 @@ namespace smear {
 namespace {
 
 constexpr int kInfinity = 1 << 30;
-// entries in the transposition table: 2^17 of 88 bytes; 2^15 (2.9 MB) up to 4 seats
+// entries in the transposition table: 2^17 of 64 bytes; 2^15 (2 MB) up to 4 seats
 constexpr int kTableBits = 17;
 constexpr int kSmallTableBits = 15;
 
@@ -34,12 +34,6 @@ void sort_by(int* cards, int n, int* keys) {
     }
 }
 
-int cards_left(const Mask* hands, int players) {
-    Mask all = 0;
-    for (int s = 0; s < players; ++s) all |= hands[s];
-    return popcount(all);
-}
-
 }  // namespace
 
 TranspositionTable::TranspositionTable(int bits)
@@ -47,43 +41,40 @@ TranspositionTable::TranspositionTable(int bits)
     for (auto& e : entries_) e.generation = 0;
 }
 
-const TranspositionTable::Entry* TranspositionTable::find(std::uint64_t hash, const Mask* hands,
-                                                          int players, std::uint64_t games,
+const TranspositionTable::Entry* TranspositionTable::find(std::uint64_t hash,
+                                                          const TableKey& key,
+                                                          std::uint64_t games,
                                                           std::uint32_t meta) const {
     const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
     for (std::uint64_t slot = base; slot <= base + 1; ++slot) {
         const Entry& e = entries_[slot];
-        if (e.generation != generation_ || e.meta != meta || e.games != games) continue;
-        bool same = true;
-        for (int s = 0; s < players && same; ++s) same = e.hands[s] == hands[s];
-        if (same) return &e;
+        if (e.generation == generation_ && e.meta == meta && e.games == games && e.key == key)
+            return &e;
     }
     return nullptr;
 }
 
 // Two slots per bucket: the first keeps the entry with more cards left (dearer to
 // recompute), the second takes whatever comes.
-void TranspositionTable::store(std::uint64_t hash, const Mask* hands, int players,
-                               std::uint64_t games, std::uint32_t meta, int lo, int hi) {
+void TranspositionTable::store(std::uint64_t hash, const TableKey& key, std::uint64_t games,
+                               std::uint32_t meta, int lo, int hi) {
     const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
     Entry* target = nullptr;
     for (std::uint64_t slot = base; slot <= base + 1 && !target; ++slot) {
         Entry& e = entries_[slot];
-        if (e.generation == generation_ && e.meta == meta && e.games == games &&
-            std::equal(hands, hands + players, e.hands))
+        if (e.generation == generation_ && e.meta == meta && e.games == games && e.key == key)
             target = &e;
     }
     if (!target) {
         Entry& first = entries_[base];
-        if (first.generation != generation_ ||
-            cards_left(hands, players) >= cards_left(first.hands, players)) {
+        if (first.generation != generation_ || popcount(key.cards) >= popcount(first.key.cards)) {
             if (first.generation == generation_) entries_[base + 1] = first;
             target = &first;
         } else {
             target = &entries_[base + 1];
         }
     }
-    std::copy(hands, hands + players, target->hands);
+    target->key = key;
     target->games = games;
     target->meta = meta;
     target->generation = generation_;
@@ -115,7 +106,25 @@ class Search {
     int last_two(int i, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta);
     int last_trick(int leader, int a, int b, std::uint64_t games) const;
-    bool interchangeable(int x, int y, Mask trick_mask) const;
+    struct Bounds {
+        int lower, upper;
+    };
+    struct TrickSoFar {
+        Mask cards = 0;
+        int winning = -1, win_seat = -1;
+        std::uint32_t pending = 0;  // seats still to play to it, one bit each
+    };
+    Bounds bounds(int a, int b, std::uint64_t games, Mask remaining,
+                  const TrickSoFar& trick) const;
+    int points_in(Mask cards) const;
+    Mask beaters_of(int winning) const;
+    std::uint32_t holders_of(int card) const {
+        std::uint32_t seats = 0;
+        for (int s = 0; s < players_; ++s) seats |= std::uint32_t((hands_[s] >> card) & 1) << s;
+        return seats;
+    }
+    bool interchangeable(int x, int y) const;
+    int holder(int card) const;
     int final_value(int a, int b, std::uint64_t games) const;
     void take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) const;
     int game_winner(std::uint64_t games) const;
@@ -125,6 +134,7 @@ class Search {
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
     void canonical_hands(Mask remaining, Mask* key) const;
     std::uint64_t game_key(std::uint64_t games, int still_out) const;
+    std::uint64_t key_hash(const TableKey& key, std::uint64_t relative, std::uint32_t meta) const;
 
     const Rules& r_;
     const Position& p_;
@@ -147,6 +157,7 @@ class Search {
     std::uint64_t games0_ = 0;     // each unit's game total so far, one byte each
     int lead_key_[kCards], feed_key_[kCards], cheap_key_[kCards], dump_key_[kCards];
     std::uint64_t node_limit_ = UINT64_MAX;
+    Mask last_cards_ = 0;  // in the last two tricks: every card still held or in the trick
 };
 
 // Checked every 1024 nodes: the deadline, and the node limit of a probe.
@@ -335,36 +346,64 @@ std::uint64_t Search::game_key(std::uint64_t games, int still_out) const {
     return key;
 }
 
-int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
-    int a_sure = 0, b_sure = 0;
-    Mask remaining = 0;
-    for (int s = 0; s < players_; ++s) remaining |= hands_[s];
-    if (!remaining) return final_value(a, b, games);
-    if (popcount(remaining) == players_) return last_trick(leader, a, b, games);
-    // Bounds from the points still out: stop when they cannot change the answer. A scoring
-    // card whose holder's opponents hold nothing that could beat it is its side's already.
-    int out = popcount(remaining & once_) + popcount(remaining & twice_);
-    Mask ours = 0, theirs = 0;
-    for (int s = 0; s < players_; ++s) (side_of_seat_[s] ? ours : theirs) |= hands_[s];
+int Search::points_in(Mask cards) const {
+    return popcount(cards & once_) + popcount(cards & twice_);
+}
+
+// The cards that beat ``winning``, the card winning a trick so far (all of them legal to
+// whoever holds one: trumps and jokers always are, and a plain winner is of the suit led).
+Mask Search::beaters_of(int winning) const {
+    const Mask above = ~((bit(winning) << 1) - 1);
+    if (is_trump(winning)) return trump_mask_ & above;
+    if (r_.is_joker(winning)) return trump_mask_;  // a later joker loses to the first
+    return trump_mask_ | r_.jokers | (r_.suit_mask[r_.suit_of[winning]] & above);
+}
+
+// The interval the value lies in, from what is decided: points taken, points whose
+// capture is sure, and game once the rest cannot change who wins it. Mid-trick, the
+// cards played so far go to the side winning the trick once no opponent still to play
+// (a seat in ``pending``) can beat its winning card.
+Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
+                              const TrickSoFar& trick) const {
+    Mask hands_of_side[2] = {0, 0};  // [other side, maximising side]
+    for (int s = 0; s < players_; ++s) hands_of_side[side_of_seat_[s]] |= hands_[s];
+    int sure[2] = {0, 0};       // points, per side
+    int game_sure[2] = {0, 0};  // game value, per side
+    int out = points_in(remaining);
+    const int still_out = r_.game_total(remaining | trick.cards);
+    int losing_side = -1;  // mid-trick, the side not winning the trick so far
+    if (trick.cards) {
+        const bool side = side_of_seat_[trick.win_seat];
+        losing_side = !side;
+        Mask opponents = 0;
+        for (int s = 0; s < players_; ++s)
+            if ((trick.pending >> s & 1) && side_of_seat_[s] != side) opponents |= hands_[s];
+        if (opponents & beaters_of(trick.winning)) {
+            out += points_in(trick.cards);
+        } else {
+            sure[side] += points_in(trick.cards);
+            game_sure[side] += r_.game_total(trick.cards);
+        }
+    }
     // A trump (or joker) its holder's opponents cannot beat wins the trick it is played
     // to, so it is captured by its holder's side: its points and its game value with it.
-    int game_sure[2] = {0, 0};  // [other side, maximising side]
     const Mask candidates = remaining & (trump_mask_ | r_.jokers);
     for (Mask rest = candidates; rest; rest &= rest - 1) {
         const int card = lowest(rest);
-        const bool mine = (ours >> card) & 1;
-        const Mask against = mine ? theirs : ours;
+        const bool mine = (hands_of_side[1] >> card) & 1;
+        Mask against = hands_of_side[!mine];
+        if (losing_side == int(mine) && (trick.pending & holders_of(card)))
+            against |= bit(trick.winning);  // played now, it meets the card winning so far
         const Mask beaters = r_.is_joker(card) ? trump_mask_ | r_.jokers
                                                : trump_mask_ & ~((bit(card) << 1) - 1);
         if (against & beaters) continue;
         game_sure[mine] += r_.game_value[card];
         if (!((once_ >> card) & 1)) continue;
         const int points = 1 + int((twice_ >> card) & 1);
-        (mine ? a_sure : b_sure) += points;
+        sure[mine] += points;
         out -= points;
     }
-    const int a_low = a + a_sure, b_low = b + b_sure;
-    const int still_out = r_.game_total(remaining);
+    const int a_low = a + sure[1], b_low = b + sure[0];
     int settled = -1;  // the side game surely goes to (1 maximising, 0 the other), if either
     if (two_sides_) {
         // each side is one unit: game is settled once even the rest cannot tie it
@@ -389,31 +428,41 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
         }
         if (units_ == 1 || top > second + still_out) settled = u_.side_of_unit[top_unit] ? 1 : 0;
     }
-    int upper, lower;
     const auto& t = u_.table;
-    if (settled < 0) {
-        upper = t[a_low + out + 1][b_low];
-        lower = t[a_low][b_low + out + 1];
-    } else if (settled == 1) {
-        upper = t[a_low + out + 1][b_low];
-        lower = t[a_low + 1][b_low + out];
-    } else {
-        upper = t[a_low + out][b_low + 1];
-        lower = t[a_low][b_low + out + 1];
-    }
-    if (upper <= alpha || lower == upper) return upper;
-    if (lower >= beta) return lower;
+    if (settled < 0) return {t[a_low][b_low + out + 1], t[a_low + out + 1][b_low]};
+    if (settled == 1) return {t[a_low + 1][b_low + out], t[a_low + out + 1][b_low]};
+    return {t[a_low][b_low + out + 1], t[a_low + out][b_low + 1]};
+}
+
+std::uint64_t Search::key_hash(const TableKey& key, std::uint64_t relative,
+                              std::uint32_t meta) const {
+    std::uint64_t h = mix64(key.cards ^ relative * 0x2545F4914F6CDD1DULL ^ std::uint64_t(meta) << 40);
+    h = mix64(h ^ key.seat_bits[0] * 0x9E3779B97F4A7C15ULL ^ key.seat_bits[1]);
+    return mix64(h ^ key.seat_bits[2]);
+}
+
+int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
+    Mask remaining = 0;
+    for (int s = 0; s < players_; ++s) remaining |= hands_[s];
+    if (!remaining) return final_value(a, b, games);
+    if (popcount(remaining) == players_) return last_trick(leader, a, b, games);
+    const int still_out = r_.game_total(remaining);
     const std::uint64_t relative = game_key(games, still_out);
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
                                std::uint32_t(a) << 5 | std::uint32_t(b) << 8;
-    std::uint64_t hash = mix64(relative ^ (std::uint64_t(meta) << 40));
-    Mask key[kMaxSeats];
+    Mask hands[kMaxSeats];
     if (merges_)
-        canonical_hands(remaining, key);
+        canonical_hands(remaining, hands);
     else
-        std::copy(hands_, hands_ + players_, key);
-    for (int s = 0; s < players_; ++s) hash = mix64(hash ^ key[s]);
-    if (const auto* entry = tt_.find(hash, key, players_, relative, meta)) {
+        std::copy(hands_, hands_ + players_, hands);
+    const TableKey key = TableKey::of(hands, players_);
+    const std::uint64_t hash = key_hash(key, relative, meta);
+    tt_.prefetch(hash);  // the table is larger than the cache: fetch while the bounds run
+    // stop when the points still out cannot change the answer
+    auto [lower, upper] = bounds(a, b, games, remaining, TrickSoFar{});
+    if (upper <= alpha || lower == upper) return upper;
+    if (lower >= beta) return lower;
+    if (const auto* entry = tt_.find(hash, key, relative, meta)) {
         if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
         if (entry->hi <= alpha) return entry->hi;
         lower = std::max(lower, entry->lo);
@@ -421,40 +470,54 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     }
     const int alpha0 = alpha > lower ? alpha : lower;
     const int beta0 = beta < upper ? beta : upper;
-    const int value = popcount(remaining) == 2 * players_
-                          ? last_two(0, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0)
-                          : play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
+    int value;
+    if (popcount(remaining) == 2 * players_) {
+        last_cards_ = remaining;
+        value = last_two(0, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
+    } else {
+        value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
+    }
     if (value <= alpha0)
-        tt_.store(hash, key, players_, relative, meta, lower, value);
+        tt_.store(hash, key, relative, meta, lower, value);
     else if (value >= beta0)
-        tt_.store(hash, key, players_, relative, meta, value, upper);
+        tt_.store(hash, key, relative, meta, value, upper);
     else
-        tt_.store(hash, key, players_, relative, meta, value, value);
+        tt_.store(hash, key, relative, meta, value, value);
     return value;
 }
 
-// One card each: the last trick plays itself.
+// The seat holding ``card``.
+int Search::holder(int card) const {
+    for (int s = 0;; ++s)
+        if ((hands_[s] >> card) & 1) return s;
+}
+
+// One card each: the last trick plays itself. The order of play matters only between
+// two jokers (the first one wins) and for the suit led.
 int Search::last_trick(int leader, int a, int b, std::uint64_t games) const {
-    int trick[kMaxSeats];
     Mask cards = 0;
-    for (int i = 0; i < players_; ++i) {
-        trick[i] = lowest(hands_[(leader + i) % players_]);
-        cards |= bit(trick[i]);
+    for (int s = 0; s < players_; ++s) cards |= hands_[s];
+    int winner;
+    if (const Mask trumps = cards & trump_mask_) {
+        winner = holder(highest(trumps));
+    } else if (const Mask jokers = cards & r_.jokers) {
+        winner = leader;
+        while (!(hands_[winner] & jokers)) winner = winner + 1 == players_ ? 0 : winner + 1;
+    } else {
+        const int led_suit = r_.suit_of[lowest(hands_[leader])];
+        winner = holder(highest(cards & r_.suit_mask[led_suit]));
     }
-    const int winner = (leader + trick_winner(r_, trick, players_, trump_)) % players_;
     take(cards, winner, a, b, games);
     return final_value(a, b, games);
 }
 
-// Two cards of one hand that play alike: touching in their suit (no card still in play
-// between them, the trick's included), worth the same toward game and neither scoring.
-bool Search::interchangeable(int x, int y, Mask trick_mask) const {
+// Two cards of one hand that play alike: touching in their suit (no card of the last two
+// tricks between them), worth the same toward game and neither scoring.
+bool Search::interchangeable(int x, int y) const {
     if (x > y) std::swap(x, y);
     if (((r_.jokers | once_) >> x & 1) || ((r_.jokers | once_) >> y & 1)) return false;
     if (r_.suit_of[x] != r_.suit_of[y] || r_.game_value[x] != r_.game_value[y]) return false;
-    Mask others = trick_mask;
-    for (int s = 0; s < players_; ++s) others |= hands_[s];
-    return !(others & (bit(y) - 1) & ~((bit(x) << 1) - 1));
+    return !(last_cards_ & (bit(y) - 1) & ~((bit(x) << 1) - 1));
 }
 
 // The last two tricks, every hand holding two cards, seat ``i`` of the trick to play:
@@ -474,7 +537,7 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
     int cards[2];
     int n = 0;
     for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
-    if (n == 2 && interchangeable(cards[0], cards[1], trick_mask)) n = 1;
+    if (n == 2 && interchangeable(cards[0], cards[1])) n = 1;
     order(cards, n, seat, i, winning, win_seat);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
@@ -540,6 +603,17 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
 int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta) {
     count_node();
+    if (trick_mask & once_) {
+        // mid-trick, once a scoring card is in the trick (checking every node costs more
+        // than it saves), stop when what is decided settles the answer
+        TrickSoFar trick{trick_mask, winning, win_seat, 0};
+        Mask remaining = 0;
+        for (int s = 0; s < players_; ++s) remaining |= hands_[s];
+        for (int s = seat; s != leader; s = s + 1 == players_ ? 0 : s + 1) trick.pending |= 1u << s;
+        const auto [lower, upper] = bounds(a, b, games, remaining, trick);
+        if (upper <= alpha || lower == upper) return upper;
+        if (lower >= beta) return lower;
+    }
     const Mask hand = hands_[seat];
     Mask legal = legal_cards(r_, hand, led, trump_);
     if (merges_) legal = merge(legal, trick_mask);

@@ -11,11 +11,33 @@
 
 namespace smear {
 
+// A position's hands in 32 bytes whatever the seat count: the cards still held and, for
+// each bit of a seat's number, the cards whose holder's number has that bit set.
+struct TableKey {
+    Mask cards = 0;
+    Mask seat_bits[3] = {0, 0, 0};
+
+    static TableKey of(const Mask* hands, int players) {
+        TableKey key;
+        for (int s = 0; s < players; ++s) {
+            key.cards |= hands[s];
+            for (int k = 0; k < 3; ++k)
+                if (s >> k & 1) key.seat_bits[k] |= hands[s];
+        }
+        return key;
+    }
+    bool operator==(const TableKey& o) const {
+        return cards == o.cards && seat_bits[0] == o.seat_bits[0] &&
+               seat_bits[1] == o.seat_bits[1] && seat_bits[2] == o.seat_bits[2];
+    }
+};
+
 // A fixed-size transposition table at trick starts; a new generation empties it in O(1).
 class TranspositionTable {
    public:
-    struct Entry {
-        Mask hands[kMaxSeats];
+    // one cache line each, two to a bucket
+    struct alignas(64) Entry {
+        TableKey key;
         std::uint64_t games;
         std::uint32_t meta;
         std::uint32_t generation;
@@ -28,10 +50,15 @@ class TranspositionTable {
         ++generation_;
         mask_ = (std::uint64_t{1} << std::min(bits, bits_)) - 1;
     }
-    const Entry* find(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
+    void prefetch(std::uint64_t hash) const {
+        const Entry* bucket = &entries_[hash & mask_ & ~std::uint64_t{1}];
+        __builtin_prefetch(bucket);
+        __builtin_prefetch(bucket + 1);
+    }
+    const Entry* find(std::uint64_t hash, const TableKey& key, std::uint64_t games,
                       std::uint32_t meta) const;
-    void store(std::uint64_t hash, const Mask* hands, int players, std::uint64_t games,
-               std::uint32_t meta, int lo, int hi);
+    void store(std::uint64_t hash, const TableKey& key, std::uint64_t games, std::uint32_t meta,
+               int lo, int hi);
 
    private:
     std::vector<Entry> entries_;
