@@ -155,11 +155,14 @@ class ExpertBot:
         )
 
     def _play_utility(self, view: SeatView, situation: Situation, detailed: bool) -> Utility:
-        if not view.trick_winners and not detailed and not native_available():
-            # the first trick is the dearest to search: in Python, make or beat the bid
-            return contract_utility(situation)
         if self.version < 2:
+            if not view.trick_winners and not detailed and not native_available():
+                return contract_utility(situation)
             return utility_for(situation, with_points=detailed)
+        if not view.trick_winners and not detailed and _dear_first_trick(view):
+            # the first trick is the dearest to search: make or beat the bid, which the
+            # search settles in far fewer probes, so that the budget still buys deals
+            return contract_utility(situation, defenders_together=True)
         return standing_utility(situation, with_points=detailed)
 
     def _reader(self, situation: Situation, utility: Utility, detailed: bool):
@@ -250,6 +253,14 @@ class ExpertBot:
     def _partner_holds_bid(view: SeatView) -> bool:
         bids = [(seat, a) for seat, a in view.auction if is_bid(a)]
         return bool(bids) and view.unit_of[bids[-1][0]] == view.unit
+
+
+# from this many players the core solves too few first-trick deals for the match value
+DEAR_FIRST_TRICK_PLAYERS = 7
+
+
+def _dear_first_trick(view: SeatView) -> bool:
+    return not native_available() or view.players >= DEAR_FIRST_TRICK_PLAYERS
 
 
 def _situation(view: SeatView, bidder_unit: int, bid: int) -> Situation:

@@ -147,9 +147,11 @@ def utility_for(situation: Situation, with_points: bool = True) -> Utility:
     return Utility(frozenset({situation.unit}), table)
 
 
-def contract_utility(situation: Situation) -> Utility:
+def contract_utility(situation: Situation, defenders_together: bool = False) -> Utility:
     """For the first trick, where search is dearest: make (or beat) the bid first, then a
-    point or two more. Few distinct values make the zero-window tests cheap."""
+    point or two more. Few distinct values make the zero-window tests cheap.
+    ``defenders_together``: as in ``standing_utility``, every unit but the bidder's
+    searches as one side, whose points are "ours" when we defend."""
 
     def value(ours: int, theirs: int) -> int:
         if situation.we_bid:
@@ -157,7 +159,10 @@ def contract_utility(situation: Situation) -> Utility:
         return (2 if theirs < situation.bid else 0) + min(ours, 1)
 
     table = tuple(tuple(value(o, t) for t in range(MAX_POINTS)) for o in range(MAX_POINTS))
-    return Utility(frozenset({situation.unit}), table)
+    side = frozenset({situation.unit})
+    if defenders_together and not situation.we_bid:
+        side = frozenset(u for u in range(len(situation.scores)) if u != situation.bidder_unit)
+    return Utility(side, table)
 
 
 def points_utility(unit: int) -> Utility:
