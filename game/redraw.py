@@ -2,9 +2,10 @@
 
 Every connection hears of a change through its own group message. The first to ask
 queues one job for the table; those that ask before it starts join it. The job reads the
-table once, on one database connection, builds the public part once and renders once per
-seat (two tabs of one seat share a render). A job that has started reading is never
-joined: it may have read the table before the change a later caller heard of.
+table once, on one database connection, builds the public part once, draws the page
+outside its seat parts once and each seat's own parts once (two tabs of one seat share
+them). A job that has started reading is never joined: it may have read the table before
+the change a later caller heard of.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.template.loader import render_to_string
 from game import selectors, store
 from game.identity import SeatOwner
 from game.models import Table
+from game.templatetags import tables
 
 TABLE_PARTIAL = "game/table.html#table"
 ERROR_PARTIAL = "game/table.html#error"
@@ -106,7 +108,11 @@ def _render_job(table_id: int, job: _Job) -> dict[SeatOwner, str | None]:
     contexts = selectors.table_page_contexts(
         table=table, seat_owners=owners, match=match, seat_rows=seats
     )
-    return {owner: render_to_string(TABLE_PARTIAL, context) for owner, context in contexts.items()}
+    if match is None:  # a lobby: nothing in play to share
+        return {owner: render_to_string(TABLE_PARTIAL, c) for owner, c in contexts.items()}
+    # the page outside its seat parts once, from the public part every page is built on
+    public = next(iter(contexts.values()))["t"].public
+    return tables.draw_each(TABLE_PARTIAL, {"t": public}, contexts)
 
 
 def _rows_heard(table_id: int, snapshots: list):
