@@ -62,6 +62,13 @@ def match_for_table(table: Table, *, fresh: bool = False) -> MatchState:
     return match
 
 
+def kept_match(table: Table) -> MatchState | None:
+    """The match kept for ``table``'s version (a row read just now), or None: never a
+    query or a replay."""
+    with _MATCHES_LOCK:
+        return _MATCHES.get(_version_key(table))
+
+
 def match_stored(table: Table, match: MatchState) -> None:
     """A move has just been stored and made ``match``: once its transaction commits, that
     is the table's match at ``table``'s version, and every seat's redraw needs it.
