@@ -9,15 +9,20 @@ into the code that announced, so nothing here can form an import cycle.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 TABLE_CHANGED = "table.changed"
+logger = logging.getLogger(__name__)
 
 
 class Next(Enum):
@@ -75,6 +80,35 @@ def _deliver(change: TableChanged) -> None:
     layer = get_channel_layer()
     if layer is not None:
         message = {"type": TABLE_CHANGED, "snapshot": change.snapshot}
-        async_to_sync(layer.group_send)(table_group(change.table_id), message)
+        _broadcast(layer, table_group(change.table_id), message)
     for listener in _listeners:
         listener(change)
+
+
+def _broadcast(layer, group: str, message: dict) -> None:
+    """Send ``message`` to ``group``. From a thread that runs for a server's event loop
+    (``database_sync_to_async``: a socket's move) the loop sends it and this thread goes
+    on at once: it is the process's one database thread, and would otherwise sit through
+    a hop to the loop and a Redis round trip per move. Sends keep their order: the loop
+    starts them in the order they were handed over."""
+    loop = _loop_served()
+    if loop is None:
+        async_to_sync(layer.group_send)(group, message)
+        return
+    sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+    sent.add_done_callback(_log_failure)
+
+
+def _loop_served() -> asyncio.AbstractEventLoop | None:
+    """The running event loop this thread does sync work for, if any (asgiref records it
+    in each sync_to_async thread)."""
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop if loop.is_running() else None
+
+
+def _log_failure(sent: concurrent.futures.Future) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        logger.error("a table's change was not broadcast", exc_info=sent.exception())

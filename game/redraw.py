@@ -2,9 +2,10 @@
 
 Every connection hears of a change through its own group message. The first to ask
 queues one job for the table; those that ask before it starts join it. The job reads the
-table once, on one database connection, builds the public part once and renders once per
-seat (two tabs of one seat share a render). A job that has started reading is never
-joined: it may have read the table before the change a later caller heard of.
+table once, on one database connection, builds the public part once, draws the page
+outside its seat parts once and each seat's own parts once (two tabs of one seat share
+them). A job that has started reading is never joined: it may have read the table before
+the change a later caller heard of.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
+from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 
 from game import selectors, store
+from game.engine.state import MatchState
 from game.identity import SeatOwner
 from game.models import Table
+from game.templatetags import tables
 
 TABLE_PARTIAL = "game/table.html#table"
 ERROR_PARTIAL = "game/table.html#error"
@@ -76,7 +80,9 @@ async def after_change(table_id: int, owner: SeatOwner, snapshot=None) -> str | 
 
 async def _run(table_id: int, job: _Job) -> None:
     try:
-        pages = await database_sync_to_async(_render_job)(table_id, job)
+        pages = _render_here(table_id, job)
+        if pages is None:
+            pages = await database_sync_to_async(_render_job)(table_id, job)
     except Exception as error:
         for future in job.waiting.values():
             if not future.done():
@@ -87,13 +93,31 @@ async def _run(table_id: int, job: _Job) -> None:
             future.set_result(pages[owner])
 
 
-def _render_job(table_id: int, job: _Job) -> dict[SeatOwner, str | None]:
+def _render_here(table_id: int, job: _Job) -> dict[SeatOwner, str | None] | None:
+    """The job done on the event loop, without a hop to the database thread, when it needs
+    no database: a move stored in this process left its rows and its match. None when it
+    does (the job is then the database thread's, as it stands)."""
+    rows = _rows_heard(table_id, job.snapshots)
+    if rows is None or not rows[0].dealt or rows[0].rematch_id is not None:
+        return None  # a rematch's code is read from the database
+    match = store.kept_match(rows[0])
+    if match is None:
+        return None
+    try:
+        return _render_job(table_id, job, rows=rows, match=match)
+    except SynchronousOnlyOperation:  # a query after all: Django refuses it on the loop
+        return None
+
+
+def _render_job(
+    table_id: int, job: _Job, *, rows=None, match: MatchState | None = None
+) -> dict[SeatOwner, str | None]:
     with _queued_lock:
         # from here on the job is closed: a later caller queues a job of its own
         if _queued.get(table_id) is job:
             del _queued[table_id]
         owners = list(job.waiting)
-    rows = _rows_heard(table_id, job.snapshots) or store.read_rows(table_id)
+    rows = rows or _rows_heard(table_id, job.snapshots) or store.read_rows(table_id)
     if rows is None:
         return dict.fromkeys(owners)
     table, seats = rows
@@ -102,11 +126,16 @@ def _render_job(table_id: int, job: _Job) -> dict[SeatOwner, str | None]:
         _shown_moves.move_to_end(table_id)
         while len(_shown_moves) > SHOWN_KEPT:
             _shown_moves.popitem(last=False)
-    match = store.match_for_table(table, fresh=True) if table.dealt else None
+    if match is None and table.dealt:
+        match = store.match_for_table(table, fresh=True)
     contexts = selectors.table_page_contexts(
         table=table, seat_owners=owners, match=match, seat_rows=seats
     )
-    return {owner: render_to_string(TABLE_PARTIAL, context) for owner, context in contexts.items()}
+    if match is None:  # a lobby: nothing in play to share
+        return {owner: render_to_string(TABLE_PARTIAL, c) for owner, c in contexts.items()}
+    # the page outside its seat parts once, from the public part every page is built on
+    public = next(iter(contexts.values()))["t"].public
+    return tables.draw_each(TABLE_PARTIAL, {"t": public}, contexts)
 
 
 def _rows_heard(table_id: int, snapshots: list):

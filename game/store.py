@@ -13,8 +13,12 @@ import itertools
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import QuerySet
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
 
 from game.engine.cards import mask_of, parse_card
 from game.engine.rules import parse_action_code
@@ -58,6 +62,13 @@ def match_for_table(table: Table, *, fresh: bool = False) -> MatchState:
     return match
 
 
+def kept_match(table: Table) -> MatchState | None:
+    """The match kept for ``table``'s version (a row read just now), or None: never a
+    query or a replay."""
+    with _MATCHES_LOCK:
+        return _MATCHES.get(_version_key(table))
+
+
 def match_stored(table: Table, match: MatchState) -> None:
     """A move has just been stored and made ``match``: once its transaction commits, that
     is the table's match at ``table``'s version, and every seat's redraw needs it.
@@ -99,12 +110,125 @@ def stored_rows(snapshot) -> tuple[Table, list[Seat]] | None:
         return _SNAPSHOTS.get(snapshot[1])
 
 
+class CompiledQuery:
+    """A query the live path makes on every move, compiled to SQL once per database
+    connection instead of on every call: Django's compiler cost a move more than the
+    database did (a third of the play service's time went to building one SELECT).
+
+    ``build`` makes the queryset from its parameters; called once with placeholders, each
+    of which must reach the SQL as a parameter of its own (nothing baked in, which the
+    compile checks). A call then runs that SQL with its own values and yields what the
+    queryset would: model instances, those of ``select_related`` filled in, or the tuples
+    of ``values_list``. Only plain selects: no extra columns, no annotations.
+    """
+
+    # placeholders n, n+1, ...: within every integer field's range (Django drops a lookup
+    # that an out-of-range value makes always true or always false, and the compile's
+    # check would refuse the query)
+    PLACEHOLDER = 30_001
+
+    def __init__(self, build: Callable[..., QuerySet]) -> None:
+        self._build = build
+        self._local = threading.local()  # a connection belongs to its thread
+
+    def __call__(self, *values) -> Iterator:
+        connection = connections[DEFAULT_DB_ALIAS]
+        compiled = getattr(self._local, "compiled", None)
+        if compiled is None or compiled[0] is not connection:
+            compiled = self._local.compiled = (connection, *self._compile(connection, len(values)))
+        _, sql, slots, compiler, make = compiled
+        if compiler.query.select_for_update and not connection.in_atomic_block:
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        params = [values[slot] if slot is not None else fixed for slot, fixed in slots]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        return make(compiler.results_iter(results=[rows], tuple_expected=True))
+
+    def _compile(self, connection, arity: int):
+        placeholders = [self.PLACEHOLDER + n for n in range(arity)]
+        queryset = self._build(*placeholders)
+        compiler = queryset.query.get_compiler(connection=connection)
+        sql, params = compiler.as_sql()
+        slots = [(placeholders.index(p), None) if p in placeholders else (None, p) for p in params]
+        if sorted(slot for slot, _ in slots if slot is not None) != list(range(arity)):
+            raise ValueError(f"each parameter must reach the SQL once: {sql!r}, {params!r}")
+        if compiler.has_extra_select:
+            raise ValueError("only plain selects are compiled once")
+        if queryset._fields is None:  # model instances, as ModelIterable makes them
+            if compiler.annotation_col_map:
+                raise ValueError("only plain selects are compiled once")
+            make = self._instances(compiler, queryset.db)
+        else:  # values_list: the selected columns, in order
+            make = iter
+        return sql, slots, compiler, make
+
+    @staticmethod
+    def _instances(compiler, db: str) -> Callable[[Iterator], Iterator]:
+        select, klass_info = compiler.select, compiler.klass_info
+        model, fields = klass_info["model"], klass_info["select_fields"]
+        start, end = fields[0], fields[-1] + 1
+        names = [column[0].target.attname for column in select[start:end]]
+        related = get_related_populators(klass_info, select, db)
+
+        def make(rows: Iterator) -> Iterator:
+            for row in rows:
+                instance = model.from_db(db, names, row[start:end])
+                for populator in related:
+                    populator.populate(row, instance)
+                yield instance
+
+        return make
+
+
+_SEATS_WITH_TABLE = CompiledQuery(
+    lambda table_id: Seat.objects.select_related("table").filter(table_id=table_id)
+)
+_LOCKED_SEATS_WITH_TABLE = CompiledQuery(
+    lambda table_id: (
+        Seat.objects.select_related("table")
+        .select_for_update(of=("table",))
+        .filter(table_id=table_id)
+        .order_by("number")
+    )
+)
+_ACTIONS_FROM_ROUND = CompiledQuery(
+    lambda table_id, first: (
+        ActionLog.objects.filter(table_id=table_id, round__gte=first)
+        .order_by("round", "index")
+        .values_list("round", "index", "seat", "action")
+    )
+)
+_DEALS_FROM_ROUND = CompiledQuery(
+    lambda table_id, first: (
+        Round.objects.filter(table_id=table_id, number__gte=first)
+        .order_by("number")
+        .values_list("number", "dealer", "hands", "hidden")
+    )
+)
+
+
 def read_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
     """A table and its seats in one query (None when the table is gone)."""
-    seats = list(Seat.objects.select_related("table").filter(table_id=table_id))
+    seats = list(_SEATS_WITH_TABLE(table_id))
     if not seats:
         table = Table.objects.filter(pk=table_id).first()
         return None if table is None else (table, [])
+    return _one_table(seats)
+
+
+def locked_rows(table_id: int) -> tuple[Table, list[Seat]]:
+    """The table row, locked until the transaction ends, and its seats in seat order: one
+    query."""
+    seats = list(_LOCKED_SEATS_WITH_TABLE(table_id))
+    if not seats:  # a table in play always has its seats: this one is not in play
+        return Table.objects.select_for_update().get(pk=table_id), []
+    return _one_table(seats)
+
+
+def _one_table(seats: list[Seat]) -> tuple[Table, list[Seat]]:
     table = seats[0].table
     for seat in seats:
         seat.table = table
@@ -146,10 +270,7 @@ def _replay(table: Table, since: MatchState | None = None) -> MatchState:
     current = started - 1  # the round in progress in ``since``, if any
     done = len(match.round.history) if started else 0
     by_round: dict[int, list[tuple[int, int]]] = {}
-    logs = ActionLog.objects.filter(table=table, round__gte=max(current, 0)).order_by(
-        "round", "index"
-    )
-    for number, index, seat, code in logs.values_list("round", "index", "seat", "action"):
+    for number, index, seat, code in _ACTIONS_FROM_ROUND(table.pk, max(current, 0)):
         if number == current and index < done:
             continue
         by_round.setdefault(number, []).append((seat, parse_action_code(code)))
@@ -157,8 +278,7 @@ def _replay(table: Table, since: MatchState | None = None) -> MatchState:
         match = match.apply(action, seat)
     if since is not None and not match.needs_deal() and not any(n > current for n in by_round):
         return match  # still in the same round: no deal to read
-    deals = Round.objects.filter(table=table, number__gte=started).order_by("number")
-    for number, dealer, hands, hidden in deals.values_list("number", "dealer", "hands", "hidden"):
+    for number, dealer, hands, hidden in _DEALS_FROM_ROUND(table.pk, started):
         deal = Deal(
             dealer,
             tuple(mask_of(parse_card(code) for code in hand) for hand in hands),

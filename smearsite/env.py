@@ -96,12 +96,24 @@ def channel_layers_config(environ: Mapping[str, str]) -> dict[str, Any]:
     if not url:
         # one process only: groups are not shared between daphne processes
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Redis Pub/Sub: a group message is one PUBLISH, pushed once to each process that has
+    # a member of the group, which hands it to its own members. The list-based layer
+    # (channels_redis.core) costs four round trips per message per member, a third of a
+    # live move's server time. What Pub/Sub gives up: a process that is disconnected
+    # from Redis misses what is published meanwhile (its connections show the table as it
+    # stood until the next change, or until they reconnect and are drawn afresh).
+    database = urlsplit(url).path.strip("/") or "0"
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 reads with a 5 s socket timeout, as long as channels-redis blocks
-            # on a receive: without this an idle connection's read fails and it drops
-            "CONFIG": {"hosts": [{"address": url, "socket_timeout": None}]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout: an idle subscriber's read
+                # must not fail and drop its connection
+                "hosts": [{"address": url, "socket_timeout": None}],
+                # Pub/Sub channels ignore the database number: the prefix keeps the sites
+                # that share one Redis server on different databases apart
+                "prefix": f"smear{database}:",
+            },
         }
     }
 

@@ -209,7 +209,7 @@ def table_play(
         except ValueError:
             raise TableError(f"{action[:20]!r} is not a bid, a pass or a card") from None
     with transaction.atomic():
-        table, seats = _locked_with_seats(table_id)
+        table, seats = store.locked_rows(table_id)
         if table.status == Table.Status.FINISHED:
             raise TableError("the match is over")
         if table.status != Table.Status.PLAYING:
@@ -228,22 +228,6 @@ def table_play(
         if seat_row.away_since is not None:
             _seat_returned(table, seat_row)  # announced with the move, in one broadcast
         _record(table, seats, match, seat, action)
-
-
-def _locked_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
-    """The table row, locked until the transaction ends, and its seats: one query."""
-    seats = list(
-        Seat.objects.select_related("table")
-        .select_for_update(of=("table",))
-        .filter(table_id=table_id)
-        .order_by("number")
-    )
-    if not seats:  # a table in play always has its seats: this one is not in play
-        return Table.objects.select_for_update().get(pk=table_id), []
-    table = seats[0].table
-    for seat in seats:
-        seat.table = table
-    return table, seats
 
 
 def _seat_returned(table: Table, seat: Seat) -> bool:

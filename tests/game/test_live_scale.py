@@ -212,9 +212,14 @@ def test_a_redraw_of_a_move_stored_here_reads_nothing(django_assert_num_queries)
     here = redraw._Job(loop=None, waiting={owner: None}, snapshots=[heard[0].snapshot])
     elsewhere = redraw._Job(loop=None, waiting={owner: None}, snapshots=[("elsewhere", 1)])
 
+    # on the event loop itself: no hop to the database thread, which it never needs
+    on_the_loop = redraw._Job(loop=None, waiting={owner: None}, snapshots=[heard[0].snapshot])
+    with django_assert_num_queries(0):
+        drawn_on_the_loop = redraw._render_here(table.pk, on_the_loop)[owner]
     with django_assert_num_queries(0):
         drawn_here = redraw._render_job(table.pk, here)[owner]
+    assert redraw._render_here(table.pk, elsewhere) is None  # the database is needed
     with django_assert_num_queries(1):  # the table and its seats; the match is cached
         drawn_from_the_database = redraw._render_job(table.pk, elsewhere)[owner]
 
-    assert drawn_here == drawn_from_the_database
+    assert drawn_on_the_loop == drawn_here == drawn_from_the_database

@@ -115,11 +115,21 @@ def test_no_redis_url_means_in_memory_channel_layer():
 def test_redis_url_selects_redis_channel_layer_with_that_host():
     layers = env.channel_layers_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})
 
-    assert layers["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layers["default"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     host = layers["default"]["CONFIG"]["hosts"][0]
     assert host["address"] == "redis://127.0.0.1:6379/0"
-    # a blocking read of the layer must not time out before channels-redis gives up on it
+    # an idle subscriber's read must not time out and drop its connection
     assert host["socket_timeout"] is None
+
+
+def test_sites_on_two_databases_of_one_redis_keep_their_channels_apart():
+    """Pub/Sub channels ignore the database number: the layer's prefix carries it."""
+    first = env.channel_layers_config({"REDIS_URL": "redis://127.0.0.1:6379/7"})
+    second = env.channel_layers_config({"REDIS_URL": "redis://127.0.0.1:6379/8"})
+    default = env.channel_layers_config({"REDIS_URL": "redis://127.0.0.1:6379"})
+
+    prefixes = {c["default"]["CONFIG"]["prefix"] for c in (first, second, default)}
+    assert len(prefixes) == 3
 
 
 # --- DEBUG, SECRET_KEY, ALLOWED_HOSTS, SITE_URL -----------------------------------
@@ -190,7 +200,8 @@ def test_settings_module_with_postgres_and_redis(monkeypatch):
     )
 
     assert module.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-    assert module.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    layer = module.CHANNEL_LAYERS["default"]["BACKEND"]
+    assert layer == "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 
 def test_production_settings_require_a_secret_key(monkeypatch):

@@ -1,0 +1,104 @@
+"""A redraw's pages: the page outside its seat parts drawn once from the table's public
+part, each seat's own parts filled in (game.templatetags.tables.draw_each). Every page is
+the one its owner would get alone, at every point of a whole match."""
+
+import random
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from game import redraw, selectors, store
+from game.engine.cards import card_code, cards_of
+from game.identity import SeatOwner
+from game.models import Seat, Table
+from game.services import play
+from game.templatetags import tables
+
+pytestmark = pytest.mark.django_db
+
+OWNERS = [SeatOwner(session_key=f"guest-{n}-0123456789abcdef") for n in range(4)]
+SPECTATOR = SeatOwner(session_key="watching-0123456789abcdef")
+
+
+def _people_table(target: int) -> Table:
+    table = play.table_create_vs_bots(
+        owner=OWNERS[0],
+        players=4,
+        teams=[[0, 2], [1, 3]],
+        bot_levels=["greedy"] * 3,
+        target=target,
+    )
+    for n in range(1, 4):
+        Seat.objects.filter(table=table, number=n).update(
+            bot_level=None, session_key=OWNERS[n].session_key, display_name=f"Guest {n}"
+        )
+    return table
+
+
+def _pages_alone(table_id: int) -> dict[SeatOwner, str]:
+    table = Table.objects.get(pk=table_id)
+    return {
+        owner: render_to_string(
+            redraw.TABLE_PARTIAL, selectors.table_page_context(table=table, seat_owner=owner)
+        )
+        for owner in [*OWNERS, SPECTATOR]
+    }
+
+
+def _pages_of_a_redraw(table_id: int) -> dict[SeatOwner, str]:
+    job = redraw._Job(loop=None, waiting=dict.fromkeys([*OWNERS, SPECTATOR]), snapshots=[None])
+    return redraw._render_job(table_id, job)
+
+
+def test_every_page_of_a_redraw_is_the_page_drawn_alone_through_a_whole_match():
+    rng = random.Random(7)  # a match of some rounds at target 3
+    table = _people_table(target=3)  # a few rounds
+    moves = 0
+    while True:
+        table.refresh_from_db()
+        assert _pages_of_a_redraw(table.pk) == _pages_alone(table.pk), f"after {moves} moves"
+        if table.status == Table.Status.FINISHED:
+            break
+        match = store.match_for_table(table)
+        seat = match.current_player()
+        if moves == 30:  # a bot stands in for seat 1 for a while: its page says so
+            Seat.objects.filter(table=table, number=1).update(away_since=timezone.now())
+        play.table_play(
+            table_id=table.pk, seat_owner=OWNERS[seat], action=rng.choice(match.legal_actions())
+        )
+        moves += 1
+    play.table_rematch(table_id=table.pk, owner=OWNERS[2])  # the finished page links to it
+    assert _pages_of_a_redraw(table.pk) == _pages_alone(table.pk)
+    assert moves > 30, moves
+    assert len(store.match_for_table(table).rounds) >= 3  # summaries and history shown
+
+
+def test_the_public_draw_holds_no_hand_and_each_page_only_its_own():
+    table = _people_table(target=21)
+    match = store.match_for_table(table)
+    drawn_once = []
+    real = tables.render_to_string
+
+    def counting(name, context=None, *args, **kwargs):
+        if name == redraw.TABLE_PARTIAL:
+            drawn_once.append(dict(context))
+        return real(name, context, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tables, "render_to_string", counting)
+        pages = _pages_of_a_redraw(table.pk)
+
+    assert len(drawn_once) == 1  # the page outside its seat parts: once for five pages
+    hands = [{card_code(c) for c in cards_of(hand)} for hand in match.round.hands]
+    for seat, owner in enumerate(OWNERS):
+        shown = set(tables_cards(pages[owner]))
+        assert hands[seat] <= shown
+        assert not any(hands[other] & shown for other in range(4) if other != seat)
+    assert not any(hand & set(tables_cards(pages[SPECTATOR])) for hand in hands)
+
+
+def tables_cards(html: str) -> list[str]:
+    import re
+
+    return re.findall(r'data-card="([^"]+)"', html)
