@@ -275,8 +275,10 @@ def test_the_starter_bank_reads_back_whole_and_without_repeats():
         pytest.skip("no starter bank generated yet")
     bank = read_bank(path)
     assert len({p.key for p in bank}) == len(bank)
-    assert {p.players for p in bank} >= {3, 4, 5, 6}
+    assert {p.players for p in bank} == {3, 4, 5, 6, 7, 8}
     assert {p.phase for p in bank} == {"auction", "lead", "follow"}
-    # written before the rest of the auction was searched: its calls have no outcomes
-    # (regenerating it with the new analysis lets this use Keep() again)
-    assert all(Keep(priced_calls=False).accepts(p.options, p.deals) for p in bank)
+    for players in range(3, 9):  # auctions and opening leads at every table size
+        here = [p for p in bank if p.players == players]
+        assert any(p.phase == "auction" for p in here), players
+        assert any(p.phase == "lead" and p.tricks_done == 0 for p in here), players
+    assert all(Keep().accepts(p.options, p.deals) for p in bank)
