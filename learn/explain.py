@@ -67,7 +67,10 @@ def _why_best(position: Position, view: SeatView) -> str:
     text += f" Over {position.deals} deals sampled from what you can see,"
     if best.points is not None:
         text += f" {_points_phrase(best.points, view)}{_made_phrase(best.made, view)};"
-    text += f" it is worth {best.value:+.2f} in match value (how far it moves your side against the best of the others, in match points)."
+    text += (
+        f" it is worth {best.value:+.2f} in match value (how far it moves your side"
+        " against the best of the others, in match points)."
+    )
     return text
 
 
