@@ -250,7 +250,7 @@ def test_running_settings_follow_this_processes_environment():
     else:
         assert engine == "django.db.backends.sqlite3"
     if os.environ.get("REDIS_URL"):
-        assert backend == "channels_redis.core.RedisChannelLayer"
+        assert backend == "channels_redis.pubsub.RedisPubSubChannelLayer"
     else:
         assert backend == "channels.layers.InMemoryChannelLayer"
 
