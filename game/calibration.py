@@ -18,8 +18,9 @@ from random import Random
 
 from game.bots.expert import ExpertBot
 from game.bots.hand_model import FEATURES, MODEL_FILE, dot, model_key, suit_features
+from game.bots.valuation import points_utility
 from game.engine.rules import PASS, bid_action
-from game.engine.solver import MAX_POINTS, SearchStats, SearchTimeout, Utility, position_of, solve
+from game.engine.solver import MAX_POINTS, SearchStats, SearchTimeout, position_of, solve
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
 
 RIDGE = 1.0
@@ -33,8 +34,7 @@ def leader_samples(setup: MatchSetup, deals: int, cap_ms: float, rng: Random):
     how many solves ran past the cap."""
     samples, skipped = [], 0
     unit = setup.unit_of[1]
-    table = tuple(tuple(ours for _ in range(MAX_POINTS)) for ours in range(MAX_POINTS))
-    utility = Utility(frozenset({unit}), table)
+    utility = points_utility(unit)
     for _ in range(deals):
         state = _led_by_seat_1(setup, rng)
         stats = SearchStats(deadline=time.perf_counter() + cap_ms / 1000)
@@ -55,8 +55,7 @@ def play_excess(
     for each exact value."""
     bot = ExpertBot(budget_ms=40, max_deals=60)
     unit = setup.unit_of[1]
-    table = tuple(tuple(ours for _ in range(MAX_POINTS)) for ours in range(MAX_POINTS))
-    utility = Utility(frozenset({unit}), table)
+    utility = points_utility(unit)
     shortfalls = []
     while len(shortfalls) < rounds:
         state = _led_by_seat_1(setup, rng)

@@ -163,11 +163,6 @@ def examine_rate(view: SeatView) -> float:
 WARM_UP_ROUNDS = (0, 0, 1, 2, 3, 4)  # greedy rounds before the studied one
 
 
-def layouts(players: int) -> list[MatchSetup]:
-    """The team layouts played at a table of this size."""
-    return MatchSetup.layouts(players)
-
-
 # the later seats' calls in an auction position's sampled line: a quick look each
 LINE_BID_DEALS = 12
 
@@ -306,7 +301,7 @@ class JobResult:
 def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResult:
     started = time.perf_counter()
     rng = Random(job.seed)
-    setup = rng.choice(layouts(job.players))
+    setup = rng.choice(MatchSetup.layouts(job.players))
     match = warm_up(MatchState(setup, rng.randrange(setup.players)), rng)
     match = match.deal_round(rng)
     mover, moves, picks = budget.mover(), Random(f"{job.seed}/moves"), Random(f"{job.seed}/pick")

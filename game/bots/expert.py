@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from game.engine.cards import JOKERS
@@ -47,6 +47,7 @@ from .valuation import (
     Situation,
     contract_utility,
     decode,
+    leader_utility,
     match_value,
     points_utility,
     standing_utility,
@@ -287,12 +288,7 @@ class _AuctionTable:
         self.now = standing(view.auction)
         unit_of = view.unit_of
         partners = [len(view.teams[unit_of[s]]) - 1 for s in range(view.players)]
-        models = {s: hand_model(view.players, partners[s]) for s in range(view.players)}
-        self.shortfall = {s: m.shortfall for s, m in models.items()}
-        self.spread = models[view.seat].spread
-        self.all_models = dict(models)
-        del models[view.seat]
-        self.models = models
+        self.models = {s: hand_model(view.players, partners[s]) for s in range(view.players)}
         self.estimated = 0  # outcomes the model gave because the search ran out of time
         self.weights: list[float] = []
         self.exact: list[list[tuple[Auction, int, int]]] = []  # per deal, per action
@@ -305,7 +301,11 @@ class _AuctionTable:
 
     def add(self, deal: Position, rng: Random, deadline: float) -> None:
         view = self.view
-        values = {s: m.value(deal.hands[s], view.players) for s, m in self.models.items()}
+        values = {
+            s: m.value(deal.hands[s], view.players)
+            for s, m in self.models.items()
+            if s != view.seat  # our own hand is no evidence, and we do not model our bid
+        }
         weight = evidence(view.auction, values, view.dealer)
         judged = limits({s: values[s] for s in self.later}, rng)
         ends = [
@@ -329,7 +329,7 @@ class _AuctionTable:
         if exact is not None:
             return exact
         self.estimated += 1
-        model = self.all_models[leader]
+        model = self.models[leader]
         players = self.view.players
         bidder = max(0, min(MAX_POINTS - 1, round(model.exact_value(deal.hands[leader], players))))
         jokers = sum((hand & JOKERS).bit_count() for hand in deal.hands)
@@ -354,12 +354,13 @@ class _AuctionTable:
         own = [points for points in own if points is not None] or [0]
         mean = sum(own) / len(own)
         varies = (sum((x - mean) ** 2 for x in own) / len(own)) ** 0.5
-        own_factor = min(1.5, varies / self.spread) if self.spread > 0 else 1.0
+        spread = self.models[seat].spread
+        own_factor = min(1.5, varies / spread) if spread > 0 else 1.0
         self.rows = []
         for row, draw in zip(self.exact, self.draws, strict=True):
             settled = []
             for end, bidder, rest in row:
-                excess = self.shortfall[end.holder](bidder)
+                excess = self.models[end.holder].shortfall(bidder)
                 excess *= own_factor if end.holder == seat else 1.0
                 settled.append((end, *_in_play((bidder, rest), excess, draw)))
             self.rows.append(settled)
@@ -412,18 +413,13 @@ class _AuctionTable:
 def _leader_outcome(deal: Position, leader: int, deadline: float) -> tuple[int, int] | None:
     """(points the leader's side takes, points the rest take) when ``leader`` leads this
     deal, both sides playing their best for the leader's points; None past the deadline."""
-    side = deal.unit_of[leader]
-    table = tuple(
-        tuple(ours * 8 + (7 - theirs) for theirs in range(MAX_POINTS)) for ours in range(MAX_POINTS)
-    )
-    position = Position(
-        deal.unit_of, deal.hands, deal.dealt, deal.trump, leader, deal.trick, deal.taken
-    )
+    utility = leader_utility(deal.unit_of[leader])
     try:
-        value = solve(position, Utility(frozenset({side}), table), SearchStats(deadline=deadline))
+        value = solve(replace(deal, leader=leader), utility, SearchStats(deadline=deadline))
     except SearchTimeout:
         return None
-    return value // 8, 7 - value % 8
+    _, side, rest = decode(value)
+    return side, rest
 
 
 def _in_play(outcome: tuple[int, int], excess: float, draw: float) -> tuple[int, int]:

@@ -107,7 +107,8 @@ def _trump_table(weights: tuple[float, ...], players: int) -> tuple[float, ...]:
     jokers aside (what ``exact_value`` adds back)."""
     bias, trumps, squared, *flag_weights = weights[:_JOKERS]
     low = RANKS.index(LOW_RANK[players])
-    flags = [(rank, w) for rank, w in zip(_FLAG_RANKS(low), flag_weights, strict=True) if w]
+    flag_ranks = (_ACE, _KING, _QUEEN, _JACK, _TEN, low, low + 1)  # as in FEATURES
+    flags = [(rank, w) for rank, w in zip(flag_ranks, flag_weights, strict=True) if w]
     table = [0.0]
     for ranks in range(1, 1 << 13):
         count = ranks.bit_count()
@@ -116,10 +117,6 @@ def _trump_table(weights: tuple[float, ...], players: int) -> tuple[float, ...]:
             value += w * (ranks >> rank & 1)
         table.append(value)
     return tuple(table)
-
-
-def _FLAG_RANKS(low: int) -> tuple[int, ...]:  # noqa: N802 (the order of FEATURES' flags)
-    return (_ACE, _KING, _QUEEN, _JACK, _TEN, low, low + 1)
 
 
 def _count_rank(mask: int, rank: int) -> int:

@@ -13,6 +13,7 @@ each of them is only one rival. ``match_value`` stays as the frozen expert-v1's 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from game.engine import rules
 from game.engine.solver import MAX_POINTS, Utility
@@ -163,6 +164,16 @@ def contract_utility(situation: Situation, defenders_together: bool = False) -> 
     if defenders_together and not situation.we_bid:
         side = frozenset(u for u in range(len(situation.scores)) if u != situation.bidder_unit)
     return Utility(side, table)
+
+
+@cache
+def leader_utility(unit: int) -> Utility:
+    """The most points for ``unit``, then the fewest for the rest: what a leader plays for
+    when nothing else is known yet (``decode`` reads both sides' points back)."""
+    table = tuple(
+        tuple(ours * 8 + (7 - theirs) for theirs in range(MAX_POINTS)) for ours in range(MAX_POINTS)
+    )
+    return Utility(frozenset({unit}), table)
 
 
 def points_utility(unit: int) -> Utility:

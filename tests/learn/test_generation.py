@@ -21,7 +21,6 @@ from learn.generation import (
     Keep,
     decision_kind,
     examine_rate,
-    layouts,
     open_bank,
 )
 from learn.positions import Position
@@ -134,6 +133,7 @@ def test_an_older_analysis_gives_no_outcome_and_a_pass_no_points():
 
 
 def test_table_layouts_include_cutthroat_and_every_even_partnership():
+    layouts = MatchSetup.layouts
     assert [s.teams for s in layouts(3)] == [((0,), (1,), (2,))]
     assert ((0, 2), (1, 3)) in [s.teams for s in layouts(4)]
     six = {s.units for s in layouts(6)}
