@@ -17,10 +17,11 @@ from game.errors import TableError
 from game.models import Table
 from game.services import play
 from game.throttle import TokenBucket
-from smearsite.kernel import normal_code
+from smearsite.kernel import MAX_DIGITS, BadNumber, normal_code, request_int
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
 MAX_MESSAGE_CHARS = 512
+MAX_INDEX = 10**MAX_DIGITS
 # per connection: a burst of this many messages, refilled at RATE_PER_S
 BURST = 8
 RATE_PER_S = 4.0
@@ -120,8 +121,13 @@ def parse_move(text: str | None) -> tuple[dict, str | None]:
     action, index = message.get("action"), message.get("index")
     if not isinstance(action, str) or not action:
         return {}, "Say which bid, pass or card to play."
-    if isinstance(index, str) and index.isdigit():
-        index = int(index)
-    if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
-        return {}, "The move's index must be a whole number."
+    if isinstance(index, str):
+        try:
+            index = request_int(index, name="move's index")
+        except BadNumber as forged:
+            return {}, str(forged)
+    if index is not None and (
+        not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < MAX_INDEX
+    ):
+        return {}, f"The move's index must be a whole number of at most {MAX_DIGITS} digits."
     return {"action": action, "index": index}, None

@@ -4,7 +4,7 @@ the response swaps in the table partial instead. Thin: services write, selectors
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -20,7 +20,7 @@ from game.htmx import for_htmx
 from game.identity import SeatOwner, request_owner
 from game.models import Table
 from game.services import play as play_services
-from smearsite.kernel import normal_code
+from smearsite.kernel import BadNumber, normal_code, request_int
 
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
@@ -56,14 +56,17 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
 def table_play(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=normal_code(code))
     owner = request_owner(request)
-    index = request.POST.get("index", "")
+    try:
+        index = request_int(request.POST.get("index"), name="move's index")
+    except BadNumber as forged:
+        return HttpResponseBadRequest(str(forged))
     error = None
     try:
         play_services.table_play(
             table_id=found.pk,
             seat_owner=owner,
             action=request.POST.get("action", ""),
-            index=int(index) if index.isdigit() else None,
+            index=index,
         )
     except TableError as refused:
         error = str(refused)
@@ -164,8 +167,10 @@ def round_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     replay = selectors.round_replay(table=found, number=number - 1)
     if replay is None:
         raise Http404("no such finished round")
-    shown = request.GET.get("trick", "")
-    shown = min(int(shown), len(replay.tricks)) if shown.isdigit() else 0
+    try:
+        shown = min(request_int(request.GET.get("trick"), name="trick") or 0, len(replay.tricks))
+    except BadNumber as forged:
+        return HttpResponseBadRequest(str(forged))
     return render(
         request,
         "game/round_replay.html",
