@@ -3,6 +3,7 @@ the response swaps in the table partial instead. Thin: services write, selectors
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,6 +20,7 @@ from game.forms import PlayBotsForm
 from game.htmx import for_htmx
 from game.identity import SeatOwner, request_owner
 from game.models import Table
+from game.services import limits
 from game.services import play as play_services
 from smearsite.kernel import BadNumber, normal_code, request_int
 
@@ -32,8 +34,15 @@ def play(request: HttpRequest) -> HttpResponse:
     form = PlayBotsForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        owner = request_owner(request, start_session=True)
+        for closed in limits.bot_tables_make_room(owner=owner):
+            messages.info(
+                request,
+                f"Your oldest table against bots, {closed.code}, is closed: you may have "
+                f"{settings.SMEAR_BOT_TABLES_PER_PERSON} at once.",
+            )
         table = play_services.table_create_vs_bots(
-            owner=request_owner(request, start_session=True),
+            owner=owner,
             players=data["players"],
             teams=data["teams"],
             bot_levels=data["bot_levels"],

@@ -121,7 +121,12 @@ SMEAR_BOT_PROCESSES = env.env_int(os.environ, "SMEAR_BOT_PROCESSES", default=1)
 # a person who lets their turn run this long is played by a bot until they return
 SMEAR_AWAY_AFTER_S = env.env_int(os.environ, "SMEAR_AWAY_AFTER_S", default=45)
 # once every person at a table has been away this long, its bots stop until one returns
-SMEAR_ABANDONED_AFTER_S = env.env_int(os.environ, "SMEAR_ABANDONED_AFTER_S", default=600)
+SMEAR_ABANDONED_AFTER_S = env.env_int(os.environ, "SMEAR_ABANDONED_AFTER_S", default=120)
+# --- Limits that keep the site fair (game.services.limits) ------------------------------
+# unfinished tables against bots per person: a new one closes the oldest
+SMEAR_BOT_TABLES_PER_PERSON = env.env_int(os.environ, "SMEAR_BOT_TABLES_PER_PERSON", default=3)
+# a table in play whose people have all been away this long is closed (prune_tables)
+SMEAR_DESERTED_AFTER_S = env.env_int(os.environ, "SMEAR_DESERTED_AFTER_S", default=86400)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts (django-allauth) -----------------------------------------------------

@@ -22,6 +22,7 @@ from game.engine.state import IllegalAction, MatchState, shuffle_deal
 from game.errors import TableError
 from game.identity import SeatOwner
 from game.models import ActionLog, Profile, Round, Seat, Table
+from game.services import limits
 from game.turns import Turn
 from smearsite.kernel import new_share_code
 
@@ -107,6 +108,7 @@ def table_create_vs_bots(
     for level in bot_levels:
         if level not in LEVELS:
             raise TableError(f"no bot called {level!r}")
+    limits.bot_tables_make_room(owner=owner)
     with transaction.atomic():
         draft = new_table(
             players, teams, target, status=Table.Status.PLAYING, host_id=owner.user_id
