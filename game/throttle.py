@@ -1,8 +1,11 @@
-"""A token bucket: a burst of messages, then a steady rate."""
+"""Limits on a table's live connections: a token bucket (a burst of messages, then a
+steady rate), shared per session, and the count of connections open per session and per
+address."""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 
 class TokenBucket:
@@ -19,3 +22,44 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
+
+
+class OpenCounts:
+    """Connections open in this process, by who opened them (a session, an address)."""
+
+    def __init__(self) -> None:
+        self._open: Counter[str] = Counter()
+
+    def over(self, limits: dict[str, int]) -> bool:
+        """Would one more connection put any of ``limits``' keys past its limit?"""
+        return any(self._open[key] >= limit for key, limit in limits.items())
+
+    def add(self, keys) -> None:
+        self._open.update(keys)
+
+    def remove(self, keys) -> None:
+        self._open.subtract(keys)
+        for key in keys:
+            if self._open[key] <= 0:
+                del self._open[key]
+
+
+class SharedBuckets:
+    """One token bucket per key (a session), shared by all its connections in this process
+    and dropped with the last of them: more connections do not buy more messages."""
+
+    def __init__(self, burst: int, rate_per_s: float) -> None:
+        self.burst, self.rate = burst, rate_per_s
+        self._buckets: dict[str, tuple[TokenBucket, int]] = {}
+
+    def join(self, key: str) -> TokenBucket:
+        bucket, users = self._buckets.get(key) or (TokenBucket(self.burst, self.rate), 0)
+        self._buckets[key] = (bucket, users + 1)
+        return bucket
+
+    def leave(self, key: str) -> None:
+        bucket, users = self._buckets[key]
+        if users <= 1:
+            del self._buckets[key]
+        else:
+            self._buckets[key] = (bucket, users - 1)
