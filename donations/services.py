@@ -6,6 +6,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,6 +23,10 @@ logger = logging.getLogger(__name__)
 # In every session's metadata: tells our sessions apart from others on the same account.
 METADATA_APP = "smear-donations"
 PRODUCT_NAME = "Donation to the Smear web site"
+# Stripe closes an unpaid checkout this long after it was created (30 min at the least);
+# a pending donation older than that, and a margin for the webhook, will never be paid
+CHECKOUT_LIFETIME = timedelta(hours=1)
+EXPIRE_MARGIN = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,7 @@ def donation_checkout_start(
         "?session_id={CHECKOUT_SESSION_ID}",
         cancel_url=f"{settings.SITE_URL}{reverse('donations:donate')}?cancelled=1",
         metadata=metadata,
+        expires_at=int((timezone.now() + CHECKOUT_LIFETIME).timestamp()),
         idempotency_key=_idempotency_key(
             attempt=attempt,
             amount=amount,
@@ -94,6 +100,15 @@ def donation_checkout_start(
     )
     redirect_url = session.url or f"{settings.SITE_URL}{reverse('donations:thanks')}"
     return CheckoutStart(donation=donation, redirect_url=redirect_url)
+
+
+def donations_expire_stale() -> int:
+    """Pending donations whose checkout Stripe has closed by now become expired (the
+    webhook's ``expired`` event may be lost or never configured); how many."""
+    cutoff = timezone.now() - CHECKOUT_LIFETIME - EXPIRE_MARGIN
+    return Donation.objects.filter(status=Donation.Status.PENDING, created__lt=cutoff).update(
+        status=Donation.Status.EXPIRED, updated=timezone.now()
+    )
 
 
 # --- Webhook ------------------------------------------------------------------------
@@ -128,10 +143,12 @@ def _settle(session: stripe_client.CheckoutSession, status: Donation.Status) -> 
     if status == Donation.Status.PAID and session.amount_total is not None:
         # what Stripe took is what we record
         changes.update(amount=charged[0], currency=charged[1])
-    # paid, failed and expired are final: a late or out-of-order event changes nothing
-    settled = Donation.objects.filter(pk=donation.pk, status=Donation.Status.PENDING).update(
-        **changes
-    )
+    # paid, failed and expired are final: a late or out-of-order event changes nothing,
+    # except that a payment Stripe confirms late overrides our own expiry of a stale row
+    open_statuses = [Donation.Status.PENDING]
+    if status == Donation.Status.PAID:
+        open_statuses.append(Donation.Status.EXPIRED)
+    settled = Donation.objects.filter(pk=donation.pk, status__in=open_statuses).update(**changes)
     if settled and "amount" in changes and charged != (donation.amount, donation.currency):
         logger.warning("Checkout Session %s was paid another amount than we asked", session.id)
 
