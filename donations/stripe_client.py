@@ -64,6 +64,14 @@ class Event:
     session: CheckoutSession | None
 
 
+CHECKOUT_ORIGIN = "https://checkout.stripe.com"
+
+
+def checkout_origin() -> str:
+    """Where the donate form's answer redirects the browser (a local fake in tests)."""
+    return settings.STRIPE_API_BASE or CHECKOUT_ORIGIN
+
+
 def is_configured() -> bool:
     """Both keys are needed: without the webhook secret no payment could be confirmed."""
     return bool(settings.STRIPE_SECRET_KEY.strip() and settings.STRIPE_WEBHOOK_SECRET.strip())

@@ -1,4 +1,5 @@
 import logging
+from functools import wraps
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
@@ -41,7 +42,21 @@ def _checkout_allowed(request: HttpRequest) -> bool:
     return by_session and by_address
 
 
+def _form_may_go_to_checkout(view):
+    """The donate page's form is answered by a redirect to Stripe's checkout page, which
+    the Content-Security-Policy's form-action must allow (for that page only)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response._csp_update = {"form-action": [stripe_client.checkout_origin()]}
+        return response
+
+    return wrapped
+
+
 @require_http_methods(["GET", "POST"])
+@_form_may_go_to_checkout
 def donate(request: HttpRequest) -> HttpResponse:
     context = {
         "configured": stripe_client.is_configured(),
