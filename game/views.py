@@ -45,7 +45,7 @@ def rules(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest) -> HttpResponse:
     current = profiles.profile_get_or_create(user=request.user)
     data = request.POST if request.method == "POST" else None
-    form = ProfileForm(data, initial={"display_name": current.display_name})
+    form = ProfileForm(data, initial={"display_name": current.display_name}, user=request.user)
     if request.method == "POST" and form.is_valid():
         profiles.profile_update(user=request.user, display_name=form.cleaned_data["display_name"])
         messages.success(request, "Your display name is saved.")
