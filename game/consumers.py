@@ -16,9 +16,8 @@ from game import events, identity, redraw
 from game.errors import TableError
 from game.models import Table
 from game.services import play
-from game.throttle import OpenCounts, SharedBuckets, TokenBucket
+from game.throttle import SharedBuckets, TokenBucket
 from smearsite.kernel import MAX_DIGITS, BadNumber, normal_code, request_int
-from smearsite.ratelimit import scope_address
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
 MAX_MESSAGE_CHARS = 512
@@ -27,15 +26,6 @@ MAX_INDEX = 10**MAX_DIGITS
 # RATE_PER_S
 BURST = 8
 RATE_PER_S = 4.0
-TOO_MANY = 4429  # close code: over a connection limit
-# live connections per server process: a few tabs per session, a household or an office
-# behind one address
-SOCKETS_PER_SESSION = 8
-SOCKETS_PER_ADDRESS = 64
-TOO_MANY_SOCKETS = (
-    "This browser has too many live tables open: close some tabs of this site, then reload."
-)
-_open = OpenCounts()
 _buckets = SharedBuckets(BURST, RATE_PER_S)
 
 
@@ -57,9 +47,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.owner = identity.scope_owner(self.scope)
         self.group = None
-        self.counted: dict[str, int] = {}
-        if not await self._count_in():
-            return
+        self.bucket_key = self._session_key()
+        self.bucket = (
+            _buckets.join(self.bucket_key) if self.bucket_key else TokenBucket(BURST, RATE_PER_S)
+        )
         table = await database_sync_to_async(_find_table)(self.scope["url_route"]["kwargs"]["code"])
         if table is None:
             await self.close(code=NOT_ALLOWED)
@@ -73,25 +64,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
         await database_sync_to_async(self._returned)()
 
-    async def _count_in(self) -> bool:
-        """Count this connection against its session's and its address's limits, or refuse
-        it in words (before any database work: a refusal costs next to nothing)."""
-        session = self._session_key()
-        limits = {f"address:{scope_address(self.scope)}": SOCKETS_PER_ADDRESS}
-        if session:
-            limits[f"session:{session}"] = SOCKETS_PER_SESSION
-        if _open.over(limits):
-            await self.accept()
-            await self.send(text_data=redraw.error_html(TOO_MANY_SOCKETS))
-            await self.close(code=TOO_MANY)
-            return False
-        _open.add(list(limits))
-        self.counted = limits
-        self.bucket_key = f"session:{session}" if session else None
-        self.bucket = _buckets.join(self.bucket_key) if session else TokenBucket(BURST, RATE_PER_S)
-        return True
-
     def _session_key(self) -> str | None:
+        """Whose messages share one rate limit: the user's, else the session's (the
+        connection limits are ``smearsite.websockets.ConnectionLimits``)."""
         if self.owner.user_id is not None:
             return f"user-{self.owner.user_id}"
         session = self.scope.get("session")
@@ -102,11 +77,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         events.table_opened(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
-        if self.counted:
-            _open.remove(list(self.counted))
-            if self.bucket_key:
-                _buckets.leave(self.bucket_key)
-            self.counted = {}
+        if self.bucket_key:
+            _buckets.leave(self.bucket_key)
+            self.bucket_key = None
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

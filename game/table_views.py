@@ -23,6 +23,7 @@ from game.models import Table
 from game.services import limits
 from game.services import play as play_services
 from smearsite.kernel import BadNumber, normal_code, request_int
+from smearsite.ratelimit import request_address
 
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
@@ -35,6 +36,8 @@ def play(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         owner = request_owner(request, start_session=True)
+        if not limits.table_start_allowed(owner=owner, address=request_address(request)):
+            return render(request, "429.html", status=429)
         for closed in limits.bot_tables_make_room(owner=owner):
             messages.info(
                 request,

@@ -1,11 +1,9 @@
-"""Limits on a table's live connections: a token bucket (a burst of messages, then a
-steady rate), shared per session, and the count of connections open per session and per
-address."""
+"""The message rate limit of a table's live connections: a token bucket (a burst of
+messages, then a steady rate), shared by the connections of one session."""
 
 from __future__ import annotations
 
 import time
-from collections import Counter
 
 
 class TokenBucket:
@@ -22,26 +20,6 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
-
-
-class OpenCounts:
-    """Connections open in this process, by who opened them (a session, an address)."""
-
-    def __init__(self) -> None:
-        self._open: Counter[str] = Counter()
-
-    def over(self, limits: dict[str, int]) -> bool:
-        """Would one more connection put any of ``limits``' keys past its limit?"""
-        return any(self._open[key] >= limit for key, limit in limits.items())
-
-    def add(self, keys) -> None:
-        self._open.update(keys)
-
-    def remove(self, keys) -> None:
-        self._open.subtract(keys)
-        for key in keys:
-            if self._open[key] <= 0:
-                del self._open[key]
 
 
 class SharedBuckets:

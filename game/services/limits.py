@@ -1,7 +1,8 @@
 """Limits that keep the site fair: no one visitor's tables use up the bots everyone shares.
 
 - a person (guest or user) has at most SMEAR_BOT_TABLES_PER_PERSON unfinished tables
-  against bots: a new one closes the oldest;
+  against bots: a new one closes the oldest; and starts at most TABLE_STARTS_PER_MINUTE of
+  them a minute (an address, TABLE_STARTS_PER_ADDRESS), so a flood is refused cheaply;
 - a table in play whose people have all been away SMEAR_DESERTED_AFTER_S is closed;
 - finished and closed tables where no signed-in player sat are deleted a while later
   (``manage.py prune_tables``): signed-in players' matches and records stay.
@@ -23,6 +24,10 @@ from django.utils import timezone
 from game import events
 from game.identity import SeatOwner
 from game.models import Seat, Table
+from smearsite import ratelimit
+
+TABLE_STARTS_PER_MINUTE = 10
+TABLE_STARTS_PER_ADDRESS = 40
 
 
 def _owned_seats(owner: SeatOwner) -> Q:
@@ -42,10 +47,29 @@ def unfinished_bot_tables(owner: SeatOwner) -> QuerySet[Table]:
     )
 
 
+def table_start_allowed(*, owner: SeatOwner, address: str) -> bool:
+    """Count a start of a table against bots by ``owner`` from ``address``."""
+    person = f"user:{owner.user_id}" if owner.user_id is not None else f"guest:{owner.session_key}"
+    by_person = ratelimit.allow("table-start", person, limit=TABLE_STARTS_PER_MINUTE, per_s=60)
+    by_address = ratelimit.allow(
+        "table-start", f"address:{address}", limit=TABLE_STARTS_PER_ADDRESS, per_s=60
+    )
+    return by_person and by_address
+
+
 def bot_tables_make_room(*, owner: SeatOwner) -> list[Table]:
     """Before ``owner`` starts another table against bots: close their oldest ones so that
     with the new one they have at most the allowed number. The tables closed."""
-    keep = max(settings.SMEAR_BOT_TABLES_PER_PERSON - 1, 0)
+    return _keep_newest(owner, max(settings.SMEAR_BOT_TABLES_PER_PERSON - 1, 0))
+
+
+def bot_tables_trim(*, owner: SeatOwner) -> list[Table]:
+    """After a table against bots is stored: close the oldest beyond the allowed number.
+    Two starts at once may both have made room for one; the later to look sees both."""
+    return _keep_newest(owner, settings.SMEAR_BOT_TABLES_PER_PERSON)
+
+
+def _keep_newest(owner: SeatOwner, keep: int) -> list[Table]:
     tables = list(unfinished_bot_tables(owner))
     closing = tables[: max(len(tables) - keep, 0)]
     _close(closing)

@@ -108,7 +108,6 @@ def table_create_vs_bots(
     for level in bot_levels:
         if level not in LEVELS:
             raise TableError(f"no bot called {level!r}")
-    limits.bot_tables_make_room(owner=owner)
     with transaction.atomic():
         draft = new_table(
             players, teams, target, status=Table.Status.PLAYING, host_id=owner.user_id
@@ -128,6 +127,7 @@ def table_create_vs_bots(
                 display_name=f"{level.capitalize()} bot {number}",
             )
         deal_first_round(draft)
+    limits.bot_tables_trim(owner=owner)  # at most a few each: the oldest beyond are closed
     return draft
 
 

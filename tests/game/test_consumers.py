@@ -15,6 +15,7 @@ from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
 from game.identity import GUEST_TOKEN
 from game.models import ActionLog, Seat, Table
+from smearsite import websockets
 from smearsite.asgi import application
 
 pytestmark = [
@@ -297,13 +298,13 @@ def _wake(table_id: int) -> None:
 
 async def test_one_session_opening_many_sockets_is_refused_past_its_cap_in_words():
     table, session = await sync_to_async(_guest_with_table)()
-    held = [await connected(table.code, session) for _ in range(consumers.SOCKETS_PER_SESSION)]
+    held = [await connected(table.code, session) for _ in range(websockets.SOCKETS_PER_SESSION)]
     extra = connection(table.code, session)
     try:
         ok, _ = await extra.connect(timeout=TIMEOUT)
         assert ok  # accepted only to say why, then closed
         assert "too many live tables open" in await extra.receive_from(timeout=TIMEOUT)
-        assert (await extra.receive_output(timeout=TIMEOUT))["code"] == consumers.TOO_MANY
+        assert (await extra.receive_output(timeout=TIMEOUT))["code"] == websockets.TOO_MANY
 
         await held[0].disconnect()  # a closed tab makes room again
         again = await connected(table.code, session)
@@ -316,7 +317,7 @@ async def test_one_session_opening_many_sockets_is_refused_past_its_cap_in_words
 
 
 async def test_one_address_opening_many_sockets_is_refused_past_its_cap(monkeypatch):
-    monkeypatch.setattr(consumers, "SOCKETS_PER_ADDRESS", 3)
+    monkeypatch.setattr(websockets, "SOCKETS_PER_ADDRESS", 3)
     table, _ = await sync_to_async(_guest_with_table)()
 
     def from_address(session=None):

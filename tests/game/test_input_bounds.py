@@ -13,7 +13,10 @@ from game.models import ActionLog
 from smearsite.asgi import application
 from tests.game.test_table_views import play_until_a_round_is_finished, start_table, truth
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("release_sync_thread_connections"),
+]
 
 HUGE = "9" * 4301
 HTMX = {"HTTP_HX_REQUEST": "true"}

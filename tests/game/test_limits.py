@@ -116,3 +116,13 @@ def test_the_unfinished_bot_tables_count_only_tables_where_the_person_is_alone()
     Seat.objects.filter(table=table, number=2).update(bot_level=None, session_key="friend")
 
     assert list(limits.unfinished_bot_tables(alice)) == []
+
+
+def test_starting_tables_quickly_is_refused_past_a_few_a_minute(client, isolated_cache):
+    answers = [
+        client.post("/play/", GREEDY).status_code for _ in range(limits.TABLE_STARTS_PER_MINUTE + 2)
+    ]
+
+    assert answers.count(302) == limits.TABLE_STARTS_PER_MINUTE
+    assert answers[-2:] == [429, 429]
+    assert Table.objects.count() == limits.TABLE_STARTS_PER_MINUTE

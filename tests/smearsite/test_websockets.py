@@ -8,7 +8,10 @@ from channels.testing import WebsocketCommunicator
 from smearsite.websockets import site_origin_validator
 
 # channels closes stale database connections around each handler
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("release_sync_thread_connections"),
+]
 
 
 class Accepting(AsyncWebsocketConsumer):
