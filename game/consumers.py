@@ -77,10 +77,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         events.table_opened(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
-        if self.bucket_key:
+        if getattr(self, "bucket_key", None):  # None: never connected, or no session
             _buckets.leave(self.bucket_key)
             self.bucket_key = None
-        if self.group is not None:
+        if getattr(self, "group", None) is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
