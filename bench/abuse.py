@@ -11,7 +11,8 @@ name (dropped and made anew) and Redis (flushed) for the cache and channel layer
 normal person at a table of three expert bots, connected over a websocket and playing
 (thinking 1-3 s). Then, one after another, one flooding guest (one session cookie):
 
-- posts "Play bots now" --tables times: prints the tables that guest holds in play after;
+- posts "Play bots now" --tables times: prints the tables that guest holds in play after,
+  and watches --aftermath seconds more (the flood's tables' bots may play on for nobody);
 - opens --sockets websockets to one table (100 at once, each held): prints how many the
   server held open and how many it refused;
 - posts the donate form --checkouts times: prints the Checkout Sessions created at
@@ -270,6 +271,10 @@ async def main_async(args: argparse.Namespace, base: str, fake: FakeStripe) -> N
         f"(answers {sorted(set(tables['answers']))}); {machine_load()}"
     )
     print(f"  {probe.line()}\n  {lateness_line(results, since)}")
+    since = len(results.bot_lateness)
+    with Probe(base) as probe:
+        await asyncio.sleep(args.aftermath)  # the flood's tables' bots play on, or not
+    print(f"  the {args.aftermath:g} s after: {probe.line()}\n  {lateness_line(results, since)}")
 
     from game.models import Table
 
@@ -325,6 +330,9 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=3000)
     parser.add_argument("--checkouts", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=8, help="HTTP requests at once")
+    parser.add_argument(
+        "--aftermath", type=float, default=20.0, help="seconds watched after the tables flood"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the server log and database")
     parser.add_argument("--postgres", metavar="NAME", help="a PostgreSQL database, made anew")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/4", help="with --postgres")
