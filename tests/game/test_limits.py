@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from game import turns
 from game.identity import SeatOwner
-from game.models import ActionLog, Seat, Table
+from game.models import ActionLog, Round, Seat, Table
 from game.services import limits, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -106,8 +106,9 @@ def test_pruning_deletes_old_finished_guest_tables_and_keeps_signed_in_players(
 
     left = set(Table.objects.values_list("pk", flat=True))
     assert left == {guest_new.pk, signed_in.pk, guest_playing.pk}
-    assert not ActionLog.objects.filter(table_id=guest_old.pk).exists()
-    assert ActionLog.objects.filter(table=signed_in).exists()
+    # with its deal and moves: nothing of a pruned table is left, all of a kept one is
+    assert not Round.objects.filter(table_id=guest_old.pk).exists()
+    assert Round.objects.filter(table=signed_in).exists()
 
 
 def test_the_unfinished_bot_tables_count_only_tables_where_the_person_is_alone():
