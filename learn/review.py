@@ -23,10 +23,12 @@ from . import grades
 from .generation import Budget, assess, position_at
 from .positions import Position
 
-# Thinking time per decision. Measured by bench/review.py: a 4-player round's review in
-# well under 10 s of a core on this machine. The opening lead gets the trainer's extra
-# time for larger tables (generation.OPENING_BY_PLAYERS), at a quarter of its factor.
-REVIEW_BUDGET = Budget(analysis_ms=400.0, max_deals=100, opening_factor=1.0, first_trick_factor=1.5)
+# Thinking time per decision: up to 400 sampled deals (the trainer's bank uses 120), 0.8 s
+# (1.2 s in the first trick; the opening lead 0.8 s times generation.OPENING_BY_PLAYERS,
+# 2 s at four players, 60 s at seven or eight). bench/review.py on this shared 2-core
+# machine (load 2-3.5, December 2026): a 4-player round's review p50 0.9 s, p95 2.1 s;
+# a whole match to 21 about 5 s; a 6-player round p50 3.5 s, p95 10 s.
+REVIEW_BUDGET = Budget(analysis_ms=800.0, max_deals=400, opening_factor=1.0, first_trick_factor=1.5)
 
 
 @dataclass(frozen=True)
