@@ -53,7 +53,12 @@ def profile(request: HttpRequest) -> HttpResponse:
             display_name=form.cleaned_data["display_name"],
             on_leaderboard=form.cleaned_data["on_leaderboard"],
         )
-        messages.success(request, "Your profile is saved.")
+        listed = form.cleaned_data["on_leaderboard"]
+        messages.success(
+            request,
+            "Your display name is saved."
+            + (" You are listed on the leaderboards." if listed else ""),
+        )
         return redirect("game:profile")
     # a paid donation earns the supporter badge
     is_supporter = donation_selectors.user_is_supporter(user=request.user)
@@ -69,7 +74,15 @@ def profile(request: HttpRequest) -> HttpResponse:
             "tables": tables,
             "stats": history.stats_for(tables),
             "points_chart": history.points_chart(tables),
-            "ratings": ratings.ratings_for(user_id=request.user.pk),
+            "ratings": [
+                (
+                    r,
+                    history.chart(
+                        ratings.rating_history(user_id=request.user.pk, players=r.players)
+                    ),
+                )
+                for r in ratings.ratings_for(user_id=request.user.pk)
+            ],
             "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
         },
     )

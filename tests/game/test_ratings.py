@@ -139,3 +139,28 @@ def test_the_table_shows_each_seats_rating_and_the_bots_anchor(client, make_user
     client.force_login(user)
     html = client.get(f"/table/{table.code}/").content.decode()
     assert f"Expert bot 1 {round(ratings.BOT_ANCHORS['expert'])}" in " ".join(html.split())
+
+
+def test_the_profile_shows_the_rating_and_its_chart_match_by_match(client, make_user):
+    user = make_user("eli")
+    for seed in (0, 1):
+        match = greedy_match(MatchSetup.cutthroat(3, target=11), seed)
+        stored_table(match, [{"user": user}, {"bot_level": "greedy"}, {"bot_level": "random"}])
+    client.force_login(user)
+    html = client.get("/accounts/profile/").content.decode()
+    rating = PlayerRating.objects.get(user=user)
+    assert rating.matches == 2  # the profile rated both matches
+    assert f"{rating.rating:.0f} ± {rating.deviation:.0f}" in html
+    assert ratings.rating_history(user_id=user.pk, players=3)[0] == pytest.approx(1500.0)
+    assert len(ratings.rating_history(user_id=user.pk, players=3)) == 3
+    assert 'aria-labelledby="rating-chart-3"' in html
+
+
+def test_a_player_opts_in_to_the_leaderboards_on_the_profile(client, make_user):
+    user = make_user("fay")
+    client.force_login(user)
+    client.post("/accounts/profile/", {"display_name": "Fay", "on_leaderboard": "on"})
+    assert user.profile.__class__.objects.get(user=user).on_leaderboard
+    page = client.get("/leaderboard/?players=4").content.decode()
+    assert "Nobody on this board yet" in page  # opted in, but no rated match yet
+    assert client.get("/leaderboard/?players=99").status_code == 200  # falls back to 4
