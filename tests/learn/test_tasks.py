@@ -15,7 +15,9 @@ from learn.models import RoundReview
 from tests.game.stored import stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, monster_round
 
-pytestmark = pytest.mark.django_db
+# the worker closes and reopens its database connection, as a real one does: no test
+# transaction around it
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class Killed(BaseException):
