@@ -191,6 +191,8 @@ class RoundReview(models.Model):
     table = models.ForeignKey("game.Table", on_delete=models.CASCADE, related_name="reviews")
     round = models.PositiveSmallIntegerField()  # 0-based, as ActionLog counts
     seat = models.PositiveSmallIntegerField()
+    # who asked ("user:7", "guest:<token>"): a person may have only a few reviews waiting
+    requested_by = models.CharField(max_length=80, blank=True, default="")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveSmallIntegerField(null=True, blank=True)  # decisions to analyse
     decisions = models.JSONField(default=list)  # learn.review.Decision.to_json(), in order

@@ -54,9 +54,18 @@ def round_review_start(request: HttpRequest, code: str, number: int) -> HttpResp
     table, seat = _seat_and_table(request, code, number)
     if seat is None:
         return render(request, "game/no_seat.html", status=403)
-    reviews.review_request(table=table, seat=seat, number=number - 1)
+    error = None
+    try:
+        reviews.review_request(
+            table=table, seat=seat, number=number - 1, owner=request_owner(request)
+        )
+    except reviews.TooManyReviews as refused:
+        error = str(refused)
     if request.htmx:
-        return render(request, f"{PAGE}#review", _context(table, number, seat))
+        context = {**_context(table, number, seat), "error": error}
+        return render(request, f"{PAGE}#review", context)  # htmx swaps only a 2xx
+    if error:
+        messages.error(request, error)
     return redirect("learn:round_review", code=table.code, number=number)
 
 

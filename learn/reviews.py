@@ -14,16 +14,24 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game import store
+from game.identity import SeatOwner
 from game.models import Table
 from learn import explain, grades, tasks
 from learn import positions as core_positions
 from learn import review as core_review
 from learn.models import Learner, Position, Review, RoundReview
 from learn.selectors import option_label
-from smearsite.kernel import DomainError, NotFound
+from smearsite.kernel import DomainError, NotFound, Refused
+
+# reviews one person may have waiting or running at once: the workers are shared
+WAITING_PER_PERSON = 3
 
 
 class ReviewError(DomainError):
+    pass
+
+
+class TooManyReviews(ReviewError, Refused):
     pass
 
 
@@ -39,15 +47,36 @@ def finished_rounds(table: Table) -> int:
     return len(store.finished_match_for_table(table).rounds)
 
 
-def review_request(*, table: Table, seat: int, number: int) -> RoundReview:
+def requester(owner: SeatOwner) -> str:
+    return f"user:{owner.user_id}" if owner.user_id is not None else f"guest:{owner.session_key}"
+
+
+def review_request(
+    *, table: Table, seat: int, number: int, owner: SeatOwner | None = None
+) -> RoundReview:
     """The review of ``seat``'s decisions in round ``number`` (0-based), queued once: a
-    second request finds the first (and queues it again only if its worker died)."""
+    second request finds the first (and queues it again only if its worker died). A new
+    review is refused while ``owner`` has ``WAITING_PER_PERSON`` unfinished ones."""
     if not 0 <= number < finished_rounds(table):
         raise NoSuchRound("That round is not over, so it cannot be reviewed yet.")
+    found = review_for(table=table, seat=seat, number=number)
+    if found is not None:
+        review_keep_going(review=found)
+        return found
+    asker = requester(owner) if owner is not None else ""
+    waiting = RoundReview.objects.filter(requested_by=asker).exclude(status=RoundReview.Status.DONE)
+    if asker and waiting.count() >= WAITING_PER_PERSON:
+        raise TooManyReviews(
+            f"You have {WAITING_PER_PERSON} reviews waiting already: ask again once one is done."
+        )
     try:
         with transaction.atomic():
             review = RoundReview.objects.create(
-                table=table, round=number, seat=seat, enqueued_at=timezone.now()
+                table=table,
+                round=number,
+                seat=seat,
+                requested_by=asker,
+                enqueued_at=timezone.now(),
             )
             tasks.review_enqueue(review.pk)
         return review

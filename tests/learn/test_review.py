@@ -95,3 +95,25 @@ def test_the_review_of_a_decision_sees_only_the_seats_view(setup, seed, cut):
     assert same == second  # ... and nothing else does: analysis, cost, grade, sampled line
     assert explain(first.position, first.chosen) == explain(second.position, second.chosen)
     assert first.position.seat == seat
+
+
+def test_the_reviews_analysis_is_given_the_seats_view_and_nothing_else():
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(review.__file__).read_text())
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "assess"
+    ]
+    assert len(calls) == 1  # one analysis, in review_moment
+    first = calls[0].args[0]
+    assert isinstance(first, ast.Name) and first.id == "view"
+    assigned = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "view"
+    ]
+    # view = moment.view: the seat to act's SeatView, built by the engine
+    assert [ast.unparse(value) for value in assigned] == ["moment.view"]

@@ -6,7 +6,7 @@ from django.core.management import call_command
 
 from game.engine.state import MatchState, RoundState
 from game.identity import SeatOwner
-from learn import selectors, services
+from learn import reviews, selectors, services
 from learn.models import Attempt, Position, Review, RoundReview
 from tests.game.stored import stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, monster_round
@@ -104,3 +104,26 @@ def test_practise_this_twice_keeps_one_position_and_one_queue_entry(client, tabl
     client.post(f"/learn/review/{table.code}/1/practise/0")
     assert Position.objects.count() == 1 and Review.objects.count() == 1
     assert client.post(f"/learn/review/{table.code}/1/practise/99").status_code == 404
+
+
+def test_one_person_may_have_only_a_few_reviews_waiting(client, make_user):
+    user = make_user("gus")
+    seats = [{"bot_level": "greedy"} for _ in range(4)]
+    seats[BLUNDER_SEAT] = {"user": user}
+    tables = [
+        stored_table(monster_round("pass", seed=seed), seats, status="finished")
+        for seed in range(reviews.WAITING_PER_PERSON + 1)
+    ]
+    client.force_login(user)
+    for table in tables[:-1]:
+        client.post(f"/learn/review/{table.code}/1/start")
+    assert RoundReview.objects.count() == reviews.WAITING_PER_PERSON
+    last = f"/learn/review/{tables[-1].code}/1/"
+    page = client.post(last + "start", headers={"HX-Request": "true"}).content.decode()
+    assert "reviews waiting already" in page and "Review my decisions" in page
+    assert RoundReview.objects.count() == reviews.WAITING_PER_PERSON
+    # asking again for one already queued is no new review, and is never refused
+    client.post(f"/learn/review/{tables[0].code}/1/start")
+    call_command("db_worker", batch=True, startup_delay=False, interval=0, verbosity=0)
+    assert client.post(last + "start").status_code == 302
+    assert RoundReview.objects.count() == reviews.WAITING_PER_PERSON + 1
