@@ -5,11 +5,13 @@ import re
 from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from game.engine.state import Deal
+from game.engine.state import Deal, MatchSetup
 from game.services import play
+from tests.game.stored import greedy_match, stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, monster_deal
 
 pytestmark = pytest.mark.browser
@@ -84,3 +86,22 @@ def test_a_passed_monster_hand_is_marked_and_practised_in_the_trainer(page: Page
     for card in ("AH", "KH", "QH", "JH", "10H", "J1"):
         expect(page.locator(f'[data-card="{card}"]').first).to_be_visible()
     expect(page.get_by_role("button", name="Pass")).to_be_visible()
+
+
+def test_the_profiles_history_stats_and_ratings_fit_a_phone(phone: Page, artifacts):
+    user = get_user_model().objects.create_user(username="prairie", password="not-used-123")
+    for seed in (1, 2):
+        match = greedy_match(MatchSetup.partnerships(4, 2, target=11), seed)
+        table = stored_table(match, [{"user": user}] + [{"bot_level": "expert"}] * 3)
+    phone.goto("/accounts/login/?next=/accounts/profile/")
+    phone.get_by_label("Username").fill("prairie")
+    phone.get_by_label("Password:", exact=True).fill("not-used-123")
+    phone.get_by_role("button", name="Log in").click()
+
+    expect(phone.get_by_role("heading", name="Your tables")).to_be_visible()
+    expect(phone.locator(f'tr[data-table="{table.code}"]')).to_be_visible()
+    expect(phone.get_by_text("Your rating at 4 players, match by match")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    phone.screenshot(path=artifacts / "phone-profile-history.png", full_page=True)
+    phone.locator(f'tr[data-table="{table.code}"]').get_by_role("link", name="review").first.click()
+    expect(phone.get_by_role("button", name="Review my decisions")).to_be_visible()
