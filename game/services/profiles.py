@@ -14,10 +14,14 @@ def profile_get_or_create(*, user: AbstractBaseUser) -> Profile:
     return profile
 
 
-def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
+def profile_update(
+    *, user: AbstractBaseUser, display_name: str, on_leaderboard: bool | None = None
+) -> Profile:
     profile = profile_get_or_create(user=user)
     profile.display_name = display_name
-    profile.save(update_fields=["display_name"])
+    if on_leaderboard is not None:
+        profile.on_leaderboard = on_leaderboard
+    profile.save(update_fields=["display_name", "on_leaderboard"])
     return profile
 
 
