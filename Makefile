@@ -48,9 +48,12 @@ $(NATIVE_STAMP): $(NATIVE_SOURCES) | $(STAMP)
 
 install: $(STAMP) $(NATIVE_STAMP)
 
+# the task queue's worker (round reviews) runs beside the server and stops with it
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
+	@$(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT; \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) smearsite.asgi:application
 
 # The browser tests run in a pytest of their own (the sync Playwright API keeps an event

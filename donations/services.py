@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from donations import amounts, stripe_client
 from donations.models import Donation, WebhookEvent
+from smearsite.kernel import BadNumber, request_int
 
 logger = logging.getLogger(__name__)
 
@@ -120,8 +121,11 @@ def _donation_for(session: stripe_client.CheckoutSession) -> Donation | None:
     # found, or not ours at all (another product on the same Stripe account)
     if donation is not None or session.metadata.get("app") != METADATA_APP:
         return donation
-    user_id = session.metadata.get("user_id", "")
-    user = get_user_model().objects.filter(pk=user_id).first() if user_id.isdigit() else None
+    try:  # our own metadata, but checked like any number: a huge one would overflow
+        user_id = request_int(session.metadata.get("user_id"), name="user id", digits=18)
+    except BadNumber:
+        user_id = None
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     logger.warning("Checkout Session %s had no donation record; recorded it now", session.id)
     donation, _ = Donation.objects.get_or_create(
         checkout_session_id=session.id,

@@ -37,6 +37,11 @@ class ProfileForm(forms.Form):
         help_text="The name other players see at the table.",
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
+    on_leaderboard = forms.BooleanField(
+        required=False,
+        label="Show me on the leaderboards",
+        help_text="Your name and rating at each table size where you have enough rated matches.",
+    )
 
     def __init__(self, *args, user=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -16,6 +16,8 @@ class Profile(models.Model):
     display_name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
     # game.names.name_key(display_name): two players may not look alike at a table
     name_key = models.CharField(max_length=4 * DISPLAY_NAME_MAX_LENGTH, unique=True, null=True)
+    # listed on the leaderboards (game.ratings), once enough matches are rated
+    on_leaderboard = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return self.display_name
@@ -125,4 +127,56 @@ class ActionLog(models.Model):
             models.UniqueConstraint(
                 fields=["table", "round", "index"], name="action_unique_position"
             ),
+        ]
+
+
+# --- Ratings (game.ratings) -------------------------------------------------------------
+# A finished match is one Glicko-2 rating period for every signed-in player at it, against
+# the other units' players; a bot is a fixed anchor and is never rated.
+
+
+class PlayerRating(models.Model):
+    """A player's rating at one table size."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    players = models.PositiveSmallIntegerField()
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    rated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["players"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "players"], name="rating_unique_size"),
+        ]
+
+
+class RatedMatch(models.Model):
+    """A finished table whose result is in the ratings: each is rated once."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rated")
+    rated_at = models.DateTimeField(auto_now_add=True)
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating (the history and its chart)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    players = models.PositiveSmallIntegerField()
+    before = models.FloatField()
+    after = models.FloatField()
+    deviation = models.FloatField()  # after the match
+    rated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["rated_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="rating_change_unique"),
         ]

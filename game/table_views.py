@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import events, selectors, store
+from game import events, ratings, selectors, store
 from game.engine import record
 from game.engine.state import MatchState
 from game.errors import TableError
@@ -60,7 +60,19 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=normal_code(code))
     context = selectors.table_page_context(table=found, seat_owner=request_owner(request))
     events.table_opened(table_id=found.pk)
-    return TemplateResponse(request, "game/table.html", {**context, "code": found.code})
+    return TemplateResponse(
+        request, "game/table.html", {**context, "code": found.code, **_ratings(request, found)}
+    )
+
+
+def _ratings(request: HttpRequest, found: Table) -> dict:
+    """Each seat's rating at this size, drawn once with the page (a rating changes only
+    when a match ends): not for the polled partial."""
+    if request.htmx or not found.dealt:
+        return {}
+    if found.status == Table.Status.FINISHED:
+        ratings.ratings_settle()
+    return {"seat_ratings": ratings.table_ratings(table=found)}
 
 
 @require_POST

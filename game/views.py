@@ -1,15 +1,16 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from donations import selectors as donation_selectors
-from game import rules_guide
+from game import history, ratings, rules_guide
 from game.engine import cards as engine_cards
 from game.engine import rules as engine_rules
 from game.forms import ProfileForm
 from game.services import profiles
+from smearsite.kernel import BadNumber, request_int
 
 
 @require_GET
@@ -45,15 +46,66 @@ def rules(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest) -> HttpResponse:
     current = profiles.profile_get_or_create(user=request.user)
     data = request.POST if request.method == "POST" else None
-    form = ProfileForm(data, initial={"display_name": current.display_name}, user=request.user)
+    initial = {"display_name": current.display_name, "on_leaderboard": current.on_leaderboard}
+    form = ProfileForm(data, initial=initial, user=request.user)
     if request.method == "POST" and form.is_valid():
-        profiles.profile_update(user=request.user, display_name=form.cleaned_data["display_name"])
-        messages.success(request, "Your display name is saved.")
+        profiles.profile_update(
+            user=request.user,
+            display_name=form.cleaned_data["display_name"],
+            on_leaderboard=form.cleaned_data["on_leaderboard"],
+        )
+        listed = form.cleaned_data["on_leaderboard"]
+        messages.success(
+            request,
+            "Your display name is saved."
+            + (" You are listed on the leaderboards." if listed else ""),
+        )
         return redirect("game:profile")
     # a paid donation earns the supporter badge
     is_supporter = donation_selectors.user_is_supporter(user=request.user)
+    ratings.ratings_settle()
+    tables = history.tables_for(user_id=request.user.pk)
     return render(
         request,
         "game/profile.html",
-        {"profile": current, "form": form, "is_supporter": is_supporter},
+        {
+            "profile": current,
+            "form": form,
+            "is_supporter": is_supporter,
+            "tables": tables,
+            "stats": history.stats_for(tables),
+            "points_chart": history.points_chart(tables),
+            "ratings": [
+                (
+                    r,
+                    history.chart(
+                        ratings.rating_history(user_id=request.user.pk, players=r.players)
+                    ),
+                )
+                for r in ratings.ratings_for(user_id=request.user.pk)
+            ],
+            "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
+        },
+    )
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Opted-in players by rating, at one table size (``?players=N``, 4 by default)."""
+    try:
+        players = request_int(request.GET.get("players"), name="table size", digits=2) or 4
+    except BadNumber as forged:
+        return HttpResponseBadRequest(str(forged))
+    if not engine_cards.MIN_PLAYERS <= players <= engine_cards.MAX_PLAYERS:
+        players = 4
+    ratings.ratings_settle()
+    return render(
+        request,
+        "game/leaderboard.html",
+        {
+            "players": players,
+            "sizes": range(engine_cards.MIN_PLAYERS, engine_cards.MAX_PLAYERS + 1),
+            "leaders": ratings.leaderboard(players=players),
+            "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
+        },
     )

@@ -24,6 +24,7 @@ from game.engine.cards import (
 from game.engine.rules import MAX_BID, bid_amount, parse_action_code
 from game.engine.view import SeatView
 
+from . import grades
 from .positions import AuctionOutcome, Option, Position
 from .themes import (
     higher_in_trick,
@@ -294,11 +295,7 @@ def _tolerance(best: Option, other: Option) -> float:
 
 
 def _severity(gap: float) -> str:
-    if gap >= 3:
-        return "a serious mistake"
-    if gap >= 1:
-        return "a clear mistake"
-    return "a small error"
+    return grades.words_for(gap)
 
 
 # --- Themes -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from functools import cached_property
 from django.conf import settings
 from django.db import models
 
-from learn import glicko
+from game import glicko
 from learn import positions as core_positions
 from learn.positions import PHASES
 
@@ -46,6 +46,11 @@ class Position(models.Model):
     attempts = models.PositiveIntegerField(default=0)  # rated and unrated answers
     solved = models.PositiveIntegerField(default=0)  # of which right
     created_at = models.DateTimeField(auto_now_add=True)
+    # a decision from a learner's own round ("Practise this"): served to them alone, through
+    # their missed positions, never to anyone else
+    owner = models.ForeignKey(
+        "Learner", null=True, blank=True, on_delete=models.CASCADE, related_name="own_positions"
+    )
 
     class Meta:
         ordering = ["pk"]
@@ -168,3 +173,45 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"review of {self.position_id} for {self.learner_id}"
+
+
+class RoundReview(models.Model):
+    """The expert's review of one seat's decisions in one finished round of a live table.
+
+    Worked in the background (``learn.tasks``): a worker holds the review by a lease that
+    it renews after each decision, and stores each decision's analysis as it goes, so that
+    a worker killed mid-review leaves the rest to the next one, and none is done twice.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting for a worker"
+        RUNNING = "running", "Being analysed"
+        DONE = "done", "Done"
+
+    table = models.ForeignKey("game.Table", on_delete=models.CASCADE, related_name="reviews")
+    round = models.PositiveSmallIntegerField()  # 0-based, as ActionLog counts
+    seat = models.PositiveSmallIntegerField()
+    # who asked ("user:7", "guest:<token>"): a person may have only a few reviews waiting
+    requested_by = models.CharField(max_length=80, blank=True, default="")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveSmallIntegerField(null=True, blank=True)  # decisions to analyse
+    decisions = models.JSONField(default=list)  # learn.review.Decision.to_json(), in order
+    worker = models.CharField(max_length=32, blank=True, default="")
+    lease_until = models.DateTimeField(null=True, blank=True)
+    enqueued_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "round", "seat"], name="round_review_unique_seat"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"review of table {self.table_id} round {self.round} seat {self.seat}"
+
+    @property
+    def done(self) -> int:
+        return len(self.decisions)

@@ -138,7 +138,8 @@ def position_to_serve(
         )
         if due is not None:
             return due.position
-    matching = Position.objects.filter(filters.q())
+    # a decision from someone's own round comes back only through their missed positions
+    matching = Position.objects.filter(filters.q(), owner__isnull=True)
     target = filters.target_for(learner)
     seen = Attempt.objects.filter(learner=learner).values("position_id")
     unseen = list(
@@ -180,7 +181,7 @@ def lessons_practised(*, learner: Learner | None) -> dict[str, int]:
 
 
 def bank_size() -> int:
-    return Position.objects.count()
+    return Position.objects.filter(owner__isnull=True).count()
 
 
 # --- What the seat sees ------------------------------------------------------------------

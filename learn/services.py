@@ -15,13 +15,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
+from game import glicko
 from game.engine import rules
 from game.identity import SeatOwner
-from learn import glicko, selectors, tutorial
 from learn import positions as core_positions
+from learn import selectors, tutorial
 from learn.models import Attempt, Learner, Position, Review
 from learn.selectors import Filters
 from smearsite.kernel import Conflict, DomainError, NotFound, Refused
@@ -136,7 +137,9 @@ def attempt_serve(
     near the difficulty asked for."""
     now = now or timezone.now()
     if key is not None:
-        position = Position.objects.filter(key=key).first()
+        # someone else's own position (from their review) is not in this learner's bank
+        yours = Q(owner__isnull=True) | Q(owner=learner)
+        position = Position.objects.filter(yours, key=key).first()
         if position is None:
             raise UnknownPosition("There is no position with that key in the bank.")
         open_attempt = selectors.open_attempt(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from learn import views
+from learn import review_views, views
 
 app_name = "learn"
 
@@ -12,4 +12,16 @@ urlpatterns = [
     path("progress/", views.progress, name="progress"),
     path("tutorial/", views.tutorial_index, name="tutorial"),
     path("tutorial/<slug:slug>/", views.lesson, name="lesson"),
+    # the review of your own round at a live table
+    path("review/<str:code>/<int:number>/", review_views.round_review, name="round_review"),
+    path(
+        "review/<str:code>/<int:number>/start",
+        review_views.round_review_start,
+        name="round_review_start",
+    ),
+    path(
+        "review/<str:code>/<int:number>/practise/<int:index>",
+        review_views.round_review_practise,
+        name="round_review_practise",
+    ),
 ]

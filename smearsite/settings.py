@@ -103,6 +103,9 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    # the task queue: reviews of rounds run in `manage.py db_worker`, stored in the database
+    "django_tasks",
+    "django_tasks_db",
     "game",
     "donations",
     "scoresheet",
@@ -150,6 +153,8 @@ TEMPLATES = [
 DATABASES = {"default": env.database_config(os.environ, base_dir=BASE_DIR)}
 CHANNEL_LAYERS = env.channel_layers_config(os.environ)
 CACHES = env.cache_config(os.environ)
+# background work (learn.tasks) goes into the database: no broker to run
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # --- Bots at live tables (game.bot_runner) ----------------------------------------------
 # a background timetable moves them after a human pace, thinking in worker processes

@@ -45,14 +45,19 @@ def profile_get_or_create(*, user: AbstractBaseUser) -> Profile:
     return Profile.objects.create(user=user, display_name=base)  # unkeyed: still shown
 
 
-def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
-    """Rename; ``NameTaken`` (nothing changes) when another player looks the same."""
+def profile_update(
+    *, user: AbstractBaseUser, display_name: str, on_leaderboard: bool | None = None
+) -> Profile:
+    """Rename (and opt in or out of the leaderboards); ``NameTaken`` (nothing changes)
+    when another player looks the same."""
     profile = profile_get_or_create(user=user)
     profile.display_name = display_name
     profile.name_key = name_key(display_name)
+    if on_leaderboard is not None:
+        profile.on_leaderboard = on_leaderboard
     try:
         with transaction.atomic():
-            profile.save(update_fields=["display_name", "name_key"])
+            profile.save(update_fields=["display_name", "name_key", "on_leaderboard"])
     except IntegrityError:
         raise NameTaken(NAME_TAKEN) from None
     return profile

@@ -317,3 +317,21 @@ def test_a_payment_confirmed_after_we_expired_the_donation_still_counts(client, 
     deliver(client, payload)
 
     assert status_of(pending) == "paid"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("user_id", ["9" * 400, "²", "-1"])
+def test_a_lost_sessions_forged_user_id_is_recorded_without_a_user(client, fake_stripe, user_id):
+    session = {
+        "id": "cs_test_odd_user",
+        "object": "checkout.session",
+        "payment_status": "paid",
+        "amount_total": 5000,
+        "currency": "cad",
+        "metadata": {"app": "smear-donations", "user_id": user_id},
+    }
+
+    response = deliver(client, session_event(COMPLETED, session))
+
+    assert response.status_code == 200
+    assert Donation.objects.get().user is None

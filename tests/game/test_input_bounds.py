@@ -91,3 +91,11 @@ async def test_a_socket_move_of_a_huge_index_gets_a_refusal_and_keeps_the_connec
 
     assert "index" in refusal
     await communicator.disconnect()
+
+
+@pytest.mark.parametrize("players", ["9" * 5000, "²", "123"])
+def test_a_forged_table_size_on_the_leaderboard_is_a_400(client, players):
+    response = client.get("/leaderboard/", {"players": players})
+
+    assert response.status_code == 400
+    assert "whole number" in response.text

@@ -22,7 +22,15 @@ from learn.generation import assess, position_at
 from tests.game.engine.test_properties import random_states, reshuffle_unseen
 
 LEARN = Path(__file__).resolve().parents[2] / "learn"
-PURE_MODULES = ["positions.py", "themes.py", "explain.py", "generation.py", "lines.py"]
+PURE_MODULES = [
+    "positions.py",
+    "themes.py",
+    "explain.py",
+    "generation.py",
+    "lines.py",
+    "review.py",
+    "grades.py",
+]
 # a fixed number of deals and no clock, so that the analysis is repeatable
 ANALYST = ExpertBot(budget_ms=1e9, max_deals=3)
 

@@ -20,7 +20,7 @@ def key_existing_names(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0008_actionlog_action_code"),
+        ("game", "0009_ratings_and_leaderboard_opt_in"),
     ]
 
     operations = [

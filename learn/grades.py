@@ -1,0 +1,49 @@
+"""How much a decision cost, in words: one scale for the trainer's explanations and the
+review of a player's own rounds.
+
+Costs are in match value (match points: how far the decision moves your side against the
+best of the others), the unit every analysis prices its options in. At a table of two
+units a point that changes hands is worth 2 (one fewer for you, one more for them).
+
+- an **inaccuracy** costs at least 0.3: the smallest margin the trainer's bank teaches
+  (``learn.generation.Keep.min_margin``), about a third of a point;
+- a **mistake** costs at least 1: a whole point of the score sheet, say a point your side
+  no longer takes, or half a point changing hands;
+- a **blunder** costs at least 2: a point given away outright to the other side (the jack
+  dropped to an opponent), or a bid of 2 gone down.
+
+A cost is only graded when it is also beyond the sampling noise: more than ``Z`` combined
+standard errors of the two options' values (the bank's own test of a clear best option).
+"""
+
+from __future__ import annotations
+
+import math
+
+INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
+THRESHOLDS = ((BLUNDER, 2.0), (MISTAKE, 1.0), (INACCURACY, 0.3))
+Z = 2.0
+LABELS = {INACCURACY: "Inaccuracy", MISTAKE: "Mistake", BLUNDER: "Blunder"}
+# the explanation's words for a cost, by grade
+WORDS = {INACCURACY: "a small error", MISTAKE: "a clear mistake", BLUNDER: "a serious mistake"}
+
+
+def grade_of(cost: float) -> str | None:
+    """The grade of a cost in match points, ignoring noise; None below an inaccuracy."""
+    for grade, threshold in THRESHOLDS:
+        if cost >= threshold:
+            return grade
+    return None
+
+
+def graded(cost: float, best_se: float, chosen_se: float) -> str | None:
+    """The grade of a decision that cost ``cost``, or None when it is too small or within
+    the noise of the sampled deals."""
+    if cost <= Z * math.hypot(best_se, chosen_se):
+        return None
+    return grade_of(cost)
+
+
+def words_for(cost: float) -> str:
+    """How the explanation calls a cost beyond the sampling error."""
+    return WORDS[grade_of(cost) or INACCURACY]

@@ -1,0 +1,86 @@
+"""The review of a player's own round: ask for it, watch it run, practise a decision.
+
+Thin views. Only the person in the seat sees their review, and only of a finished round:
+anyone else gets the "no seat" page, an unfinished or unknown round a 404.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from game import selectors as game_selectors
+from game.identity import request_owner
+from game.models import Table
+from learn import reviews, services
+from smearsite.kernel import normal_code
+
+PAGE = "learn/review.html"
+
+
+def _seat_and_table(request: HttpRequest, code: str, number: int) -> tuple[Table, int | None]:
+    table = get_object_or_404(Table, code=normal_code(code))
+    if not 1 <= number <= reviews.finished_rounds(table):
+        raise Http404("no such finished round")
+    return table, game_selectors.seat_number_for(table, request_owner(request))
+
+
+def _context(table: Table, number: int, seat: int) -> dict:
+    found = reviews.review_for(table=table, seat=seat, number=number - 1)
+    if found is not None:
+        reviews.review_keep_going(review=found)
+    return {
+        "code": table.code,
+        "number": number,
+        "review": found,
+        "page": None if found is None else reviews.review_page(review=found),
+    }
+
+
+@require_GET
+def round_review(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    table, seat = _seat_and_table(request, code, number)
+    if seat is None:
+        return render(request, "game/no_seat.html", status=403)
+    context = _context(table, number, seat)
+    template = f"{PAGE}#review" if request.htmx else PAGE
+    return render(request, template, context)
+
+
+@require_POST
+def round_review_start(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    table, seat = _seat_and_table(request, code, number)
+    if seat is None:
+        return render(request, "game/no_seat.html", status=403)
+    error = None
+    try:
+        reviews.review_request(
+            table=table, seat=seat, number=number - 1, owner=request_owner(request)
+        )
+    except reviews.TooManyReviews as refused:
+        error = str(refused)
+    if request.htmx:
+        context = {**_context(table, number, seat), "error": error}
+        return render(request, f"{PAGE}#review", context)  # htmx swaps only a 2xx
+    if error:
+        messages.error(request, error)
+    return redirect("learn:round_review", code=table.code, number=number)
+
+
+@require_POST
+def round_review_practise(request: HttpRequest, code: str, number: int, index: int) -> HttpResponse:
+    table, seat = _seat_and_table(request, code, number)
+    if seat is None:
+        return render(request, "game/no_seat.html", status=403)
+    found = reviews.review_for(table=table, seat=seat, number=number - 1)
+    if found is None:
+        raise Http404("this round has not been reviewed")
+    learner = services.learner_get_or_create(owner=request_owner(request, start_session=True))
+    try:
+        position = reviews.review_practise(learner=learner, review=found, index=index)
+    except reviews.NoSuchDecision as error:
+        raise Http404(str(error)) from None
+    messages.success(request, "In your practice queue: it comes back until you solve it.")
+    return redirect("learn:position", key=position.key)

@@ -1,0 +1,116 @@
+"""Background work on the task queue (django-tasks, its database backend): the review of
+a round, run by ``manage.py db_worker``.
+
+A review may be worked by any number of tasks, at once or one after another, and is done
+once: a task first takes the review's lease (one UPDATE that succeeds for one task only,
+and only when nobody holds a live lease), then analyses the decisions not stored yet, one
+at a time, storing each with the lease renewed. A worker killed mid-review stops renewing:
+once its lease runs out, the next task for the review (``learn.reviews`` enqueues one when
+someone looks at a stale review, and every review task resumes stale ones) carries on
+from the last decision stored.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django_tasks import task
+
+from game import store
+from learn import review as core_review
+from learn.models import RoundReview
+
+# a lease outlives one decision's analysis many times over (seconds at most, with the
+# review's budget, even at eight players: generation.OPENING_BY_PLAYERS)
+LEASE = timedelta(minutes=2)
+# a queued review no worker has started after this long is queued again
+QUEUE_PATIENCE = timedelta(minutes=10)
+
+
+@task()
+def review_round(review_id: int) -> None:
+    reviews_resume()
+    review_work(review_id=review_id)
+
+
+def review_enqueue(review_id: int) -> None:
+    """Queue a task for the review (in the caller's transaction: the queue is a table)."""
+    RoundReview.objects.filter(pk=review_id).update(enqueued_at=timezone.now())
+    review_round.enqueue(review_id)
+
+
+def stale_reviews():
+    """Unfinished reviews no live worker holds and no task queued since can finish: their
+    worker died (its lease ran out since it took the review), or their task has waited
+    past all patience."""
+    now = timezone.now()
+    unfinished = RoundReview.objects.exclude(status=RoundReview.Status.DONE)
+    died = Q(lease_until__lt=now, enqueued_at__lt=F("lease_until"))
+    unheld = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    forgotten = Q(enqueued_at__lt=now - QUEUE_PATIENCE) & unheld
+    return unfinished.filter(died | forgotten)
+
+
+def reviews_resume() -> int:
+    """Queue a task for every stale review; how many."""
+    found = list(stale_reviews().values_list("pk", flat=True))
+    for review_id in found:
+        review_enqueue(review_id)
+    return len(found)
+
+
+Analyse = Callable[[core_review.Moment, str], core_review.Decision]
+
+
+def _analyse(moment: core_review.Moment, seed: str) -> core_review.Decision:
+    return core_review.review_moment(moment, seed=seed)
+
+
+def review_work(*, review_id: int, analyse: Analyse = _analyse) -> bool:
+    """Finish the review if no live worker holds it; whether this call worked on it."""
+    token = secrets.token_hex(8)
+    if not _claim(review_id, token):
+        return False
+    review = RoundReview.objects.select_related("table").get(pk=review_id)
+    match = store.finished_match_for_table(review.table)
+    found = core_review.moments(match, review.round, review.seat)
+    RoundReview.objects.filter(pk=review_id, worker=token).update(total=len(found))
+    seed = f"{review.table.code}/{review.round}/{review.seat}"
+    for moment in found[len(review.decisions) :]:
+        decision = analyse(moment, seed)
+        if not _store(review_id, token, decision):
+            return True  # the lease was lost (this worker stalled past it): another goes on
+    RoundReview.objects.filter(pk=review_id, worker=token).update(
+        status=RoundReview.Status.DONE, finished_at=timezone.now(), lease_until=None, worker=""
+    )
+    return True
+
+
+def _claim(review_id: int, token: str) -> bool:
+    now = timezone.now()
+    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    claimed = (
+        RoundReview.objects.filter(free, pk=review_id)
+        .exclude(status=RoundReview.Status.DONE)
+        .update(worker=token, lease_until=now + LEASE, status=RoundReview.Status.RUNNING)
+    )
+    return claimed == 1
+
+
+def _store(review_id: int, token: str, decision: core_review.Decision) -> bool:
+    """Append one decision while the lease is still ours, and renew it."""
+    with transaction.atomic():
+        review = RoundReview.objects.select_for_update().filter(pk=review_id, worker=token).first()
+        if review is None:
+            return False
+        if any(d["index"] == decision.index for d in review.decisions):
+            return True
+        review.decisions = [*review.decisions, decision.to_json()]
+        review.lease_until = timezone.now() + LEASE
+        review.save(update_fields=["decisions", "lease_until"])
+    return True
