@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from game.services import profiles as game_profiles
 from scoresheet.models import Hand, Sheet
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, watch
 from tests.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
@@ -95,6 +95,7 @@ def cell(page: Page, hand: int, side: int):
 
 
 def test_score_a_match_on_a_phone_debt_carried_and_paid_edit_and_bank(phone: Page, artifacts):
+    problems = watch(phone)
     make_user("sam")
     phone.goto("/sheets/")
     expect(phone).to_have_url(re.compile(r"/accounts/login/\?next=/sheets/$"))
@@ -164,6 +165,7 @@ def test_score_a_match_on_a_phone_debt_carried_and_paid_edit_and_bank(phone: Pag
     sheet = Sheet.objects.get()
     assert sheet.status == Sheet.Status.ENDED
     assert Hand.objects.filter(sheet=sheet).count() == 6
+    assert problems == [], "the score sheet logged errors or got a 4xx"
 
 
 def test_the_second_of_two_phones_entering_the_same_hand_is_told(browser: Browser, live_server):

@@ -146,12 +146,17 @@ def test_a_get_does_not_play_and_an_unknown_table_is_404(client):
 
 
 CARD_ATTR = re.compile(r'(?:data-card|value)="([0-9JQKA]{1,2}[SHDC]|J[12])"')
-SUMMARY = re.compile(r'<(section|details) class="(?:round-summary|match-end)".*?</\1>', re.S)
+SUMMARY = re.compile(
+    r'<(section|details|ol) class="(?:[a-z_ -]*(?:round-summary|match-end)'
+    r'|trick trick--done trick--last-round)".*?</\1>',
+    re.S,
+)
 
 
 def check_only_seat_0_knowledge(html: str, table: Table) -> None:
     """Every card the page names is seat 0's own, already played this round, or (in the
-    round summary) played in the round just finished."""
+    round summary, or the last round's final trick before the next round's first bid)
+    played in the round just finished."""
     match = truth(table)
     current = match.round
     finished = [r for r in match.rounds if r.is_terminal()]
