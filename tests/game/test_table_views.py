@@ -333,3 +333,13 @@ def test_the_hand_history_links_lead_to_each_finished_round(client):
     assert f'href="{replay}"' in page and f'href="{replay}record"' in page
     assert client.get(replay).status_code == 200
     assert client.get(f"{replay}record").status_code == 200
+
+
+def test_a_table_drawn_without_an_error_has_an_empty_hidden_message_line(client):
+    table = start_table(client)
+    owner = SeatOwner(session_key=client.session.session_key)
+
+    html = redraw.table_html(table, owner)
+
+    line = re.search(r'<p id="table-error"[^>]*>(.*?)</p>', html)
+    assert line and "hidden" in line.group(0) and line.group(1) == ""
