@@ -34,7 +34,7 @@ def _move(page: Page) -> None:
 
 
 def _my_turn(page: Page) -> None:
-    expect(page.get_by_text("Your turn")).to_be_visible()
+    expect(page.locator("#table").get_by_text("Your turn")).to_be_visible()
 
 
 def test_moves_go_over_the_socket_and_survive_a_server_restart(

@@ -3,6 +3,7 @@ bid buttons stay wholly on screen and tappable in every phase, on a phone and a 
 at 4 and 8 players; a finished trick stays on the table; a whole round logs no error."""
 
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -33,6 +34,8 @@ DOCK_REACHABLE = """() => {
   }
   return bad;
 }"""
+
+LOW_CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +97,8 @@ def test_the_hand_is_in_reach_in_the_auction_in_play_and_after_the_summary(
             break
         phase = "auction" if page.locator(".dock .bid-form").count() else "play"
         _reachable(page, phase)
+        low = page.evaluate(LOW_CONTRAST, "#table *, .dock *")
+        assert low == [], f"text under 4.5 : 1 in {phase}"
         if phase not in phases:
             page.screenshot(path=artifacts / f"table-{size}-{phase}.png")
         phases.add(phase)

@@ -345,7 +345,7 @@ CARD_ATTR = re.compile(r'(?:data-card|value)="([0-9JQKA]{1,2}[SHDC]|J[12])"')
 # the round summary, and the last round's final trick before the next round's first bid
 SUMMARY = re.compile(
     r'<(section|details|ol) class="(?:[a-z_ -]*(?:round-summary|match-end)'
-    r'|trick trick--done trick--last-round)".*?</\1>',
+    r'|trick trick--done won-by-\d trick--last-round)".*?</\1>',
     re.S,
 )
 

@@ -41,7 +41,10 @@ def test_a_finished_trick_stays_in_the_middle_with_its_winner_until_a_card_is_le
     assert [p.seat for p in page.shown_trick] == [s for s, _ in view.trick(0)]
     assert page.shown_trick_winner == view.trick_winners[0] and page.trick_done
     html = render_to_string(redraw.TABLE_PARTIAL, {"t": page})
-    assert 'class="trick trick--done"' in html and f'data-winner="{view.trick_winners[0]}"' in html
+    assert (
+        f'class="trick trick--done won-by-{view.trick_winners[0]}"' in html
+        and f'data-winner="{view.trick_winners[0]}"' in html
+    )
     assert html.count("trick__play--winner") == 1
 
     led = match.apply(match.legal_actions()[0])

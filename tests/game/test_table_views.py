@@ -148,7 +148,7 @@ def test_a_get_does_not_play_and_an_unknown_table_is_404(client):
 CARD_ATTR = re.compile(r'(?:data-card|value)="([0-9JQKA]{1,2}[SHDC]|J[12])"')
 SUMMARY = re.compile(
     r'<(section|details|ol) class="(?:[a-z_ -]*(?:round-summary|match-end)'
-    r'|trick trick--done trick--last-round)".*?</\1>',
+    r'|trick trick--done won-by-\d trick--last-round)".*?</\1>',
     re.S,
 )
 
