@@ -37,10 +37,10 @@
     if (!t) return;
     var mine = !!t.querySelector(".your-turn");
     document.title = (mine ? "Your turn · " : "") + baseTitle;
-    if (mine && !wasMyTurn) {
-      focusFirstMove(t);
-      if (prefs.contains("sound-on-turn")) beep();
-    }
+    // a redraw replaces the focused button too: the focus then falls to the body
+    var focusLost = !document.activeElement || document.activeElement === document.body;
+    if (mine && (!wasMyTurn || focusLost)) focusFirstMove(t);
+    if (mine && !wasMyTurn && prefs.contains("sound-on-turn")) beep();
     wasMyTurn = mine;
     announce(t);
     keepSummaryClosed(t);

@@ -136,3 +136,83 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_marked(
     winner.wait_for(state="hidden", timeout=10_000)
     assert time.monotonic() - seen >= 1.0, "the finished trick went too soon"
     page.context.close()
+
+
+def test_a_whole_round_plays_by_keyboard_with_the_turn_told_in_the_title_and_live_region(
+    browser: Browser, server
+):
+    page = _deal(browser, server.url, PHONE, 4)
+    problems = watch(page)
+    page.evaluate("window.announcer = document.getElementById('announce')")
+    for _ in range(40):
+        _wait_for_my_turn_or_summary(page)
+        if page.locator("details.round-summary[open]").count():
+            break
+        # the focus is on the first legal card or bid: Enter plays it
+        focused = page.evaluate("document.activeElement.closest('.dock') !== null")
+        assert focused, "the focus is not on a move when the turn comes"
+        assert page.title().startswith("Your turn")
+        before = table_position(page)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "before => { const t = document.querySelector('#table');"
+            " return t && `${t.dataset.round}/${t.dataset.index}` !== before; }",
+            arg=before,
+        )
+    else:
+        raise AssertionError("the round did not end")
+    # the live region is the same element through every redraw, and it has been told
+    assert page.evaluate("document.getElementById('announce') === window.announcer")
+    assert page.locator("#announce").text_content().strip()
+    assert problems == []
+    page.context.close()
+
+
+def test_the_table_settings_colour_four_suits_and_play_a_single_legal_card(
+    browser: Browser, server
+):
+    page = _deal(browser, server.url, PHONE, 4)
+    page.get_by_text("Table settings").click()
+    page.get_by_label("Four-colour deck (diamonds blue, clubs green)").check()
+    page.get_by_label("Play my card for me when only one is legal").check()
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.locator("body")).to_have_class("deck-four autoplay-single")
+    expect(page.locator("#live")).to_have_attribute("data-connected", "yes")
+
+    colours = page.evaluate(
+        "() => { const probe = code => { const s = document.createElement('span');"
+        " s.className = 'card card--red'; s.dataset.card = code;"
+        " document.querySelector('.dock').append(s); const c = getComputedStyle(s).color;"
+        " s.remove(); return c; }; return [probe('10H'), probe('10D')]; }"
+    )
+    assert colours[0] != colours[1], "hearts and diamonds share a colour"
+
+    played_for_me = 0
+    for _ in range(40):
+        _wait_for_my_turn_or_summary(page)
+        if page.locator("details.round-summary[open]").count():
+            break
+        if page.locator(".dock .card-button").count() == 1:
+            before = table_position(page)
+            page.wait_for_function(  # nobody clicks: the page plays the only card
+                "before => { const t = document.querySelector('#table');"
+                " return t && `${t.dataset.round}/${t.dataset.index}` !== before; }",
+                arg=before,
+                timeout=5_000,
+            )
+            played_for_me += 1
+        else:
+            _move(page)
+    assert played_for_me >= 1, "the last card at least has one legal play"
+    page.context.close()
+
+
+def test_a_countdown_comes_before_a_bot_plays_an_away_persons_turn(browser: Browser, tmp_path):
+    env = daphne_env(tmp_path / "away.sqlite3", SMEAR_AWAY_AFTER_S="17")
+    with daphne(env=env, log=tmp_path / "daphne.log") as running:
+        page = _deal(browser, running.url, PHONE, 4)
+        _wait_for_my_turn_or_summary(page)
+        countdown = page.locator(".countdown")
+        expect(countdown).to_be_visible(timeout=6_000)
+        expect(countdown).to_contain_text("A bot will play for you in")
+        page.context.close()
