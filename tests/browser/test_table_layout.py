@@ -143,6 +143,9 @@ def test_a_whole_round_plays_by_keyboard_with_the_turn_told_in_the_title_and_liv
 ):
     page = _deal(browser, server.url, PHONE, 4)
     problems = watch(page)
+    # the seats are drawn once for everyone: only the viewer's says "(you)", at the bottom
+    expect(page.locator(".seat__you:visible")).to_have_count(1)
+    expect(page.locator(".seat.at-0 .seat__you")).to_be_visible()
     page.evaluate("window.announcer = document.getElementById('announce')")
     for _ in range(40):
         _wait_for_my_turn_or_summary(page)
