@@ -177,9 +177,10 @@ def test_the_table_settings_colour_four_suits_and_play_a_single_legal_card(
     page = _deal(browser, server.url, PHONE, 4)
     page.get_by_text("Table settings").click()
     page.get_by_label("Four-colour deck (diamonds blue, clubs green)").check()
+    page.get_by_label("Larger cards in my hand").check()
     page.get_by_label("Play my card for me when only one is legal").check()
     page.get_by_role("button", name="Save settings").click()
-    expect(page.locator("body")).to_have_class("deck-four autoplay-single")
+    expect(page.locator("body")).to_have_class("deck-four cards-large autoplay-single")
     expect(page.locator("#live")).to_have_attribute("data-connected", "yes")
 
     colours = page.evaluate(
@@ -195,6 +196,7 @@ def test_the_table_settings_colour_four_suits_and_play_a_single_legal_card(
         _wait_for_my_turn_or_summary(page)
         if page.locator("details.round-summary[open]").count():
             break
+        _reachable(page, "play with larger cards")
         if page.locator(".dock .card-button").count() == 1:
             before = table_position(page)
             page.wait_for_function(  # nobody clicks: the page plays the only card
