@@ -7,6 +7,8 @@ embedded defaults and under PostgreSQL/Redis (it then uses the Redis channel lay
 """
 
 import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -297,3 +299,27 @@ def test_read_only_link_falls_back_to_polling_without_a_websocket(browser: Brows
     finally:
         phone.context.close()
         tv.context.close()
+
+
+def test_the_history_shows_each_change_in_the_viewers_own_time_zone(browser: Browser, live_server):
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, timezone_id="Asia/Tokyo", locale="en-GB"
+    )
+    page = context.new_page()
+    problems = watch(page)
+    make_user("sam")
+    page.goto("/accounts/login/?next=/sheets/")
+    log_in(page, "sam")
+    create_sheet(page)
+    enter_hand(page, "Dad", 3, {"High": SAM, "Low": "Nobody", "Jack": MUM, "Game": MUM})
+    save(page)
+
+    page.goto(f"/sheets/{Sheet.objects.get().pk}/history/")
+    shown = page.locator("time[data-local]").first
+    when = datetime.fromisoformat(shown.get_attribute("datetime"))
+    tokyo = when.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M")
+    site = when.astimezone(ZoneInfo("America/Regina")).strftime("%H:%M")
+    expect(shown).to_contain_text(tokyo)
+    assert site not in shown.inner_text()
+    assert problems == []
+    context.close()
