@@ -222,6 +222,17 @@
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
   }, true);
 
+  // the arrow keys step through your cards and bids; Enter or Space plays the one in focus
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    var moves = Array.prototype.slice.call(document.querySelectorAll(".dock .card-button, .dock .bid-form button"));
+    var at = moves.indexOf(document.activeElement);
+    if (at < 0) return;
+    event.preventDefault();
+    var step = event.key === "ArrowRight" ? 1 : -1;
+    moves[(at + step + moves.length) % moves.length].focus();
+  });
+
   document.body.addEventListener("htmx:afterSettle", afterDraw);
 
   afterDraw();

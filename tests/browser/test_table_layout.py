@@ -155,6 +155,12 @@ def test_a_whole_round_plays_by_keyboard_with_the_turn_told_in_the_title_and_liv
         focused = page.evaluate("document.activeElement.closest('.dock') !== null")
         assert focused, "the focus is not on a move when the turn comes"
         assert page.title().startswith("Your turn")
+        moves = page.locator(".dock .card-button, .dock .bid-form button")
+        if moves.count() > 1:  # the arrows step through the moves, round and back
+            page.keyboard.press("ArrowRight")
+            assert moves.nth(1).evaluate("b => b === document.activeElement")
+            page.keyboard.press("ArrowLeft")
+            assert moves.nth(0).evaluate("b => b === document.activeElement")
         before = table_position(page)
         page.keyboard.press("Enter")
         page.wait_for_function(
