@@ -3,6 +3,7 @@ the response swaps in the table partial instead. Thin: services write, selectors
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,6 +22,19 @@ from game.identity import SeatOwner, request_owner
 from game.models import Table
 from game.services import play as play_services
 from smearsite.kernel import normal_code
+
+# how long a finished trick stays on the table before it goes to its winner
+TRICK_HOLD_MS = getattr(settings, "SMEAR_TRICK_HOLD_MS", 1200)
+
+
+def _live_context(found: Table) -> dict:
+    """What the page's live script is told: the table, the trick's stay, and how long a
+    person's turn runs before a bot plays it for them."""
+    return {
+        "code": found.code,
+        "trick_hold_ms": TRICK_HOLD_MS,
+        "away_after_s": settings.SMEAR_AWAY_AFTER_S,
+    }
 
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
@@ -49,7 +63,9 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context = selectors.table_page_context(table=found, seat_owner=request_owner(request))
     events.table_opened(table_id=found.pk)
     return TemplateResponse(
-        request, "game/table.html", {**context, "code": found.code, **_ratings(request, found)}
+        request,
+        "game/table.html",
+        {**context, **_live_context(found), **_ratings(request, found)},
     )
 
 
@@ -94,7 +110,7 @@ def answer_table_form(
     found.refresh_from_db()
     context = selectors.table_page_context(table=found, seat_owner=owner)
     return TemplateResponse(
-        request, "game/table.html", {**context, "code": found.code, "error": error}
+        request, "game/table.html", {**context, **_live_context(found), "error": error}
     )
 
 
