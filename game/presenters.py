@@ -15,7 +15,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from game.bots import LEVELS
-from game.engine import notation, rules
+from game.engine import cards, notation, rules
 from game.engine.state import MatchState
 from game.engine.view import PublicView, SeatView
 from game.models import Seat, Table
@@ -32,6 +32,8 @@ class SeatInfo:
     is_dealer: bool
     stand_in: bool = False  # a bot is playing for this person while they are away
     is_you: bool = False
+    said: str | None = None  # what the seat said in this round's auction, last
+    cards_left: int = 0
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,17 @@ class Play:
     seat: int
     name: str
     code: str
+
+
+@dataclass(frozen=True)
+class Glance:
+    """One side's round so far: the game count of the cards it has taken, and the points
+    already settled its way."""
+
+    unit: int
+    names: str
+    game_count: int
+    points: tuple[str, ...]  # "High", "Jack", "Joker", ...
 
 
 @dataclass(frozen=True)
@@ -161,6 +174,13 @@ class PublicPage:
     bidder_name: str | None
     last_trick: tuple[Play, ...]
     last_trick_winner: str | None
+    # the trick in the middle of the table: the one being played or, until a card is
+    # led, the one just finished (its winner marked; the page lets it stand a moment)
+    shown_trick: tuple[Play, ...]
+    shown_trick_winner: int | None  # the winning seat once the shown trick is finished
+    shown_trick_key: str  # names the shown trick: the page holds each finished one once
+    glance: tuple[Glance, ...]
+    opening_lead: bool  # the round's first card is due: it sets trump, and a joker may not lead
     previous: RoundSummary | None  # the round just finished
     finished_rounds: int
     winner_names: str | None
@@ -178,6 +198,24 @@ class PublicPage:
         return self.view.in_auction
 
     @property
+    def players(self) -> int:
+        return self.view.players
+
+    @property
+    def trick_done(self) -> bool:
+        return self.shown_trick_winner is not None
+
+    @property
+    def trick_of_last_round(self) -> bool:
+        """The trick shown is the last round's final one (before this round's first bid)."""
+        return self.trick_done and not self.view.plays
+
+    @property
+    def shown_trick_winner_name(self) -> str | None:
+        winner = self.shown_trick_winner
+        return None if winner is None else self.seats[winner].name
+
+    @property
     def finished_round_numbers(self) -> range:
         return range(1, self.finished_rounds + 1)
 
@@ -189,6 +227,10 @@ def public_page(
     names = {s.number: s.display_name for s in seat_rows}
     to_act = view.to_act
     unit_of = view.unit_of
+    said = {s: notation.said(a) for s, a in view.auction}
+    played_by = [0] * view.players
+    for s, _ in view.plays:
+        played_by[s] += 1
     seats = tuple(
         SeatInfo(
             number=s.number,
@@ -198,6 +240,8 @@ def public_page(
             is_turn=s.number == to_act,
             is_dealer=s.number == view.dealer,
             stand_in=s.away_since is not None,
+            said=said.get(s.number),
+            cards_left=cards.HAND_SIZE - played_by[s.number],
         )
         for s in seat_rows
     )
@@ -216,6 +260,7 @@ def public_page(
     previous = None
     if finished:
         previous = round_summary(len(finished) - 1, finished[-1].public_view(), names)
+    shown, shown_winner, shown_key = _shown_trick(view, finished, names)
     winner = match.winner
     return PublicPage(
         table_id=table.pk,
@@ -235,11 +280,63 @@ def public_page(
         bidder_name=None if view.bidder is None else names[view.bidder],
         last_trick=last_trick,
         last_trick_winner=last_winner,
+        shown_trick=shown,
+        shown_trick_winner=shown_winner,
+        shown_trick_key=shown_key,
+        glance=_glance(view, units),
+        opening_lead=not view.in_auction and view.result is None and not view.plays,
         previous=previous,
         finished_rounds=len(finished),
         winner_names=None if winner is None else units[winner].names,
         rematch_code=rematch_code,
         abandoned=abandoned(seat_rows),
+    )
+
+
+def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], int | None, str]:
+    """The trick in the middle: the current one, else the one just finished (this round's
+    or, before the next round's first bid, the last round's last)."""
+    rounds = len(finished)
+    if view.current_trick:
+        return _plays(view.current_trick, names), None, ""
+    if view.trick_winners:
+        done = len(view.trick_winners)
+        key = f"{rounds}-{done}"
+        return _plays(view.trick(done - 1), names), view.trick_winners[-1], key
+    if finished and not view.auction:
+        last = finished[-1].public_view()
+        done = len(last.trick_winners)
+        key = f"{rounds - 1}-{done}"
+        return _plays(last.trick(done - 1), names), last.trick_winners[-1], key
+    return (), None, ""
+
+
+def _glance(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
+    """Each side's round so far: its game count, and each point no card still to come can
+    change: the jack and the jokers once captured (they score for whoever takes them),
+    high once the deck's highest trump is captured, low once its lowest is played."""
+    if view.trump is None:
+        return ()
+    taken = view.taken
+    unit_of = view.unit_of
+    settled: list[list[str]] = [[] for _ in units]
+    once, _ = rules.capture_points(view.trump, view.deck)
+    lowest = rules.low_card(view.trump, view.deck)
+    high = (once & cards.SUIT_MASK[view.trump]).bit_length() - 1
+    for kind, card in [
+        ("high", high),
+        *(("jack", c) for c in cards.cards_of(once & cards.SUIT_MASK[view.trump]) if c != high),
+        *(("joker", c) for c in cards.cards_of(once & cards.JOKERS)),
+    ]:
+        unit = next((u for u, got in enumerate(taken) if got >> card & 1), None)
+        if unit is not None:
+            settled[unit].append(notation.point_label(kind))
+    lower = next((s for s, c in view.plays if c == lowest), None)
+    if lower is not None:
+        settled[unit_of[lower]].append(notation.point_label("low"))
+    return tuple(
+        Glance(u.index, u.names, cards.game_total(taken[u.index]), tuple(settled[u.index]))
+        for u in units
     )
 
 
@@ -315,6 +412,11 @@ class TableView(_TablePage):
         """A bot is playing this seat's turns while its person is away."""
         return self.public.seats[self.seat].stand_in
 
+    @property
+    def rotation(self) -> int:
+        """The seat drawn nearest the page's owner, at the bottom of the table."""
+        return self.seat
+
 
 @dataclass(frozen=True)
 class SpectatorView(_TablePage):
@@ -328,6 +430,7 @@ class SpectatorView(_TablePage):
     my_turn = False
     bids = ()
     stood_in_for = False
+    rotation = 0
 
     @property
     def view(self) -> PublicView:

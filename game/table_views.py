@@ -25,6 +25,19 @@ from game.services import play as play_services
 from smearsite.kernel import BadNumber, normal_code, request_int
 from smearsite.ratelimit import request_address
 
+# how long a finished trick stays on the table before it goes to its winner
+TRICK_HOLD_MS = getattr(settings, "SMEAR_TRICK_HOLD_MS", 1200)
+
+
+def _live_context(found: Table) -> dict:
+    """What the page's live script is told: the table, the trick's stay, and how long a
+    person's turn runs before a bot plays it for them."""
+    return {
+        "code": found.code,
+        "trick_hold_ms": TRICK_HOLD_MS,
+        "away_after_s": settings.SMEAR_AWAY_AFTER_S,
+    }
+
 
 def _no_seat(request: HttpRequest) -> HttpResponse:
     return render(request, "game/no_seat.html", status=403)
@@ -61,7 +74,9 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     context = selectors.table_page_context(table=found, seat_owner=request_owner(request))
     events.table_opened(table_id=found.pk)
     return TemplateResponse(
-        request, "game/table.html", {**context, "code": found.code, **_ratings(request, found)}
+        request,
+        "game/table.html",
+        {**context, **_live_context(found), **_ratings(request, found)},
     )
 
 
@@ -109,7 +124,7 @@ def answer_table_form(
     found.refresh_from_db()
     context = selectors.table_page_context(table=found, seat_owner=owner)
     return TemplateResponse(
-        request, "game/table.html", {**context, "code": found.code, "error": error}
+        request, "game/table.html", {**context, **_live_context(found), "error": error}
     )
 
 

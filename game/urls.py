@@ -10,6 +10,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("accounts/profile/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("settings/table", views.table_prefs_save, name="table_prefs"),
     # play bots now, and the table page with its moves and hand history
     path("play/", table_views.play, name="play"),
     # tables with friends: the list, a new table, join by code, seats and the start

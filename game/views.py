@@ -2,10 +2,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from donations import selectors as donation_selectors
-from game import history, ratings, rules_guide
+from game import history, ratings, rules_guide, table_prefs
 from game.engine import cards as engine_cards
 from game.engine import rules as engine_rules
 from game.forms import ProfileForm
@@ -16,6 +17,18 @@ from smearsite.kernel import BadNumber, request_int
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+@require_POST
+def table_prefs_save(request: HttpRequest) -> HttpResponse:
+    """Keep how this person likes the table drawn, then back to the page they were on."""
+    table_prefs.keep(request.session, request.POST.getlist("pref"))
+    messages.success(request, "Your table settings are saved.")
+    back = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return redirect(back if safe and back else "game:play")
 
 
 @require_GET

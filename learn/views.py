@@ -98,9 +98,8 @@ def position(request: HttpRequest, key: str) -> HttpResponse:
 
 @require_GET
 def attempt(request: HttpRequest, token: str) -> HttpResponse:
-    found = selectors.attempt_for(
-        token=token, learner=selectors.learner_for(owner=request_owner(request))
-    )
+    learner = selectors.learner_for(owner=request_owner(request))
+    found = selectors.attempt_for(token=token, learner=learner)
     if found is None:
         return _missing(request, "No such position was served to you: open a new one.")
     query = request.GET.get("q", "")
@@ -108,7 +107,7 @@ def attempt(request: HttpRequest, token: str) -> HttpResponse:
         context = _answered_context(found, query)
     else:
         context = _question_context(found)
-    return render(request, "learn/attempt.html", {**context, "query": query})
+    return render(request, "learn/attempt.html", {**context, "query": query, "learner": learner})
 
 
 @require_POST
@@ -201,6 +200,7 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
         "per_lesson": tutorial.PRACTICE_PER_LESSON,
         "next_lesson": tutorial.lesson_after(slug),
         "attempt": attempt,
+        "learner": learner,  # an answer updates the rating line out of band
         "bank_size": selectors.bank_size(),
         "number": tutorial.LESSONS.index(found) + 1,
         "total": len(tutorial.LESSONS),

@@ -1,16 +1,177 @@
-// A table's live connection. The server pushes HTML fragments; each top-level element
-// with an id replaces the element of the page with the same id. While the connection is
-// open, a move (a form button inside #live) goes over it as {"action", "index"}; while
-// it is down the forms post as usual and the page polls (hx-trigger on #live).
+// A table's page in the browser: its live connection, and what the page does after each
+// redraw (the tab title, the screen reader's news, focus, the finished trick's stay, the
+// away countdown).
+//
+// The server pushes HTML fragments; each top-level element with an id replaces the
+// element of the page with the same id. While the connection is open, a move (a form
+// button inside #live) goes over it as {"action", "index"}; while it is down the forms
+// post as usual and the page polls (hx-trigger on #live).
 (function () {
   "use strict";
   var live = document.getElementById("live");
-  if (!live || !window.WebSocket) return;
-  var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + live.dataset.socket;
+  if (!live) return;
+  var holdMs = parseInt(live.dataset.trickHoldMs || "1200", 10);
+  var awayAfterS = parseInt(live.dataset.awayAfterS || "0", 10);
+  var reduceMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  var gatherMs = reduceMotion ? 0 : 250;
+  var prefs = document.body.classList;
+  var baseTitle = document.title;
   var socket = null;
   var retryMs = 1000;
+  var holding = false; // a finished trick is standing: fragments wait in the queue
+  var queue = [];
+  var shownTricks = {}; // the finished tricks already held, by key
+  var wasMyTurn = false;
+  var announced = "";
+  var turnKey = "";
+  var turnSeen = 0;
+  var countdownTimer = null;
+  var summaryKey = "smear-summary-closed:" + live.dataset.socket;
+
+  function table() { return document.getElementById("table"); }
+
+  // --- after every redraw, by the socket or by htmx -------------------------------------
+
+  function afterDraw() {
+    var t = table();
+    if (!t) return;
+    var mine = !!t.querySelector(".your-turn");
+    document.title = (mine ? "Your turn · " : "") + baseTitle;
+    // a redraw replaces the focused button too: the focus then falls to the body
+    var focusLost = !document.activeElement || document.activeElement === document.body;
+    if (mine && (!wasMyTurn || focusLost)) focusFirstMove(t);
+    if (mine && !wasMyTurn && prefs.contains("sound-on-turn")) beep();
+    wasMyTurn = mine;
+    announce(t);
+    keepSummaryClosed(t);
+    fixShareLinks();
+    countdown(t);
+    holdTrick(t);
+    if (mine && prefs.contains("autoplay-single")) autoplaySingleCard(t);
+  }
+
+  function focusFirstMove(t) {
+    var active = document.activeElement;
+    if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return;
+    var first = t.querySelector(".dock .card-button, .dock .bid-form button");
+    if (first) first.focus({preventScroll: true});
+  }
+
+  function announce(t) {
+    var said = [];
+    var done = t.querySelector(".trick--done");
+    if (done && !shownTricks[done.dataset.done]) said.push(done.getAttribute("aria-label") + ".");
+    var turn = t.querySelector(".turn");
+    if (turn) said.push(turn.textContent.replace(/\s+/g, " ").trim());
+    var text = said.join(" ");
+    if (text && text !== announced) {
+      announced = text;
+      document.getElementById("announce").textContent = text;
+    }
+  }
+
+  function keepSummaryClosed(t) {
+    var summary = t.querySelector("details[data-summary]");
+    if (summary && sessionStorage.getItem(summaryKey) === summary.dataset.summary) {
+      summary.open = false;
+    }
+  }
+
+  // a toggle event does not bubble: heard on its way down
+  document.addEventListener("toggle", function (event) {
+    var summary = event.target;
+    if (!summary.dataset || !summary.dataset.summary) return;
+    if (summary.open) sessionStorage.removeItem(summaryKey);
+    else sessionStorage.setItem(summaryKey, summary.dataset.summary);
+  }, true);
+
+  function fixShareLinks() {
+    // the socket draws the lobby without a request: the link is made from this page's address
+    document.querySelectorAll("input[data-share-path]").forEach(function (input) {
+      input.value = location.origin + input.dataset.sharePath;
+    });
+  }
+
+  // A person's turn runs awayAfterS seconds before a bot plays it: the last fifteen are
+  // counted down, from when this page first saw the turn.
+  function countdown(t) {
+    var seat = t.querySelector(".seat--turn[data-person]");
+    var key = seat ? t.dataset.round + "/" + t.dataset.index : "";
+    if (key !== turnKey) {
+      turnKey = key;
+      turnSeen = Date.now();
+    }
+    clearInterval(countdownTimer);
+    if (!seat || !awayAfterS) return;
+    var mine = !!t.querySelector(".your-turn");
+    var who = seat.querySelector(".seat__name").firstChild.textContent.trim();
+    function tick() {
+      var box = t.querySelector(".countdown");
+      if (!box) return;
+      var left = Math.ceil(awayAfterS - (Date.now() - turnSeen) / 1000);
+      box.hidden = left > 15 || left < 0;
+      box.textContent = mine
+        ? "A bot will play for you in " + left + " s."
+        : "A bot will play for " + who + " in " + left + " s.";
+    }
+    tick();
+    countdownTimer = setInterval(tick, 1000);
+  }
+
+  function autoplaySingleCard(t) {
+    var playable = t.querySelectorAll(".dock .card-button");
+    if (playable.length !== 1) return;
+    var button = playable[0];
+    setTimeout(function () {
+      if (button.isConnected && !button.disabled) button.form.requestSubmit(button);
+    }, 700);
+  }
+
+  function beep() {
+    try {
+      var Audio = window.AudioContext || window.webkitAudioContext;
+      var audio = new Audio();
+      var tone = audio.createOscillator();
+      var volume = audio.createGain();
+      tone.frequency.value = 660;
+      volume.gain.value = 0.05;
+      tone.connect(volume);
+      volume.connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.15);
+    } catch (e) { /* no sound: the title still says it */ }
+  }
+
+  // --- the finished trick stays, then goes to its winner ----------------------------------
+
+  function holdTrick(t) {
+    var done = t.querySelector(".trick--done");
+    if (!done) return;
+    var middle = done.parentNode;
+    if (shownTricks[done.dataset.done]) {
+      middle.classList.add("trick-gone");
+      return;
+    }
+    shownTricks[done.dataset.done] = true;
+    holding = true;
+    setTimeout(function () {
+      done.classList.add("trick--gathered");
+      setTimeout(function () {
+        middle.classList.add("trick-gone");
+        holding = false;
+        while (queue.length && !holding) apply(queue.shift());
+      }, gatherMs);
+    }, holdMs);
+  }
+
+  // --- the live connection -------------------------------------------------------------
 
   function swapIn(html) {
+    if (holding) queue.push(html);
+    else apply(html);
+  }
+
+  function apply(html) {
     var holder = document.createElement("template");
     holder.innerHTML = html.trim();
     Array.prototype.forEach.call(holder.content.children, function (fresh) {
@@ -20,14 +181,21 @@
       current.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh);
     });
+    afterDraw();
+  }
+
+  function reconnecting(shown) {
+    var notice = document.getElementById("reconnecting");
+    if (notice) notice.hidden = !shown;
   }
 
   function connect() {
-    socket = new WebSocket(url);
+    socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + live.dataset.socket);
     socket.onopen = function () {
       window.smearLive = true;
       retryMs = 1000;
       live.dataset.connected = "yes";
+      reconnecting(false);
     };
     socket.onmessage = function (event) { swapIn(event.data); };
     socket.onclose = function (event) {
@@ -35,6 +203,7 @@
       live.dataset.connected = "no";
       // 4403: this page may not see the table any more; polling shows why
       if (event.code === 4403) return;
+      reconnecting(true);
       setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, 15000);
     };
@@ -59,5 +228,19 @@
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
   }, true);
 
-  connect();
+  // the arrow keys step through your cards and bids; Enter or Space plays the one in focus
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    var moves = Array.prototype.slice.call(document.querySelectorAll(".dock .card-button, .dock .bid-form button"));
+    var at = moves.indexOf(document.activeElement);
+    if (at < 0) return;
+    event.preventDefault();
+    var step = event.key === "ArrowRight" ? 1 : -1;
+    moves[(at + step + moves.length) % moves.length].focus();
+  });
+
+  document.body.addEventListener("htmx:afterSettle", afterDraw);
+
+  afterDraw();
+  if (window.WebSocket) connect();
 })();

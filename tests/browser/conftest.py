@@ -134,3 +134,28 @@ def phone_at(browser: Browser, url: str) -> Page:
     page = watch_csp(context.new_page())
     page.set_default_timeout(15_000)
     return page
+
+
+WIDE = {"width": 1366, "height": 900}
+
+
+def watch(page: Page) -> list[str]:
+    """What goes wrong on ``page`` from now on: console errors, uncaught script errors and
+    every response of 400 or more, as lines to assert empty."""
+    problems: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"console: {message.text}") if message.type == "error" else None
+        ),
+    )
+    page.on("pageerror", lambda error: problems.append(f"script: {error}"))
+    page.on(
+        "response",
+        lambda response: (
+            problems.append(f"{response.status}: {response.url}")
+            if response.status >= 400
+            else None
+        ),
+    )
+    return problems

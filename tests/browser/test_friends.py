@@ -30,8 +30,8 @@ def port() -> int:
 
 @pytest.fixture
 def site_env(tmp_path, port):
-    # the share link is built from SITE_URL
-    env = daphne_env(tmp_path / "friends.sqlite3", SITE_URL=f"http://127.0.0.1:{port}")
+    # SITE_URL names another port: the share link must follow the address actually used
+    env = daphne_env(tmp_path / "friends.sqlite3", SITE_URL="http://127.0.0.1:8000")
     manage(
         [
             "shell",
@@ -132,6 +132,8 @@ def test_two_friends_set_up_a_private_table_and_play_a_round_on_phones(
 
         # A sees B arrive, seats a bot in the last seat and starts
         eventually(ann, ann.locator("#table .lobby-seat", has_text="bea"))
+        # the lobby redrawn by the socket still shares this server's address
+        expect(ann.get_by_label("Share link")).to_have_value(f"{server.url}/table/{code}/")
         ann.get_by_role("button", name="Greedy bot in seat 2").click()
         expect(ann.locator("#table")).to_contain_text("Greedy bot 2")
         assert horizontal_overflow(ann) <= 0

@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 from learn import services
 from learn.models import Position
+from tests.browser.conftest import watch
 from tests.learn.conftest import sample_lines
 
 pytestmark = pytest.mark.browser
@@ -80,6 +81,7 @@ def test_a_guest_filters_answers_reads_the_reveal_and_sees_the_rating_change_on_
 def test_the_tutorial_teaches_a_newcomer_with_a_practice_position(
     phone: Page, live_bank, artifacts
 ):
+    problems = watch(phone)
     phone.goto("/learn/tutorial/")
     phone.get_by_role("link", name="What you may play").click()
     expect(phone.get_by_role("heading", name="What you may play")).to_be_visible()
@@ -92,3 +94,6 @@ def test_the_tutorial_teaches_a_newcomer_with_a_practice_position(
     phone.get_by_role("link", name="Continue the lesson").click()
     expect(phone.get_by_text("Practice 2 of 3")).to_be_visible()
     assert horizontal_overflow(phone) <= 0
+    phone.locator("#puzzle form button").first.click()  # a second answer, out of band again
+    expect(phone.locator("#puzzle")).to_have_attribute("data-state", "reveal")
+    assert problems == [], "the tutorial logged errors or got a 4xx"

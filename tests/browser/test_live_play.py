@@ -34,7 +34,7 @@ def _move(page: Page) -> None:
 
 
 def _my_turn(page: Page) -> None:
-    expect(page.get_by_text("Your turn")).to_be_visible()
+    expect(page.locator("#table").get_by_text("Your turn")).to_be_visible()
 
 
 def test_moves_go_over_the_socket_and_survive_a_server_restart(
@@ -70,8 +70,10 @@ def test_moves_go_over_the_socket_and_survive_a_server_restart(
 
     # the server is gone: the page says nothing new, then reconnects to a new server
     expect(phone.locator("#live")).to_have_attribute("data-connected", "no")
+    expect(phone.locator("#reconnecting")).to_be_visible()
     with daphne(env=site_env, log=tmp_path / "second.log", port=port):
         _live(phone)
+        expect(phone.locator("#reconnecting")).to_be_hidden()
         assert table_position(phone) == position
         assert (
             phone.locator(".your-hand [data-card]").evaluate_all(

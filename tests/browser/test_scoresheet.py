@@ -7,6 +7,8 @@ embedded defaults and under PostgreSQL/Redis (it then uses the Redis channel lay
 """
 
 import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from game.services import profiles as game_profiles
 from scoresheet.models import Hand, Sheet
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, watch
 from tests.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
@@ -95,6 +97,7 @@ def cell(page: Page, hand: int, side: int):
 
 
 def test_score_a_match_on_a_phone_debt_carried_and_paid_edit_and_bank(phone: Page, artifacts):
+    problems = watch(phone)
     make_user("sam")
     phone.goto("/sheets/")
     expect(phone).to_have_url(re.compile(r"/accounts/login/\?next=/sheets/$"))
@@ -164,6 +167,7 @@ def test_score_a_match_on_a_phone_debt_carried_and_paid_edit_and_bank(phone: Pag
     sheet = Sheet.objects.get()
     assert sheet.status == Sheet.Status.ENDED
     assert Hand.objects.filter(sheet=sheet).count() == 6
+    assert problems == [], "the score sheet logged errors or got a 4xx"
 
 
 def test_the_second_of_two_phones_entering_the_same_hand_is_told(browser: Browser, live_server):
@@ -295,3 +299,27 @@ def test_read_only_link_falls_back_to_polling_without_a_websocket(browser: Brows
     finally:
         phone.context.close()
         tv.context.close()
+
+
+def test_the_history_shows_each_change_in_the_viewers_own_time_zone(browser: Browser, live_server):
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, timezone_id="Asia/Tokyo", locale="en-GB"
+    )
+    page = context.new_page()
+    problems = watch(page)
+    make_user("sam")
+    page.goto("/accounts/login/?next=/sheets/")
+    log_in(page, "sam")
+    create_sheet(page)
+    enter_hand(page, "Dad", 3, {"High": SAM, "Low": "Nobody", "Jack": MUM, "Game": MUM})
+    save(page)
+
+    page.goto(f"/sheets/{Sheet.objects.get().pk}/history/")
+    shown = page.locator("time[data-local]").first
+    when = datetime.fromisoformat(shown.get_attribute("datetime"))
+    tokyo = when.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M")
+    site = when.astimezone(ZoneInfo("America/Regina")).strftime("%H:%M")
+    expect(shown).to_contain_text(tokyo)
+    assert site not in shown.inner_text()
+    assert problems == []
+    context.close()

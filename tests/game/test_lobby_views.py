@@ -189,7 +189,9 @@ def test_anyone_with_the_code_sees_the_lobby_the_share_link_and_the_seats(people
 
     body = people["guest"].get(f"/table/{table.code}/").text
 
-    assert f'value="https://smear.example/table/{table.code}/"' in body
+    # the link names the address the page was asked for, not SITE_URL's
+    assert f'value="http://testserver/table/{table.code}/"' in body
+    assert f'data-share-path="/table/{table.code}/"' in body
     assert f'<strong class="table-code">{table.code}</strong>' in body
     assert "Seat 0" in body and "host" in body and body.count("<em>empty</em>") == 3
     assert "Log in to take a seat" in body and f"next=/table/{table.code}/" in body
@@ -340,7 +342,12 @@ def test_the_host_starts_and_everyone_sees_the_table_in_play(people):
 # --- Hidden information --------------------------------------------------------------------
 
 CARD_ATTR = re.compile(r'(?:data-card|value)="([0-9JQKA]{1,2}[SHDC]|J[12])"')
-SUMMARY = re.compile(r'<(section|details) class="(?:round-summary|match-end)".*?</\1>', re.S)
+# the round summary, and the last round's final trick before the next round's first bid
+SUMMARY = re.compile(
+    r'<(section|details|ol) class="(?:[a-z_ -]*(?:round-summary|match-end)'
+    r'|trick trick--done won-by-\d trick--last-round)".*?</\1>',
+    re.S,
+)
 
 
 def truth(table: Table):

@@ -75,7 +75,8 @@ def test_every_page_of_a_redraw_is_the_page_drawn_alone_through_a_whole_match():
     play.table_rematch(table_id=table.pk, owner=OWNERS[2])  # the finished page links to it
     assert _pages_of_a_redraw(table.pk) == _pages_alone(table.pk)
     assert moves > 30, moves
-    assert len(store.match_for_table(table).rounds) >= 3  # summaries and history shown
+    # a later round shows the last one's summary and history (a match to 11 may end in two)
+    assert len(store.match_for_table(table).rounds) >= 2
 
 
 def test_the_public_draw_holds_no_hand_and_each_page_only_its_own():

@@ -146,12 +146,17 @@ def test_a_get_does_not_play_and_an_unknown_table_is_404(client):
 
 
 CARD_ATTR = re.compile(r'(?:data-card|value)="([0-9JQKA]{1,2}[SHDC]|J[12])"')
-SUMMARY = re.compile(r'<(section|details) class="(?:round-summary|match-end)".*?</\1>', re.S)
+SUMMARY = re.compile(
+    r'<(section|details|ol) class="(?:[a-z_ -]*(?:round-summary|match-end)'
+    r'|trick trick--done won-by-\d trick--last-round)".*?</\1>',
+    re.S,
+)
 
 
 def check_only_seat_0_knowledge(html: str, table: Table) -> None:
     """Every card the page names is seat 0's own, already played this round, or (in the
-    round summary) played in the round just finished."""
+    round summary, or the last round's final trick before the next round's first bid)
+    played in the round just finished."""
     match = truth(table)
     current = match.round
     finished = [r for r in match.rounds if r.is_terminal()]
@@ -328,3 +333,13 @@ def test_the_hand_history_links_lead_to_each_finished_round(client):
     assert f'href="{replay}"' in page and f'href="{replay}record"' in page
     assert client.get(replay).status_code == 200
     assert client.get(f"{replay}record").status_code == 200
+
+
+def test_a_table_drawn_without_an_error_has_an_empty_hidden_message_line(client):
+    table = start_table(client)
+    owner = SeatOwner(session_key=client.session.session_key)
+
+    html = redraw.table_html(table, owner)
+
+    line = re.search(r'<p id="table-error"[^>]*>(.*?)</p>', html)
+    assert line and "hidden" in line.group(0) and line.group(1) == ""

@@ -215,3 +215,43 @@ def test_card_face_filter_and_unknown_codes():
     assert (face.rank, face.colour, face.label) == ("J", "red", "jack of diamonds")
     with pytest.raises(ValueError):
         card_face("11H")
+
+
+# --- Table settings, and the shell's small things -------------------------------------------
+
+
+@pytest.mark.django_db
+def test_table_settings_are_kept_in_the_session_and_drawn_as_body_classes(client):
+    response = client.post(
+        "/settings/table",
+        {"pref": ["deck-four", "autoplay-single", "made-up"], "next": "/rules/"},
+    )
+    assert response.status_code == 302 and response.url == "/rules/"
+
+    body = client.get("/rules/").text
+    assert '<body class="deck-four autoplay-single"' in body
+    assert "made-up" not in body
+
+
+@pytest.mark.django_db
+def test_table_settings_never_send_you_to_another_site(client):
+    response = client.post("/settings/table", {"pref": [], "next": "https://evil.example/"})
+
+    assert response.status_code == 302 and response.url == "/play/"
+    assert '<body class=""' in client.get("/").text
+
+
+def test_every_page_names_its_icon_so_no_browser_asks_for_favicon_ico(client):
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
+
+
+def test_log_in_offers_a_password_reset_once(client):
+    assert client.get("/accounts/login/").text.count("Forgot your password?") == 1
+
+
+def test_home_links_the_trainer_the_tutorial_and_the_score_sheet(client):
+    home = main_of(client.get("/").text)
+
+    for href in ('href="/learn/"', 'href="/learn/tutorial/"', 'href="/sheets/"'):
+        assert href in home
+    assert "on their way" not in home

@@ -1,0 +1,26 @@
+"""How a person likes the table drawn: kept in their session, a guest's or a user's."""
+
+from __future__ import annotations
+
+SESSION_KEY = "table_prefs"
+
+# name -> what the settings form says; each is a class on <body> when chosen
+CHOICES = {
+    "deck-four": "Four-colour deck (diamonds blue, clubs green)",
+    "cards-large": "Larger cards in my hand",
+    "autoplay-single": "Play my card for me when only one is legal",
+    "sound-on-turn": "A sound when it is my turn",
+}
+
+
+def chosen(session) -> tuple[str, ...]:
+    """The choices kept in ``session``; anything unknown in it is ignored."""
+    kept = session.get(SESSION_KEY, ())
+    return tuple(name for name in CHOICES if name in kept)
+
+
+def keep(session, names) -> tuple[str, ...]:
+    """Keep the known ones of ``names`` as the session's choices (the rest are dropped)."""
+    picked = tuple(name for name in CHOICES if name in set(names))
+    session[SESSION_KEY] = list(picked)
+    return picked

@@ -1,0 +1,93 @@
+"""The table page's public part: the trick in the middle, the round at a glance, the
+opening lead (game.presenters), from a match stepped through in memory."""
+
+from random import Random
+
+import pytest
+from django.template.loader import render_to_string
+
+from game import presenters, redraw
+from game.engine import cards, notation
+from tests.game.test_table_views import start_table, truth
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(table, match) -> presenters.PublicPage:
+    return presenters.public_page(
+        table=table, seat_rows=list(table.seats.all()), match=match, rematch_code=None
+    )
+
+
+def _step_until(match, done):
+    while not done(match):
+        match = match.apply(match.legal_actions()[0])
+    return match
+
+
+def test_a_finished_trick_stays_in_the_middle_with_its_winner_until_a_card_is_led(client):
+    table = start_table(client)
+    match = _step_until(truth(table), lambda m: not m.round.public_view().in_auction)
+    page = _page(table, match)
+    assert page.opening_lead and page.shown_trick == () and not page.trick_done
+    assert "The suit you lead is trump, and a joker may not lead" in render_to_string(
+        redraw.TABLE_PARTIAL,
+        {"t": presenters.TableView(public=page, view=match.round.view_for(page.view.to_act))},
+    )
+
+    match = _step_until(match, lambda m: m.round.public_view().trick_winners)
+    page = _page(table, match)
+    view = match.round.public_view()
+    assert [p.seat for p in page.shown_trick] == [s for s, _ in view.trick(0)]
+    assert page.shown_trick_winner == view.trick_winners[0] and page.trick_done
+    html = render_to_string(redraw.TABLE_PARTIAL, {"t": page})
+    assert (
+        f'class="trick trick--done won-by-{view.trick_winners[0]}"' in html
+        and f'data-winner="{view.trick_winners[0]}"' in html
+    )
+    assert html.count("trick__play--winner") == 1
+
+    led = match.apply(match.legal_actions()[0])
+    page = _page(table, led)
+    assert len(page.shown_trick) == 1 and not page.trick_done and not page.opening_lead
+
+
+def test_the_last_rounds_final_trick_stands_only_until_the_next_rounds_first_bid(client):
+    table = start_table(client)
+    match = _step_until(truth(table), lambda m: m.round.is_terminal())
+    final = match.round.public_view()
+    match = match.deal_round(Random(3))
+    page = _page(table, match)
+    assert page.trick_of_last_round
+    assert [notation.card(c) for _, c in final.trick(len(final.trick_winners) - 1)] == [
+        p.code for p in page.shown_trick
+    ]
+
+    bid = match.apply(match.legal_actions()[0])
+    assert _page(table, bid).shown_trick == ()
+
+
+def test_the_glance_counts_each_sides_game_and_settles_points_only_once_captured(client):
+    table = start_table(client)
+    match = truth(table)
+    while True:
+        view = match.round.public_view()
+        if view.trump is not None:
+            glance = _page(table, match).glance
+            taken = view.taken
+            assert [g.game_count for g in glance] == [cards.game_total(t) for t in taken]
+            for side in glance:
+                if "Jack" in side.points:
+                    assert taken[side.unit] >> (view.trump * 13 + cards.JACK) & 1
+                jokers = cards.count(taken[side.unit] & cards.JOKERS)
+                assert side.points.count("Joker") == jokers
+        if match.round.is_terminal():
+            break
+        match = match.apply(match.legal_actions()[0])
+    # once every card is played, the glance agrees with the round's own result
+    points = view.result.points
+    glance = _page(table, match).glance
+    assert "Jack" not in [p for g in glance for p in g.points] or points.jack is not None
+    assert sorted(u for g in glance for p in g.points if p == "Joker" for u in [g.unit]) == list(
+        points.jokers
+    )
