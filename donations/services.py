@@ -6,6 +6,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,12 +17,17 @@ from django.utils import timezone
 
 from donations import amounts, stripe_client
 from donations.models import Donation, WebhookEvent
+from smearsite.kernel import BadNumber, request_int
 
 logger = logging.getLogger(__name__)
 
 # In every session's metadata: tells our sessions apart from others on the same account.
 METADATA_APP = "smear-donations"
 PRODUCT_NAME = "Donation to the Smear web site"
+# Stripe closes an unpaid checkout this long after it was created (30 min at the least);
+# a pending donation older than that, and a margin for the webhook, will never be paid
+CHECKOUT_LIFETIME = timedelta(hours=1)
+EXPIRE_MARGIN = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,7 @@ def donation_checkout_start(
         "?session_id={CHECKOUT_SESSION_ID}",
         cancel_url=f"{settings.SITE_URL}{reverse('donations:donate')}?cancelled=1",
         metadata=metadata,
+        expires_at=int((timezone.now() + CHECKOUT_LIFETIME).timestamp()),
         idempotency_key=_idempotency_key(
             attempt=attempt,
             amount=amount,
@@ -96,6 +103,15 @@ def donation_checkout_start(
     return CheckoutStart(donation=donation, redirect_url=redirect_url)
 
 
+def donations_expire_stale() -> int:
+    """Pending donations whose checkout Stripe has closed by now become expired (the
+    webhook's ``expired`` event may be lost or never configured); how many."""
+    cutoff = timezone.now() - CHECKOUT_LIFETIME - EXPIRE_MARGIN
+    return Donation.objects.filter(status=Donation.Status.PENDING, created__lt=cutoff).update(
+        status=Donation.Status.EXPIRED, updated=timezone.now()
+    )
+
+
 # --- Webhook ------------------------------------------------------------------------
 
 
@@ -105,8 +121,11 @@ def _donation_for(session: stripe_client.CheckoutSession) -> Donation | None:
     # found, or not ours at all (another product on the same Stripe account)
     if donation is not None or session.metadata.get("app") != METADATA_APP:
         return donation
-    user_id = session.metadata.get("user_id", "")
-    user = get_user_model().objects.filter(pk=user_id).first() if user_id.isdigit() else None
+    try:  # our own metadata, but checked like any number: a huge one would overflow
+        user_id = request_int(session.metadata.get("user_id"), name="user id", digits=18)
+    except BadNumber:
+        user_id = None
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     logger.warning("Checkout Session %s had no donation record; recorded it now", session.id)
     donation, _ = Donation.objects.get_or_create(
         checkout_session_id=session.id,
@@ -128,10 +147,12 @@ def _settle(session: stripe_client.CheckoutSession, status: Donation.Status) -> 
     if status == Donation.Status.PAID and session.amount_total is not None:
         # what Stripe took is what we record
         changes.update(amount=charged[0], currency=charged[1])
-    # paid, failed and expired are final: a late or out-of-order event changes nothing
-    settled = Donation.objects.filter(pk=donation.pk, status=Donation.Status.PENDING).update(
-        **changes
-    )
+    # paid, failed and expired are final: a late or out-of-order event changes nothing,
+    # except that a payment Stripe confirms late overrides our own expiry of a stale row
+    open_statuses = [Donation.Status.PENDING]
+    if status == Donation.Status.PAID:
+        open_statuses.append(Donation.Status.EXPIRED)
+    settled = Donation.objects.filter(pk=donation.pk, status__in=open_statuses).update(**changes)
     if settled and "amount" in changes and charged != (donation.amount, donation.currency):
         logger.warning("Checkout Session %s was paid another amount than we asked", session.id)
 

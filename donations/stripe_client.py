@@ -34,6 +34,18 @@ class BadWebhook(Exception):
     """A webhook whose signature does not verify, or that is not a Stripe event at all."""
 
 
+class MalformedEvent(Exception):
+    """A correctly signed event whose fields are not what Stripe documents (a list for the
+    metadata, text for an amount, an id too long to store): acknowledged, logged, and
+    otherwise ignored: a retry would be just as malformed."""
+
+
+# what our columns hold (donations.models): anything longer is not one of Stripe's
+MAX_ID_CHARS = 255
+MAX_TYPE_CHARS = 100
+MAX_METADATA_CHARS = 500
+
+
 @dataclass(frozen=True)
 class CheckoutSession:
     id: str
@@ -50,6 +62,14 @@ class Event:
     type: str
     # the event's object when it is a Checkout Session, else None
     session: CheckoutSession | None
+
+
+CHECKOUT_ORIGIN = "https://checkout.stripe.com"
+
+
+def checkout_origin() -> str:
+    """Where the donate form's answer redirects the browser (a local fake in tests)."""
+    return settings.STRIPE_API_BASE or CHECKOUT_ORIGIN
 
 
 def is_configured() -> bool:
@@ -70,15 +90,40 @@ def _client() -> stripe.StripeClient:
 
 
 def _session_from(values: dict) -> CheckoutSession:
+    """A Checkout Session from Stripe's JSON, checked field by field (MalformedEvent)."""
+    session_id = values.get("id")
     metadata = values.get("metadata") or {}
+    amount = values.get("amount_total")
+    currency = values.get("currency") or ""
+    url = values.get("url")
+    status = values.get("payment_status") or "unpaid"
+    if not _text(session_id, MAX_ID_CHARS) or not session_id:
+        raise MalformedEvent("the session id is not a short text")
+    if not isinstance(metadata, dict) or not all(
+        _text(key, MAX_METADATA_CHARS) and _text(value, MAX_METADATA_CHARS)
+        for key, value in metadata.items()
+    ):
+        raise MalformedEvent("the metadata is not a map of short texts")
+    if amount is not None and (
+        not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount < 2**31
+    ):
+        raise MalformedEvent("the amount is not a whole number of minor units")
+    if not _text(currency, 3) or not _text(status, MAX_TYPE_CHARS):
+        raise MalformedEvent("the currency or the payment status is not a short text")
+    if url is not None and not _text(url, 5000):
+        raise MalformedEvent("the url is not a text")
     return CheckoutSession(
-        id=str(values["id"]),
-        url=values.get("url"),
-        payment_status=str(values.get("payment_status") or "unpaid"),
-        amount_total=values.get("amount_total"),
-        currency=str(values.get("currency") or ""),
-        metadata={str(key): str(value) for key, value in metadata.items()},
+        id=session_id,
+        url=url,
+        payment_status=status,
+        amount_total=amount,
+        currency=currency,
+        metadata=dict(metadata),
     )
+
+
+def _text(value: object, max_chars: int) -> bool:
+    return isinstance(value, str) and len(value) <= max_chars
 
 
 def checkout_session_create(
@@ -90,8 +135,10 @@ def checkout_session_create(
     cancel_url: str,
     metadata: dict[str, str],
     idempotency_key: str,
+    expires_at: int,
 ) -> CheckoutSession:
-    """A one-time Checkout Session for ``amount`` minor units, priced inline."""
+    """A one-time Checkout Session for ``amount`` minor units, priced inline, that Stripe
+    closes at ``expires_at`` (a Unix time) if it is not paid by then."""
     params = {
         "mode": "payment",
         "submit_type": "donate",
@@ -109,6 +156,7 @@ def checkout_session_create(
         "cancel_url": cancel_url,
         "metadata": metadata,
         "payment_intent_data": {"metadata": metadata},
+        "expires_at": expires_at,
     }
     try:
         session = _client().v1.checkout.sessions.create(
@@ -124,11 +172,16 @@ def checkout_session_create(
             error.request_id,
         )
         raise Unavailable(type(error).__name__) from None
-    return _session_from(session.to_dict())
+    try:
+        return _session_from(session.to_dict())
+    except MalformedEvent as reason:
+        logger.warning("Stripe answered a Checkout Session we cannot read: %s", reason)
+        raise Unavailable("malformed session") from None
 
 
 def webhook_event_parse(*, payload: bytes, signature: str) -> Event:
-    """The event Stripe signed, or BadWebhook: a wrong signature, an old one, or no secret."""
+    """The event Stripe signed, or BadWebhook: a wrong signature, an old one, or no secret;
+    MalformedEvent when it is signed but its fields are not Stripe's."""
     secret = settings.STRIPE_WEBHOOK_SECRET.strip()
     if not secret:
         raise BadWebhook("STRIPE_WEBHOOK_SECRET is not set")
@@ -143,9 +196,11 @@ def webhook_event_parse(*, payload: bytes, signature: str) -> Event:
         raise BadWebhook("body is not JSON") from None
     if not isinstance(values, dict) or not values.get("id") or not values.get("type"):
         raise BadWebhook("not a Stripe event")
+    if not _text(values["id"], MAX_ID_CHARS) or not _text(values["type"], MAX_TYPE_CHARS):
+        raise MalformedEvent("the event id or type is not a short text")
     data = values.get("data")
     obj = data.get("object") if isinstance(data, dict) else None
     session = None
     if isinstance(obj, dict) and obj.get("object") == "checkout.session" and obj.get("id"):
         session = _session_from(obj)
-    return Event(id=str(values["id"]), type=str(values["type"]), session=session)
+    return Event(id=values["id"], type=values["type"], session=session)

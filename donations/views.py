@@ -1,4 +1,5 @@
 import logging
+from functools import wraps
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
@@ -8,11 +9,54 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from donations import selectors, services, stripe_client
 from donations.forms import DonateForm
+from smearsite import ratelimit
 
 logger = logging.getLogger(__name__)
 
+# checkouts started per window: a family's few tries, not a script's hundreds
+CHECKOUTS_PER_SESSION = 5
+CHECKOUTS_PER_ADDRESS = 20
+CHECKOUT_WINDOW_S = 15 * 60
+TOO_MANY_CHECKOUTS = (
+    "Many checkouts were started from here in the last few minutes. Nothing was charged; "
+    "please wait a quarter of an hour, or finish one you have open."
+)
+
+
+def _checkout_allowed(request: HttpRequest) -> bool:
+    """Count this checkout against the visitor's session and address (both must allow)."""
+    if not request.session.session_key:
+        request.session.save()  # a session to count by, even for a first visit
+    by_session = ratelimit.allow(
+        "checkout",
+        f"session:{request.session.session_key}",
+        limit=CHECKOUTS_PER_SESSION,
+        per_s=CHECKOUT_WINDOW_S,
+    )
+    by_address = ratelimit.allow(
+        "checkout",
+        f"address:{ratelimit.request_address(request)}",
+        limit=CHECKOUTS_PER_ADDRESS,
+        per_s=CHECKOUT_WINDOW_S,
+    )
+    return by_session and by_address
+
+
+def _form_may_go_to_checkout(view):
+    """The donate page's form is answered by a redirect to Stripe's checkout page, which
+    the Content-Security-Policy's form-action must allow (for that page only)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response._csp_update = {"form-action": [stripe_client.checkout_origin()]}
+        return response
+
+    return wrapped
+
 
 @require_http_methods(["GET", "POST"])
+@_form_may_go_to_checkout
 def donate(request: HttpRequest) -> HttpResponse:
     context = {
         "configured": stripe_client.is_configured(),
@@ -29,6 +73,10 @@ def donate(request: HttpRequest) -> HttpResponse:
     form = DonateForm(data, initial=initial, currency=settings.STRIPE_CURRENCY)
     context["form"] = form
     if request.method == "POST" and form.is_valid():
+        if not _checkout_allowed(request):
+            form.add_error(None, TOO_MANY_CHECKOUTS)
+            return render(request, "donations/donate.html", context, status=429)
+        services.donations_expire_stale()
         try:
             start = services.donation_checkout_start(
                 units=form.units,
@@ -75,6 +123,10 @@ def stripe_webhook(request: HttpRequest) -> HttpResponse:
     except stripe_client.BadWebhook as reason:
         logger.warning("Refused a Stripe webhook: %s", reason)
         return HttpResponseBadRequest("refused", content_type="text/plain")
+    except stripe_client.MalformedEvent as reason:
+        # signed, so Stripe's (or our secret's holder's): acknowledged, or it would retry
+        logger.error("Ignored a signed but malformed Stripe event: %s", reason)
+        return HttpResponse("malformed", content_type="text/plain")
     # a repeat is acknowledged (2xx) so that Stripe stops sending it
     outcome = services.webhook_event_handle(event=event)
     return HttpResponse(outcome, content_type="text/plain")

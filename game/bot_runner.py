@@ -17,13 +17,22 @@ the table waits, as it stands, for the first of them to come back.
 Several processes may look at one table (two servers, or a wake after a restart): a move is
 stored only if the table still stands at the turn it was chosen for, so nothing is played
 twice and nothing is lost.
+
+Fair to everyone: the workers are handed one choice each at a time (SMEAR_BOT_PROCESSES
+of them), from a queue that serves tables with a person here first, then the longest
+waiting; a table has at most one choice queued or thinking, and a choice that waited
+thinks only until its move is due (``LATE_THINK_S`` at least), so no table holds a worker
+for long. The workers end with their server, however it ends (``game.workers``).
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import math
 import multiprocessing
+import os
 import random
 import threading
 import time
@@ -34,7 +43,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from game import events, turns
+from game import events, turns, workers
 from game.bots import choose_once
 from game.services import play
 
@@ -69,6 +78,7 @@ class Runner:
         think: Executor | None,
         bot_options: dict | None = None,
         synchronous: bool = False,
+        think_slots: int = 1,
     ) -> None:
         self.pace_s = pace_s
         self.away_after_s = away_after_s
@@ -79,6 +89,13 @@ class Runner:
         self._busy: set[int] = set()
         self._chosen: dict[int, _Chosen] = {}
         self._thinking: dict[int, tuple[int, int, int]] = {}  # table id -> turn being thought
+        # choices waiting for a worker: (rank, order, table id, level, turn), rank 0 where a
+        # person is here; at most think_slots are handed to the workers at once
+        self._waiting: list[tuple] = []
+        self._order = itertools.count()
+        self._think_slots = max(think_slots, 1)
+        self._in_flight = 0
+        self._stopped = False  # the process is ending: no more looks or choices
         self._lock = threading.Condition()
         self._looking = (
             None
@@ -137,7 +154,7 @@ class Runner:
                     self.wake(table_id, again)
 
     def _run(self) -> None:
-        while True:
+        while not self._stopped:
             with self._lock:
                 now = time.monotonic()
                 ready = [t for t, at in self._due.items() if at <= now and t not in self._busy]
@@ -151,7 +168,11 @@ class Runner:
                     del self._due[table_id]
                     self._busy.add(table_id)
             for table_id in ready:
-                self._looking.submit(self._look_safely, table_id)
+                try:
+                    self._looking.submit(self._look_safely, table_id)
+                except RuntimeError:  # the interpreter is shutting down
+                    self._stopped = True
+                    return
 
     def _look_safely(self, table_id: int) -> None:
         again: float | None = time.monotonic() + 5.0  # after an unexpected error, retry
@@ -204,19 +225,45 @@ class Runner:
         return (level, turn.view, turn.legal, seed, self.bot_options.get(level, {}), think_until)
 
     def _think_about(self, table_id: int, level: str, turn: turns.Turn) -> None:
-        """Ask a worker, without waiting: the looking threads stay free to store the moves
-        of tables whose bots have already chosen."""
+        """Queue the choice for a worker, without waiting: the looking threads stay free to
+        store the moves of tables whose bots have already chosen."""
         with self._lock:
             if self._thinking.get(table_id) == turn.key:
                 return
             self._thinking[table_id] = turn.key
-        future = self._think.submit(choose_once, *self._choice(level, turn))
-        future.add_done_callback(lambda done: self._thought(table_id, turn.key, done))
+            rank = 0 if turn.someone_here else 1
+            heapq.heappush(self._waiting, (rank, next(self._order), table_id, level, turn))
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        """Give the workers the first waiting choices, while a worker is free."""
+        while True:
+            with self._lock:
+                if self._stopped or self._in_flight >= self._think_slots or not self._waiting:
+                    return
+                _, _, table_id, level, turn = heapq.heappop(self._waiting)
+                if self._thinking.get(table_id) != turn.key:
+                    continue  # a later turn of that table asked meanwhile
+                self._in_flight += 1
+            try:
+                future = self._think.submit(choose_once, *self._choice(level, turn))
+            except RuntimeError:  # the pool is shut down: the process is ending
+                with self._lock:
+                    self._stopped = True
+                    self._in_flight -= 1
+                return
+            future.add_done_callback(
+                lambda done, table_id=table_id, key=turn.key: self._thought(table_id, key, done)
+            )
 
     def _thought(self, table_id: int, turn_key: tuple[int, int, int], done: Future) -> None:
         with self._lock:
+            self._in_flight -= 1
             if self._thinking.get(table_id) == turn_key:
                 del self._thinking[table_id]
+        self._hand_out()
+        if done.cancelled() or self._stopped:
+            return
         try:
             action = done.result()
         except Exception:
@@ -251,7 +298,12 @@ def runner() -> Runner:
         if _runner is None:
             processes = settings.SMEAR_BOT_PROCESSES
             think = (
-                ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+                ProcessPoolExecutor(
+                    processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=workers.watch_parent,
+                    initargs=(os.getpid(),),
+                )
                 if processes
                 else None
             )
@@ -259,5 +311,6 @@ def runner() -> Runner:
                 pace_s=settings.SMEAR_BOT_PACE_MS / 1000,
                 away_after_s=settings.SMEAR_AWAY_AFTER_S,
                 think=think,
+                think_slots=processes,
             )
         return _runner

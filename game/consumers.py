@@ -16,14 +16,17 @@ from game import events, identity, redraw
 from game.errors import TableError
 from game.models import Table
 from game.services import play
-from game.throttle import TokenBucket
-from smearsite.kernel import normal_code
+from game.throttle import SharedBuckets, TokenBucket
+from smearsite.kernel import MAX_DIGITS, BadNumber, normal_code, request_int
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
 MAX_MESSAGE_CHARS = 512
-# per connection: a burst of this many messages, refilled at RATE_PER_S
+MAX_INDEX = 10**MAX_DIGITS
+# per session (all its connections together): a burst of this many messages, refilled at
+# RATE_PER_S
 BURST = 8
 RATE_PER_S = 4.0
+_buckets = SharedBuckets(BURST, RATE_PER_S)
 
 
 def _find_table(code: str) -> Table | None:
@@ -44,6 +47,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.owner = identity.scope_owner(self.scope)
         self.group = None
+        self.bucket_key = self._session_key()
+        self.bucket = (
+            _buckets.join(self.bucket_key) if self.bucket_key else TokenBucket(BURST, RATE_PER_S)
+        )
         table = await database_sync_to_async(_find_table)(self.scope["url_route"]["kwargs"]["code"])
         if table is None:
             await self.close(code=NOT_ALLOWED)
@@ -51,19 +58,29 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = table.pk
         html = await database_sync_to_async(redraw.table_html)(table, self.owner)
         self.group = events.table_group(self.table_id)
-        self.bucket = TokenBucket(BURST, RATE_PER_S)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # a connection that drops and comes back starts again from the table as it is
         await self.send(text_data=html)
         await database_sync_to_async(self._returned)()
 
+    def _session_key(self) -> str | None:
+        """Whose messages share one rate limit: the user's, else the session's (the
+        connection limits are ``smearsite.websockets.ConnectionLimits``)."""
+        if self.owner.user_id is not None:
+            return f"user-{self.owner.user_id}"
+        session = self.scope.get("session")
+        return self.owner.session_key or getattr(session, "session_key", None)
+
     def _returned(self) -> None:
         play.table_seat_back(table_id=self.table_id, seat_owner=self.owner)
         events.table_opened(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
+        if getattr(self, "bucket_key", None):  # None: never connected, or no session
+            _buckets.leave(self.bucket_key)
+            self.bucket_key = None
+        if getattr(self, "group", None) is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
@@ -120,8 +137,13 @@ def parse_move(text: str | None) -> tuple[dict, str | None]:
     action, index = message.get("action"), message.get("index")
     if not isinstance(action, str) or not action:
         return {}, "Say which bid, pass or card to play."
-    if isinstance(index, str) and index.isdigit():
-        index = int(index)
-    if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
-        return {}, "The move's index must be a whole number."
+    if isinstance(index, str):
+        try:
+            index = request_int(index, name="move's index")
+        except BadNumber as forged:
+            return {}, str(forged)
+    if index is not None and (
+        not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < MAX_INDEX
+    ):
+        return {}, f"The move's index must be a whole number of at most {MAX_DIGITS} digits."
     return {"action": action, "index": index}, None

@@ -13,7 +13,14 @@ from smearsite.kernel import check_printable, normal_code
 
 
 class SignupForm(AllauthSignupForm):
-    """allauth's sign-up form, saving the user, their email address and profile as one."""
+    """allauth's sign-up form, saving the user, their email address and profile as one.
+    The username is the first display name, so it must not look like another player's."""
+
+    def clean_username(self):
+        username = super().clean_username()
+        if not profiles.name_available(username):
+            raise ValidationError(profiles.NAME_TAKEN)
+        return username
 
     def save(self, request: HttpRequest):
         # all or nothing: a failure after the user row must not leave an account behind
@@ -35,6 +42,16 @@ class ProfileForm(forms.Form):
         label="Show me on the leaderboards",
         help_text="Your name and rating at each table size where you have enough rated matches.",
     )
+
+    def __init__(self, *args, user=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        if not profiles.name_available(name, user=self.user):
+            raise ValidationError(profiles.NAME_TAKEN)
+        return name
 
 
 # --- Play bots now --------------------------------------------------------------------

@@ -22,7 +22,7 @@ from game.identity import SeatOwner, request_owner
 from game.models import Table
 from game.services import lobby
 from game.table_views import answer_table_form
-from smearsite.kernel import normal_code
+from smearsite.kernel import BadNumber, normal_code, request_int
 
 
 @require_GET
@@ -82,12 +82,10 @@ def table_new(request: HttpRequest) -> HttpResponse:
 def _seat_number(value: str | None) -> int | None:
     """A seat posted by a form: blank for any free seat; anything else but a number is
     refused (a forged form)."""
-    value = (value or "").strip()
-    if not value:
-        return None
-    if not value.isdigit() or len(value) > 2:
-        raise TableError("pick a seat by its number")
-    return int(value)
+    try:
+        return request_int(value, name="seat", digits=2)
+    except BadNumber:
+        raise TableError("pick a seat by its number") from None
 
 
 def _required_seat(request: HttpRequest, missing: str) -> int:

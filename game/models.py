@@ -14,6 +14,8 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     display_name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
+    # game.names.name_key(display_name): two players may not look alike at a table
+    name_key = models.CharField(max_length=4 * DISPLAY_NAME_MAX_LENGTH, unique=True, null=True)
     # listed on the leaderboards (game.ratings), once enough matches are rated
     on_leaderboard = models.BooleanField(default=False)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -20,8 +20,10 @@ from game.forms import PlayBotsForm
 from game.htmx import for_htmx
 from game.identity import SeatOwner, request_owner
 from game.models import Table
+from game.services import limits
 from game.services import play as play_services
-from smearsite.kernel import normal_code
+from smearsite.kernel import BadNumber, normal_code, request_int
+from smearsite.ratelimit import request_address
 
 # how long a finished trick stays on the table before it goes to its winner
 TRICK_HOLD_MS = getattr(settings, "SMEAR_TRICK_HOLD_MS", 1200)
@@ -46,8 +48,17 @@ def play(request: HttpRequest) -> HttpResponse:
     form = PlayBotsForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        owner = request_owner(request, start_session=True)
+        if not limits.table_start_allowed(owner=owner, address=request_address(request)):
+            return render(request, "429.html", status=429)
+        for closed in limits.bot_tables_make_room(owner=owner):
+            messages.info(
+                request,
+                f"Your oldest table against bots, {closed.code}, is closed: you may have "
+                f"{settings.SMEAR_BOT_TABLES_PER_PERSON} at once.",
+            )
         table = play_services.table_create_vs_bots(
-            owner=request_owner(request, start_session=True),
+            owner=owner,
             players=data["players"],
             teams=data["teams"],
             bot_levels=data["bot_levels"],
@@ -84,14 +95,17 @@ def _ratings(request: HttpRequest, found: Table) -> dict:
 def table_play(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=normal_code(code))
     owner = request_owner(request)
-    index = request.POST.get("index", "")
+    try:
+        index = request_int(request.POST.get("index"), name="move's index")
+    except BadNumber as forged:
+        return HttpResponseBadRequest(str(forged))
     error = None
     try:
         play_services.table_play(
             table_id=found.pk,
             seat_owner=owner,
             action=request.POST.get("action", ""),
-            index=int(index) if index.isdigit() else None,
+            index=index,
         )
     except TableError as refused:
         error = str(refused)
@@ -192,8 +206,10 @@ def round_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     replay = selectors.round_replay(table=found, number=number - 1)
     if replay is None:
         raise Http404("no such finished round")
-    shown = request.GET.get("trick", "")
-    shown = min(int(shown), len(replay.tricks)) if shown.isdigit() else 0
+    try:
+        shown = min(request_int(request.GET.get("trick"), name="trick") or 0, len(replay.tricks))
+    except BadNumber as forged:
+        return HttpResponseBadRequest(str(forged))
     return render(
         request,
         "game/round_replay.html",

@@ -24,6 +24,7 @@ class Turn:
     away: bool  # a person for whom a bot stands in
     since: datetime  # when the turn began: the last stored move, or the table's creation
     abandoned: bool  # every person has been away a long while: nobody to play for
+    someone_here: bool  # a person at the table is not away: their bots are served first
     view: SeatView  # the acting seat's own view, for whoever chooses its move
     legal: tuple[int, ...]
 
@@ -63,6 +64,7 @@ def table_turn(*, table_id: int) -> Turn | None:
         away=seats[seat_number].away_since is not None,
         since=last.created if last else table.created,
         abandoned=abandoned(seats.values()),
+        someone_here=any(not s.bot_level and s.away_since is None for s in seats.values()),
         view=view,
         legal=tuple(match.legal_actions()),
     )

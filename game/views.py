@@ -1,6 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -11,6 +11,7 @@ from game.engine import cards as engine_cards
 from game.engine import rules as engine_rules
 from game.forms import ProfileForm
 from game.services import profiles
+from smearsite.kernel import BadNumber, request_int
 
 
 @require_GET
@@ -59,7 +60,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     current = profiles.profile_get_or_create(user=request.user)
     data = request.POST if request.method == "POST" else None
     initial = {"display_name": current.display_name, "on_leaderboard": current.on_leaderboard}
-    form = ProfileForm(data, initial=initial)
+    form = ProfileForm(data, initial=initial, user=request.user)
     if request.method == "POST" and form.is_valid():
         profiles.profile_update(
             user=request.user,
@@ -104,8 +105,10 @@ def profile(request: HttpRequest) -> HttpResponse:
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """Opted-in players by rating, at one table size (``?players=N``, 4 by default)."""
-    asked = request.GET.get("players", "")
-    players = int(asked) if asked.isdigit() else 4
+    try:
+        players = request_int(request.GET.get("players"), name="table size", digits=2) or 4
+    except BadNumber as forged:
+        return HttpResponseBadRequest(str(forged))
     if not engine_cards.MIN_PLAYERS <= players <= engine_cards.MAX_PLAYERS:
         players = 4
     ratings.ratings_settle()

@@ -190,13 +190,13 @@ def lesson_serve(*, learner: Learner, lesson: tutorial.Lesson) -> Attempt | None
 def _attempt_create(
     learner: Learner, position: Position, filters: Filters, mode: str, lesson: str
 ) -> Attempt:
-    # a position counts toward the rating once: a second look at it is practice only
+    # a position counts toward the rating only on first sight: once it was shown (served
+    # in any mode, answered or not) the learner may know its answer, so every later look,
+    # by whatever URL, is practice only
     rated = (
         filters.rated
         and mode == Attempt.Mode.PRACTICE
-        and not Attempt.objects.filter(
-            learner=learner, position=position, rated=True, answered_at__isnull=False
-        ).exists()
+        and not Attempt.objects.filter(learner=learner, position=position).exists()
     )
     return Attempt.objects.create(
         learner=learner, position=position, mode=mode, lesson=lesson, rated=rated
@@ -257,6 +257,8 @@ def attempt_answer(
         attempt.answered_at = now
         attempt.rating_before = me.rating
         attempt.position_rating_before = position.rating
+        if attempt.rated and _answer_known(attempt):
+            attempt.rated = False
         if attempt.rated:
             mine, theirs = glicko.rate_game(
                 _idle(me.glicko, me.rated_at, now),
@@ -288,11 +290,26 @@ def attempt_answer(
                 "deviation_after",
                 "position_rating_before",
                 "position_rating_after",
+                "rated",
             ]
         )
         if attempt.mode == Attempt.Mode.PRACTICE:
             _review_note(me, position, correct, now)
     return attempt
+
+
+def _answer_known(attempt: Attempt) -> bool:
+    """Another attempt of the learner's at this position was answered (and its answer
+    shown): two open attempts must not let the practice one reveal the rated one's."""
+    return (
+        Attempt.objects.filter(
+            learner_id=attempt.learner_id,
+            position_id=attempt.position_id,
+            answered_at__isnull=False,
+        )
+        .exclude(pk=attempt.pk)
+        .exists()
+    )
 
 
 def _idle(rating: glicko.Rating, since: datetime | None, now: datetime) -> glicko.Rating:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoresheet import selectors, services
 from scoresheet.forms import HandForm, JoinForm, SheetForm, hand_initial
+from smearsite.kernel import BadNumber, request_int
 
 SHEET_TEMPLATE = "scoresheet/sheet.html"
 
@@ -171,10 +172,12 @@ def hand_delete(request: HttpRequest, sheet_id: int, number: int) -> HttpRespons
 
 
 def _int(value: str | None) -> int:
+    """A posted number; -1 (which every service refuses in words) when it is none."""
     try:
-        return int(value or "")
-    except ValueError:
+        found = request_int(value, name="number")
+    except BadNumber:
         return -1
+    return -1 if found is None else found
 
 
 @login_required
@@ -310,9 +313,21 @@ def export_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_filename(view, "csv")}"'
     writer = csv.writer(response)
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([inert_cell(cell) for cell in header])
+    writer.writerows([inert_cell(cell) for cell in row] for row in rows)
     return response
+
+
+# a spreadsheet reads a cell that starts with one of these as a formula (OWASP's list)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_cell(cell: object) -> object:
+    """A text cell a spreadsheet shows as the text it is: a leading quote before a formula
+    start. Numbers stay numbers (a negative standing is not a formula)."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
 
 
 @login_required

@@ -14,15 +14,19 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from game.redraw import error_html  # noqa: E402
 from smearsite.routing import websocket_urlpatterns  # noqa: E402
+from smearsite.websockets import ConnectionLimits, site_origin_validator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        # the cheap checks first: where the page came from, how many sockets it holds
+        "websocket": site_origin_validator(
+            ConnectionLimits(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), refusal=error_html
+            )
         ),
     }
 )

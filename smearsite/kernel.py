@@ -44,6 +44,29 @@ def normal_code(text: str) -> str:
     return text.strip().upper().replace(" ", "").replace("-", "")
 
 
+# --- Numbers from a request ---------------------------------------------------------------
+# Python refuses to parse more than 4,300 digits, and nothing here counts that high: a
+# number is checked for length before it is parsed, so a forged one is a clear 400
+
+MAX_DIGITS = 6
+
+
+class BadNumber(Refused):
+    """A number in a request that is not a short whole number."""
+
+
+def request_int(text: str | None, *, name: str, digits: int = MAX_DIGITS) -> int | None:
+    """A whole number as a form, query or message sent it; None when blank. ``BadNumber``
+    for anything else than at most ``digits`` ASCII digits (``isdigit`` alone would let
+    through superscripts, which ``int`` refuses)."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if len(text) > digits or not (text.isascii() and text.isdigit()):
+        raise BadNumber(f"The {name} must be a whole number of at most {digits} digits.")
+    return int(text)
+
+
 # --- Printable text ------------------------------------------------------------------------
 
 NOT_PRINTABLE = "Use letters, digits, spaces and punctuation only."

@@ -7,6 +7,8 @@ The parsing lives in ``smearsite/env.py`` so that it can be tested on its own.
 import os
 from pathlib import Path
 
+import csp.constants
+
 from smearsite import env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -50,6 +52,39 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# --- Content-Security-Policy (django-csp) and Permissions-Policy ---------------------
+# scripts, styles, images and sockets from the site itself only: no inline script or
+# style, no eval (templates use classes, data attributes and files in static/). Forms
+# post to the site only (the donate page adds Stripe's checkout, where it redirects).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.constants.SELF],
+        "script-src": [csp.constants.SELF],
+        "style-src": [csp.constants.SELF],
+        "img-src": [csp.constants.SELF, "data:"],
+        "font-src": [csp.constants.SELF],
+        # 'self' covers the site's own ws:// and wss:// (CSP level 3)
+        "connect-src": [csp.constants.SELF],
+        "form-action": [csp.constants.SELF],
+        "frame-ancestors": [csp.constants.NONE],
+        "object-src": [csp.constants.NONE],
+        "base-uri": [csp.constants.SELF],
+    }
+}
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+        "browsing-topics",
+    )
+}
 
 # --- Applications -----------------------------------------------------------------
 
@@ -81,6 +116,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # right after SecurityMiddleware, before anything that does work per request
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "smearsite.middleware.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -126,7 +163,12 @@ SMEAR_BOT_PROCESSES = env.env_int(os.environ, "SMEAR_BOT_PROCESSES", default=1)
 # a person who lets their turn run this long is played by a bot until they return
 SMEAR_AWAY_AFTER_S = env.env_int(os.environ, "SMEAR_AWAY_AFTER_S", default=45)
 # once every person at a table has been away this long, its bots stop until one returns
-SMEAR_ABANDONED_AFTER_S = env.env_int(os.environ, "SMEAR_ABANDONED_AFTER_S", default=600)
+SMEAR_ABANDONED_AFTER_S = env.env_int(os.environ, "SMEAR_ABANDONED_AFTER_S", default=120)
+# --- Limits that keep the site fair (game.services.limits) ------------------------------
+# unfinished tables against bots per person: a new one closes the oldest
+SMEAR_BOT_TABLES_PER_PERSON = env.env_int(os.environ, "SMEAR_BOT_TABLES_PER_PERSON", default=3)
+# a table in play whose people have all been away this long is closed (prune_tables)
+SMEAR_DESERTED_AFTER_S = env.env_int(os.environ, "SMEAR_DESERTED_AFTER_S", default=86400)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts (django-allauth) -----------------------------------------------------

@@ -27,6 +27,12 @@ def isolated_cache(settings):
     settings.CACHES = caches
 
 
+@pytest.fixture(autouse=True)
+def _rate_limits_of_its_own(isolated_cache):
+    """Every test counts its own requests: the site's rate limits (tables started,
+    checkouts, log-ins) count per address, and every test client is 127.0.0.1."""
+
+
 @pytest.fixture
 def fast_password_hashing(settings):
     """A cheap hasher: these tests are about the flows, not the hashing cost."""

@@ -22,6 +22,7 @@ from game.engine.state import IllegalAction, MatchState, shuffle_deal
 from game.errors import TableError
 from game.identity import SeatOwner
 from game.models import ActionLog, Profile, Round, Seat, Table
+from game.services import limits
 from game.turns import Turn
 from smearsite.kernel import new_share_code
 
@@ -126,6 +127,7 @@ def table_create_vs_bots(
                 display_name=f"{level.capitalize()} bot {number}",
             )
         deal_first_round(draft)
+    limits.bot_tables_trim(owner=owner)  # at most a few each: the oldest beyond are closed
     return draft
 
 

@@ -209,6 +209,12 @@
     };
   }
 
+  // while the connection is open the page does not poll: the check is here, not in a
+  // filter on hx-trigger, which htmx would evaluate (the Content-Security-Policy forbids)
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (window.smearLive && event.detail.elt.id === "live") event.preventDefault();
+  });
+
   // capture phase: runs before htmx's own submit handler, which then never sees the event
   document.addEventListener("submit", function (event) {
     var form = event.target;

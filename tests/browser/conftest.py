@@ -62,9 +62,28 @@ def _site_for_browsers(isolated_cache, fast_password_hashing):
     """Every browser test: its own rate-limit counts, cheap password hashing."""
 
 
+def watch_csp(page: Page) -> Page:
+    """Record on ``page.csp_violations`` every Content-Security-Policy refusal the browser
+    reports (an inline script or style, an eval, a source from elsewhere)."""
+    page.csp_violations = []
+    page.on(
+        "console",
+        lambda message: (
+            page.csp_violations.append(message.text)
+            if "Content Security Policy" in message.text
+            else None
+        ),
+    )
+    return page
+
+
+def assert_no_csp_violations(page: Page) -> None:
+    assert not page.csp_violations, "\n".join(page.csp_violations)
+
+
 def _page(browser: Browser, live_server, viewport: dict) -> Page:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
-    page = context.new_page()
+    page = watch_csp(context.new_page())
     page.set_default_timeout(10_000)
     return page
 
@@ -74,6 +93,7 @@ def page(browser, live_server):
     page = _page(browser, live_server, DESKTOP)
     yield page
     page.context.close()
+    assert_no_csp_violations(page)
 
 
 @pytest.fixture
@@ -81,6 +101,7 @@ def phone(browser, live_server):
     page = _page(browser, live_server, PHONE)
     yield page
     page.context.close()
+    assert_no_csp_violations(page)
 
 
 @pytest.fixture
@@ -110,7 +131,7 @@ def daphne_env(database, **extra: str | None) -> dict[str, str]:
 def phone_at(browser: Browser, url: str) -> Page:
     """A phone-sized page on ``url`` (a server this test started, not the live server)."""
     context = browser.new_context(viewport=PHONE, base_url=url)
-    page = context.new_page()
+    page = watch_csp(context.new_page())
     page.set_default_timeout(15_000)
     return page
 

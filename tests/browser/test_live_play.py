@@ -5,7 +5,7 @@ server restart in mid-round loses nothing."""
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import daphne_env, phone_at
+from tests.browser.conftest import assert_no_csp_violations, daphne_env, phone_at
 from tests.browser.test_play import table_position
 from tests.servers import daphne
 
@@ -61,6 +61,7 @@ def test_moves_go_over_the_socket_and_survive_a_server_restart(
             _move(phone)
         _my_turn(phone)
         assert posted == [], "moves went over HTTP, not the socket"
+        assert_no_csp_violations(phone)  # the live table runs under the site's policy
         position = table_position(phone)
         hand = phone.locator(".your-hand [data-card]").evaluate_all(
             "cs => cs.map(c => c.dataset.card)"

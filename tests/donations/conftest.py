@@ -9,9 +9,10 @@ SITE_URL = "https://smear.example"
 
 
 @pytest.fixture(autouse=True)
-def _stripe_off(settings):
+def _stripe_off(settings, isolated_cache):
     """No keys and an address nothing listens on: a test that forgot the fake Stripe
-    fails here instead of reaching the internet."""
+    fails here instead of reaching the internet. The checkout rate limits count in a cache
+    of the test's own."""
     settings.STRIPE_SECRET_KEY = ""
     settings.STRIPE_WEBHOOK_SECRET = ""
     settings.STRIPE_API_BASE = "http://127.0.0.1:9"

@@ -249,3 +249,69 @@ def test_cancelled_checkout_says_nothing_was_charged(client, fake_stripe):
     body = client.get(DONATE + "?cancelled=1").text
 
     assert "Checkout was cancelled: nothing was charged." in body
+
+
+# --- Limits ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_one_visitor_starting_many_checkouts_is_stopped_in_words(client, fake_stripe):
+    from donations import views
+
+    answers = [
+        donate(client, amount="10", attempt=f"{n:032x}").status_code
+        for n in range(views.CHECKOUTS_PER_SESSION + 3)
+    ]
+
+    assert answers.count(303) == views.CHECKOUTS_PER_SESSION
+    assert answers[-1] == 429
+    assert len(fake_stripe.session_creations) == views.CHECKOUTS_PER_SESSION
+    assert Donation.objects.count() == views.CHECKOUTS_PER_SESSION
+    refused = donate(client, amount="10", attempt="f" * 32)
+    assert "Nothing was charged" in refused.text
+
+
+@pytest.mark.django_db
+def test_fresh_sessions_from_one_address_are_stopped_too(fake_stripe):
+    from donations import views
+
+    answers = [
+        donate(Client(), amount="10", attempt=f"{n:032x}").status_code
+        for n in range(views.CHECKOUTS_PER_ADDRESS + 2)
+    ]
+
+    assert answers.count(303) == views.CHECKOUTS_PER_ADDRESS
+    assert answers[-2:] == [429, 429]
+
+
+@pytest.mark.django_db
+def test_the_checkout_asks_stripe_to_close_it_after_its_lifetime(client, fake_stripe):
+    import time
+
+    from donations.services import CHECKOUT_LIFETIME
+
+    donate(client)
+
+    [request] = fake_stripe.session_creations
+    expires = int(request.form["expires_at"])
+    assert abs(expires - (time.time() + CHECKOUT_LIFETIME.total_seconds())) < 60
+
+
+@pytest.mark.django_db
+def test_pending_donations_older_than_a_checkouts_lifetime_become_expired(fake_stripe):
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from donations.services import CHECKOUT_LIFETIME, EXPIRE_MARGIN
+    from tests.donations.conftest import make_donation
+
+    stale, fresh, paid = make_donation(), make_donation(), make_donation(status="paid")
+    long_ago = timezone.now() - CHECKOUT_LIFETIME - EXPIRE_MARGIN - timedelta(minutes=1)
+    Donation.objects.filter(pk__in=[stale.pk, paid.pk]).update(created=long_ago)
+
+    call_command("expire_donations")
+
+    statuses = dict(Donation.objects.values_list("pk", "status"))
+    assert statuses == {stale.pk: "expired", fresh.pk: "pending", paid.pk: "paid"}

@@ -250,3 +250,88 @@ def test_an_event_type_we_do_not_handle_is_acknowledged(client, pending):
     assert response.status_code == 200
     assert response.text == "ignored"
     assert status_of(pending) == "pending"
+
+
+# --- Malformed but signed: acknowledged and logged, never a 500 -------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"metadata": ["app", "smear-donations"]},
+        {"amount_total": "2500"},
+        {"amount_total": True},
+        {"currency": ["cad"]},
+        {"id": "cs_" + "x" * 300},
+        {"id": 12345},
+        {"metadata": {"app": {"nested": 1}}},
+    ],
+    ids=[
+        "metadata-list",
+        "amount-text",
+        "amount-bool",
+        "currency-list",
+        "long-id",
+        "id-number",
+        "metadata-nested",
+    ],
+)
+def test_a_signed_malformed_event_is_acknowledged_logged_and_changes_nothing(
+    client, pending, caplog, fields
+):
+    payload = json.dumps(
+        {
+            "id": "evt_malformed",
+            "type": COMPLETED,
+            "data": {"object": session_of(pending, **fields)},
+        }
+    )
+
+    response = deliver(client, payload)
+
+    assert response.status_code == 200
+    assert "malformed" in caplog.text
+    assert status_of(pending) == "pending"
+    assert Donation.objects.count() == 1
+    assert not WebhookEvent.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_signed_event_with_an_overlong_id_is_acknowledged_not_stored(client, pending):
+    payload = json.dumps(
+        {"id": "evt_" + "x" * 300, "type": COMPLETED, "data": {"object": session_of(pending)}}
+    )
+
+    assert deliver(client, payload).status_code == 200
+    assert not WebhookEvent.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_payment_confirmed_after_we_expired_the_donation_still_counts(client, pending):
+    Donation.objects.filter(pk=pending.pk).update(status="expired")
+    payload = json.dumps(
+        {"id": "evt_late_paid", "type": COMPLETED, "data": {"object": session_of(pending)}}
+    )
+
+    deliver(client, payload)
+
+    assert status_of(pending) == "paid"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("user_id", ["9" * 400, "²", "-1"])
+def test_a_lost_sessions_forged_user_id_is_recorded_without_a_user(client, fake_stripe, user_id):
+    session = {
+        "id": "cs_test_odd_user",
+        "object": "checkout.session",
+        "payment_status": "paid",
+        "amount_total": 5000,
+        "currency": "cad",
+        "metadata": {"app": "smear-donations", "user_id": user_id},
+    }
+
+    response = deliver(client, session_event(COMPLETED, session))
+
+    assert response.status_code == 200
+    assert Donation.objects.get().user is None

@@ -3,7 +3,7 @@ in for an absent person, and a turn that moved on meanwhile."""
 
 import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import timedelta
 from unittest import mock
 
@@ -229,3 +229,79 @@ def test_a_returning_persons_move_is_announced_once():
 
     assert Seat.objects.get(table=table, number=0).away_since is None
     assert announced.call_count == 1  # the move and the return: one redraw for every seat
+
+
+class HeldPool:
+    """An executor whose work waits until the test lets it finish: what was handed out,
+    in order."""
+
+    def __init__(self) -> None:
+        self.handed: list[tuple[Future, tuple]] = []
+
+    def submit(self, fn, *args):
+        future = Future()
+        self.handed.append((future, args))
+        return future
+
+    def finish_first(self) -> None:
+        future, args = self.handed.pop(0)
+        _, view, legal, *_ = args
+        future.set_result(legal[0])
+
+
+def guest_table(token: str) -> Table:
+    return play.table_create_vs_bots(
+        owner=SeatOwner(session_key=token),
+        players=4,
+        teams=[[0, 2], [1, 3]],
+        bot_levels=["greedy"] * 3,
+    )
+
+
+def _turn_of(table: Table, *, someone_here: bool):
+    import dataclasses
+
+    return dataclasses.replace(turns.table_turn(table_id=table.pk), someone_here=someone_here)
+
+
+def test_the_workers_serve_tables_with_a_person_here_first():
+    pool = HeldPool()
+    runner = Runner(pace_s=FOREVER, away_after_s=FOREVER, think=pool, think_slots=1)
+    busy, deserted, present = (guest_table(token) for token in ("busy", "deserted", "here"))
+
+    runner._think_about(busy.pk, "greedy", _turn_of(busy, someone_here=False))
+    runner._think_about(deserted.pk, "greedy", _turn_of(deserted, someone_here=False))
+    runner._think_about(present.pk, "greedy", _turn_of(present, someone_here=True))
+    assert len(pool.handed) == 1  # one worker, one choice at a time
+    pool.finish_first()
+
+    # the table with a person here goes before the one that asked earlier
+    assert len(pool.handed) == 1
+    assert pool.handed[0][1][1] == turns.table_turn(table_id=present.pk).view
+
+
+def test_the_choices_handed_out_at_once_scale_with_the_worker_count():
+    pool = HeldPool()
+    runner = Runner(pace_s=FOREVER, away_after_s=FOREVER, think=pool, think_slots=2)
+    tables = [guest_table(f"guest-{n}") for n in range(5)]
+
+    for table in tables:
+        runner._think_about(table.pk, "greedy", _turn_of(table, someone_here=True))
+        runner._think_about(table.pk, "greedy", _turn_of(table, someone_here=True))  # again
+
+    assert len(pool.handed) == 2
+    for _ in range(5):
+        pool.finish_first()
+    assert len(pool.handed) == 0 and not runner._waiting
+
+
+def test_a_choice_asked_while_the_process_ends_is_dropped_without_a_traceback(caplog):
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    pool.shutdown()
+    runner = Runner(pace_s=0, away_after_s=0, think=pool)
+    table = new_table()
+
+    runner.look(table.pk)  # someone is always to act: the guest's stand-in at least
+
+    assert runner._stopped
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]

@@ -15,6 +15,7 @@ from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
 from game.identity import GUEST_TOKEN
 from game.models import ActionLog, Seat, Table
+from smearsite import websockets
 from smearsite.asgi import application
 
 pytestmark = [
@@ -293,3 +294,76 @@ async def test_no_message_to_any_seat_ever_holds_a_card_that_seat_may_not_see():
 
 def _wake(table_id: int) -> None:
     events.table_opened(table_id=table_id)
+
+
+async def test_one_session_opening_many_sockets_is_refused_past_its_cap_in_words():
+    table, session = await sync_to_async(_guest_with_table)()
+    held = [await connected(table.code, session) for _ in range(websockets.SOCKETS_PER_SESSION)]
+    extra = connection(table.code, session)
+    try:
+        ok, _ = await extra.connect(timeout=TIMEOUT)
+        assert ok  # accepted only to say why, then closed
+        assert "too many live tables open" in await extra.receive_from(timeout=TIMEOUT)
+        assert (await extra.receive_output(timeout=TIMEOUT))["code"] == websockets.TOO_MANY
+
+        await held[0].disconnect()  # a closed tab makes room again
+        again = await connected(table.code, session)
+        assert (await again.receive_from(timeout=TIMEOUT)).lstrip().startswith("<section")
+        held[0] = again
+    finally:
+        for socket in held:
+            await socket.disconnect()
+        await extra.disconnect()
+
+
+async def test_one_address_opening_many_sockets_is_refused_past_its_cap(monkeypatch):
+    monkeypatch.setattr(websockets, "SOCKETS_PER_ADDRESS", 3)
+    table, _ = await sync_to_async(_guest_with_table)()
+
+    def from_address(session=None):
+        socket = connection(table.code, session)
+        socket.scope["client"] = ["203.0.113.9", 5000]
+        return socket
+
+    held = []
+    try:
+        for _ in range(3):  # spectators without a session: only the address counts them
+            held.append(from_address())
+            assert (await held[-1].connect(timeout=TIMEOUT))[0]
+        extra = from_address()
+        held.append(extra)
+        await extra.connect(timeout=TIMEOUT)
+        assert "too many live tables open" in await extra.receive_from(timeout=TIMEOUT)
+    finally:
+        for socket in held:
+            await socket.disconnect()
+
+
+async def test_more_sockets_of_one_session_do_not_buy_more_messages():
+    table, session = await sync_to_async(_guest_with_table)()
+    sockets = [await connected(table.code, session) for _ in range(4)]
+    try:
+        for socket in sockets:
+            await drain(socket)
+        for socket in sockets:
+            for _ in range(consumers.BURST // 2):
+                await socket.send_to(text_data="{}")
+        replies = [reply for socket in sockets for reply in await drain(socket)]
+        # 4 x BURST/2 = 2 x BURST messages: the session's one bucket refuses about half
+        assert sum("Too many messages" in reply for reply in replies) >= consumers.BURST - 2
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+async def test_on_an_https_site_a_plain_http_origin_is_refused(settings):
+    settings.HTTPS_ONLY = True
+    table, session = await sync_to_async(_guest_with_table)()
+    plain = connection(table.code, session, origin=(b"origin", b"http://localhost"))
+    secure = connection(table.code, session, origin=(b"origin", b"https://localhost"))
+    try:
+        assert not (await plain.connect(timeout=TIMEOUT))[0]
+        assert (await secure.connect(timeout=TIMEOUT))[0]
+    finally:
+        await plain.disconnect()
+        await secure.disconnect()

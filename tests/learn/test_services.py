@@ -368,3 +368,65 @@ def test_a_due_missed_position_that_is_skipped_waits_instead_of_coming_straight_
     much_later = later + selectors.SKIP_WAIT + timedelta(minutes=1)
     again = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=much_later)
     assert again.position == position
+
+
+# --- Ratings cannot be farmed ------------------------------------------------------------
+
+
+def _by_key(learner, position, **filters):
+    return services.attempt_serve(
+        learner=learner, filters=Filters(**filters), key=position.key, fresh=True
+    )
+
+
+def test_a_position_answered_unrated_comes_back_by_its_key_as_practice_only(bank, guest):
+    first = serve(guest, rated=False)
+    services.attempt_answer(learner=guest, token=first.token, choice=wrong_code(first.position))
+    before = ratings(guest, first.position)
+
+    again = _by_key(guest, first.position)
+    services.attempt_answer(learner=guest, token=again.token, choice=right_code(first.position))
+
+    assert not again.rated
+    assert ratings(guest, first.position)[:5] == before[:5]
+
+
+def test_a_position_shown_but_not_answered_comes_back_as_practice_only(bank, guest):
+    shown = serve(guest, rated=False)  # seen, then left: the learner may have worked it out
+    Attempt.objects.filter(pk=shown.pk).update(
+        served_at=timezone.now() - services.ATTEMPT_TTL - timedelta(minutes=1)
+    )
+
+    again = _by_key(guest, shown.position)
+
+    assert again.pk != shown.pk and not again.rated
+
+
+def test_answering_one_open_attempt_makes_the_other_practice_only(bank, guest):
+    rated = serve(guest)
+    assert rated.rated
+    lesson = services.attempt_serve(
+        learner=guest,
+        filters=Filters(rated=False),
+        key=rated.position.key,
+        mode=Attempt.Mode.TUTORIAL,
+        lesson="any",
+        fresh=True,
+    )
+    services.attempt_answer(learner=guest, token=lesson.token, choice=wrong_code(rated.position))
+    before = ratings(guest, rated.position)
+
+    done = services.attempt_answer(
+        learner=guest, token=rated.token, choice=right_code(rated.position)
+    )
+
+    assert not done.rated
+    assert ratings(guest, rated.position)[:5] == before[:5]
+
+
+def test_another_learner_still_gets_the_position_rated(bank, guest):
+    first = serve(guest, rated=False)
+    services.attempt_answer(learner=guest, token=first.token, choice=right_code(first.position))
+    other = services.learner_get_or_create(owner=SeatOwner(session_key="someone-else"))
+
+    assert _by_key(other, first.position).rated

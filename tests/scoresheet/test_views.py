@@ -544,3 +544,20 @@ def test_nav_links_the_score_sheet(client):
     nav = client.get("/").text.split('aria-label="Main"', 1)[1].split("</nav>", 1)[0]
 
     assert '<a href="/sheets/">Score sheet</a>' in nav
+
+
+def test_csv_export_makes_formula_cells_inert(sam_client, sam, make_sheet):
+    evil = '=HYPERLINK("http://evil.example","x")'
+    sheet = make_sheet(
+        sam, sides=(evil, "+Them"), seats=[("@SUM(1+1)", 0), ("\tTab", 1), ("-Dash", 0)]
+    )
+    add(sheet, sam, 1, 3, (1, 2))
+
+    rows = list(csv.reader(io.StringIO(sam_client.get(f"/sheets/{sheet.pk}/export.csv").text)))
+
+    cells = [cell for row in rows for cell in row]
+    assert f"'{evil} made" in rows[0] and "'+Them made" in rows[0]
+    assert not any(cell.startswith(("=", "+", "@", "\t", "\r")) for cell in cells)
+    assert rows[1][2] == "'+Them"
+    # numbers stay numbers: a negative standing is not a formula
+    assert rows[1][-1] == "-3"

@@ -43,3 +43,16 @@ def test_one_helper_maps_each_kind_of_refusal_to_its_status():
     assert status_for(trainer.StaleAttempt("answered already")) == 409
     assert status_for(trainer.IllegalAnswer("not an option")) == 400
     assert status_for(TableError("not your turn")) == 400
+
+
+@pytest.mark.parametrize("text", ["9" * 4301, "1234567", "²", "-1", "1.5", "0x10", "1 2"])
+def test_request_int_refuses_anything_but_a_few_ascii_digits_before_parsing(text):
+    with pytest.raises(kernel.BadNumber, match="whole number of at most 6 digits"):
+        kernel.request_int(text, name="index")
+
+
+def test_request_int_reads_short_numbers_and_blank_as_none():
+    assert kernel.request_int(" 042 ", name="index") == 42
+    assert kernel.request_int("", name="index") is None
+    assert kernel.request_int(None, name="index") is None
+    assert kernel.request_int("12", name="seat", digits=2) == 12

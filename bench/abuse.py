@@ -1,0 +1,377 @@
+"""One visitor who asks for a lot: the floods of issue 17, replayed against a real server.
+
+    python bench/abuse.py [--port 8200] [--tables 500] [--sockets 3000] [--checkouts 200]
+                          [--concurrency 8] [--keep]
+                          [--postgres smear_harden --redis-url redis://127.0.0.1:6379/4]
+
+Starts daphne on a fresh SQLite file, or with --postgres a PostgreSQL database of that
+name (dropped and made anew) and Redis (flushed) for the cache and channel layer
+(DEBUG off, SMEAR_BOT_PROCESSES=1, the bots' usual
+900 ms pace) with a local fake Stripe (tests/donations/fake_stripe.py), and seats one
+normal person at a table of three expert bots, connected over a websocket and playing
+(thinking 1-3 s). Then, one after another, one flooding guest (one session cookie):
+
+- posts "Play bots now" --tables times: prints the tables that guest holds in play after,
+  and watches --aftermath seconds more (the flood's tables' bots may play on for nobody);
+- opens --sockets websockets to one table (100 at once, each held): prints how many the
+  server held open and how many it refused;
+- posts the donate form --checkouts times: prints the Checkout Sessions created at
+  (fake) Stripe and the pending donations stored.
+
+During each flood a probe asks for ``GET /`` every 100 ms (p50/p95 printed), and the
+normal person's bots are timed: each bot move as it reaches the person, minus the pace
+after the move before it (near 0 ms is on time; see bench/live.py). Counts are exact;
+times depend on the machine's other load, printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.cookiejar
+import os
+import random
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.live import (  # noqa: E402
+    Person,
+    Results,
+    Window,
+    create_bot_tables,
+    flush_redis,
+    fresh_postgres,
+    percentile,
+)
+from tests.donations.fake_stripe import SECRET_KEY, WEBHOOK_SECRET, FakeStripe  # noqa: E402
+from tests.servers import manage, server_env, start_daphne  # noqa: E402
+
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+ATTEMPT_FIELD = re.compile(r'name="attempt" value="([^"]+)"')
+PLAY_FORM = {"players": "4", "layout": "2v2", "bot_1": "expert", "bot_2": "expert"}
+PLAY_FORM["bot_3"] = "expert"
+SOCKETS_AT_ONCE = 100
+BOT_PACE_S = 0.9
+
+
+class Visitor:
+    """A browser: one cookie jar, so one session (and one guest) however many requests."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
+        )
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=30) as response:
+            return response.read().decode()
+
+    def post(self, path: str, fields: dict[str, str]) -> int:
+        data = urllib.parse.urlencode(fields).encode()
+        request = urllib.request.Request(
+            self.base + path, data=data, headers={"Referer": self.base + path}
+        )
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    def cookie(self, name: str) -> str:
+        return next((c.value for c in self.jar if c.name == name), "")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # a 302/303 is the answer counted, not followed
+
+
+class Probe:
+    """``GET /`` every 100 ms from its own thread: the latency a newcomer sees."""
+
+    def __init__(self, base: str) -> None:
+        self.base, self.times, self.failures = base, [], 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Probe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            began = time.monotonic()
+            try:
+                with urllib.request.urlopen(self.base + "/", timeout=10) as response:
+                    response.read()
+                self.times.append(time.monotonic() - began)
+            except OSError:
+                self.failures += 1
+            self._stop.wait(max(0.0, 0.1 - (time.monotonic() - began)))
+
+    def line(self) -> str:
+        ms = [t * 1000 for t in self.times]
+        return (
+            f"GET / p50 {percentile(ms, 0.5):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms "
+            f"({len(ms)} probes, {self.failures} failed)"
+        )
+
+
+def lateness_line(results: Results, since: int) -> str:
+    late = [t * 1000 for t in results.bot_lateness[since:]]
+    if not late:
+        return "normal person's bots: no bot move reached them"
+    return (
+        f"normal person's bots: {len(late)} moves, lateness p50 {percentile(late, 0.5):.0f} ms, "
+        f"p95 {percentile(late, 0.95):.0f} ms, max {max(late):.0f} ms"
+    )
+
+
+def setup_django(env: dict[str, str]) -> None:
+    for name in ("DATABASE_URL", "SECRET_KEY", "DEBUG", "STRIPE_API_BASE", "REDIS_URL"):
+        if name in env:
+            os.environ[name] = env[name]
+        else:
+            os.environ.pop(name, None)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "smearsite.settings"
+    import django
+
+    django.setup()
+
+
+def tables_held(session_key: str) -> tuple[int, int]:
+    """(tables in play, all tables) where the flooding guest sits."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from game.identity import GUEST_TOKEN
+    from game.models import Table
+
+    token = SessionStore(session_key=session_key).get(GUEST_TOKEN)
+    mine = Table.objects.filter(seats__session_key=token).distinct()
+    return mine.filter(status=Table.Status.PLAYING).count(), mine.count()
+
+
+def flood_tables(visitor: Visitor, count: int, concurrency: int) -> dict:
+    token = CSRF_FIELD.search(visitor.get("/play/"))[1]
+    fields = {**PLAY_FORM, "csrfmiddlewaretoken": token}
+    answers = [visitor.post("/play/", fields)]  # the first makes the guest (and the session)
+    with ThreadPoolExecutor(concurrency) as pool:
+        answers += pool.map(lambda _: visitor.post("/play/", fields), range(count - 1))
+    playing, total = tables_held(visitor.cookie("sessionid"))
+    return {"answers": answers, "playing": playing, "total": total}
+
+
+async def flood_sockets(base: str, code: str, session: str, attempts: int) -> dict:
+    from websockets.asyncio.client import connect
+
+    held, refused, failed = [], 0, 0
+    gate = asyncio.Semaphore(SOCKETS_AT_ONCE)
+
+    async def attempt() -> None:
+        nonlocal refused, failed
+        async with gate:
+            try:
+                socket = await connect(
+                    "ws" + base.removeprefix("http") + f"/ws/table/{code}/",
+                    origin=base,
+                    additional_headers={"Cookie": f"sessionid={session}"},
+                    open_timeout=30,
+                    ping_interval=None,
+                )
+            except Exception:
+                failed += 1
+                return
+            try:
+                first = await asyncio.wait_for(socket.recv(), timeout=30)
+            except Exception:
+                first = ""
+            if '<section id="table"' in first:
+                held.append(socket)  # counted at the end if the server kept it open
+                return
+            refused += 1
+            await socket.close()
+
+    await asyncio.gather(*(attempt() for _ in range(attempts)))
+    still_open = sum(1 for socket in held if socket.state.name == "OPEN")
+    for socket in held:
+        await socket.close()
+    return {"held": still_open, "refused": refused, "failed": failed}
+
+
+def flood_checkouts(visitor: Visitor, fake: FakeStripe, count: int, concurrency: int) -> dict:
+    from donations.models import Donation
+
+    page = visitor.get("/donate/")
+    token = CSRF_FIELD.search(page)[1]
+
+    def post(n: int) -> int:
+        fields = {"amount": "10", "attempt": uuid.uuid4().hex, "csrfmiddlewaretoken": token}
+        return visitor.post("/donate/", fields)
+
+    answers = [post(0)]  # the first makes the session: one visitor, one session
+    with ThreadPoolExecutor(concurrency) as pool:
+        answers += pool.map(post, range(1, count))
+    return {
+        "answers": answers,
+        "sessions": len(fake.session_creations),
+        "pending": Donation.objects.filter(status="pending").count(),
+    }
+
+
+def machine_load() -> str:
+    return "load average " + " ".join(f"{v:.1f}" for v in os.getloadavg())
+
+
+async def main_async(args: argparse.Namespace, base: str, fake: FakeStripe) -> None:
+    from websockets.asyncio.client import connect
+
+    [(code, [session])] = await asyncio.to_thread(create_bot_tables, 1, 21)
+    window, results = Window(), Results()
+    window.going, window.start = True, time.monotonic()
+    person = Person(code, random.Random(1), (1.0, 3.0), bot_pace=BOT_PACE_S)
+    socket = await connect(
+        "ws" + base.removeprefix("http") + f"/ws/table/{code}/",
+        origin=base,
+        additional_headers={"Cookie": f"sessionid={session}"},
+        ping_interval=None,
+    )
+    person.changed_at = time.monotonic()
+    playing = asyncio.create_task(person.play(socket, window, results))
+    await asyncio.sleep(5)  # the normal table settles into play
+    print(f"quiet: {lateness_line(results, 0)}")
+
+    flooder = Visitor(base)
+    since = len(results.bot_lateness)
+    with Probe(base) as probe:
+        began = time.monotonic()
+        tables = await asyncio.to_thread(flood_tables, flooder, args.tables, args.concurrency)
+        took = time.monotonic() - began
+    print(
+        f"\ntables: {args.tables} posts of 'Play bots now' in {took:.1f} s by one guest: "
+        f"{tables['playing']} in play, {tables['total']} made "
+        f"(answers {sorted(set(tables['answers']))}); {machine_load()}"
+    )
+    print(f"  {probe.line()}\n  {lateness_line(results, since)}")
+    since = len(results.bot_lateness)
+    with Probe(base) as probe:
+        await asyncio.sleep(args.aftermath)  # the flood's tables' bots play on, or not
+    print(f"  the {args.aftermath:g} s after: {probe.line()}\n  {lateness_line(results, since)}")
+
+    from game.models import Table
+
+    target = await asyncio.to_thread(
+        lambda: (
+            Table.objects.filter(status=Table.Status.PLAYING, code__gt="")
+            .exclude(code=code)
+            .values_list("code", flat=True)
+            .first()
+        )
+    )
+    since = len(results.bot_lateness)
+    with Probe(base) as probe:
+        began = time.monotonic()
+        sockets = await flood_sockets(base, target, flooder.cookie("sessionid"), args.sockets)
+        took = time.monotonic() - began
+    print(
+        f"\nsockets: {args.sockets} attempts at one table by that guest in {took:.1f} s: "
+        f"{sockets['held']} held, {sockets['refused']} refused in words, "
+        f"{sockets['failed']} failed to connect; {machine_load()}"
+    )
+    print(f"  {probe.line()}\n  {lateness_line(results, since)}")
+
+    since = len(results.bot_lateness)
+    with Probe(base) as probe:
+        began = time.monotonic()
+        checkouts = await asyncio.to_thread(
+            flood_checkouts, Visitor(base), fake, args.checkouts, args.concurrency
+        )
+        took = time.monotonic() - began
+    counts = statistics.multimode(checkouts["answers"])
+    print(
+        f"\ncheckouts: {args.checkouts} donate posts by one visitor in {took:.1f} s: "
+        f"{checkouts['sessions']} Checkout Sessions created, {checkouts['pending']} pending "
+        f"donations (answers: {sorted(set(checkouts['answers']))}, most {counts}); "
+        f"{machine_load()}"
+    )
+    print(f"  {probe.line()}\n  {lateness_line(results, since)}")
+    window.stopping = True
+    await socket.close()
+    await playing
+    print(
+        f"\nnormal person: {len(results.round_trips)} own moves, round trip p50 "
+        f"{percentile([t * 1000 for t in results.round_trips], 0.5):.0f} ms; "
+        f"errors {dict(results.errors) or 'none'}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8200)
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--sockets", type=int, default=3000)
+    parser.add_argument("--checkouts", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=8, help="HTTP requests at once")
+    parser.add_argument(
+        "--aftermath", type=float, default=20.0, help="seconds watched after the tables flood"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the server log and database")
+    parser.add_argument("--postgres", metavar="NAME", help="a PostgreSQL database, made anew")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/4", help="with --postgres")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="smear-bench-abuse-"))
+    database, redis_url = f"sqlite:///{folder / 'abuse.sqlite3'}", None
+    if args.postgres:
+        database, redis_url = fresh_postgres(args.postgres), args.redis_url
+        flush_redis(redis_url)
+    with FakeStripe() as fake:
+        env = server_env(
+            DJANGO_SETTINGS_MODULE="smearsite.settings",
+            DATABASE_URL=database,
+            REDIS_URL=redis_url,
+            DEBUG="false",
+            SECRET_KEY="bench-" + uuid.uuid4().hex,
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            SITE_URL=f"http://127.0.0.1:{args.port}",
+            SMEAR_BOT_PACE_MS=f"{BOT_PACE_S * 1000:g}",
+            SMEAR_BOT_PROCESSES="1",
+            STRIPE_SECRET_KEY=SECRET_KEY,
+            STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+            STRIPE_API_BASE=fake.url,
+        )
+        manage(["migrate", "--noinput"], env=env)
+        manage(["collectstatic", "--noinput", "-v0"], env=env)
+        setup_django(env)
+        server = start_daphne(env=env, log=folder / "daphne.log", port=args.port)
+        try:
+            stores = "PostgreSQL + Redis" if args.postgres else "SQLite file"
+            print(f"server {server.url} ({stores}, 1 bot worker); {machine_load()}")
+            asyncio.run(main_async(args, server.url, fake))
+        finally:
+            server.stop()
+            if args.keep:
+                print(f"kept {folder}")
+            else:
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

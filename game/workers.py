@@ -1,0 +1,29 @@
+"""What a bot worker process runs first: a watch on its parent, so that a server killed
+outright (SIGKILL, the OOM killer) takes its workers with it instead of leaving them
+running. No Django here: a worker imports only the bots.
+
+``prctl(PR_SET_PDEATHSIG)`` would be quicker, but it fires when the *thread* that started
+the worker ends, and a pool starts its workers from whichever thread submits first.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+WATCH_EVERY_S = 0.5
+
+
+def watch_parent(parent_pid: int) -> None:
+    """A pool's ``initializer``: end this process once ``parent_pid`` is gone."""
+    threading.Thread(
+        target=_exit_when_orphaned, args=(parent_pid,), name="parent-watch", daemon=True
+    ).start()
+
+
+def _exit_when_orphaned(parent_pid: int) -> None:
+    # an orphan is adopted by init (or a subreaper): its parent id changes
+    while os.getppid() == parent_pid:
+        time.sleep(WATCH_EVERY_S)
+    os._exit(0)
