@@ -109,7 +109,8 @@ def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
 
 @dataclass(frozen=True)
 class SampledSolve:
-    """Deals solved in index order. Mode "actions": ``values[i]`` holds the exact value of
+    """Deals solved in index order (with two threads, a deal the budget cut short may be
+    missing between two that finished). Mode "actions": ``values[i]`` holds the exact value of
     each card in ``cards`` (the knowing seat's legal cards, ascending) in deal ``i``;
     mode "value": a 1-tuple, deal ``i``'s value."""
 
@@ -129,10 +130,13 @@ def solve_sampled(
     mode: str = "actions",
     budget_ms: float | None = None,
     min_count: int = 1,
+    threads: int | None = None,
 ) -> SampledSolve:
     """Deal ``count`` positions from ``known`` and solve each. ``budget_ms`` is honoured
     inside the search once ``min_count`` deals are solved; a deal it interrupts is
-    dropped, never returned half-solved."""
+    dropped, never returned half-solved. The core shares the deals between ``threads``
+    threads (1 or 2; by default two while the last minute's load average leaves a whole
+    core idle, else one); values never depend on it."""
     if mode not in ("actions", "value"):
         raise ValueError(f"mode is 'actions' or 'value', not {mode!r}")
     actions = mode == "actions"
@@ -141,7 +145,7 @@ def solve_sampled(
     if _backend is solver_native:
         positions, values, cards, complete, nodes = solver_native.solve_sampled_raw(
             known, utility, count=count, seed=seed, actions=actions, budget_ms=budget_ms,
-            min_count=min_count,
+            min_count=min_count, threads=threads,
         )  # fmt: skip
     else:
         positions, values, cards, complete, nodes = _solve_sampled_py(
