@@ -356,6 +356,45 @@ def test_a_spent_budget_on_two_threads_still_solves_the_minimum():
 
 
 @needs_core
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_deal_over_its_share_of_the_budget_is_dropped_and_the_next_one_tried(threads):
+    setup = MatchSetup.partnerships(8, 2)
+    state = endgame(setup, 5, 6)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    cut = solver.solve_sampled(
+        known, utility, count=400, seed=3, budget_ms=100, min_count=1, threads=threads,
+        deal_share=1e-6,
+    )  # fmt: skip
+    assert not cut.complete
+    assert cut.dropped >= 2  # the batch went on after a deal it gave up
+    every = solver.sample_deals(known, 400, 3)
+    assert cut.positions[0] == every[0]  # the minimum is solved whatever the share
+    indices = [every.index(position) for position in cut.positions]
+    assert indices == sorted(indices)
+
+
+def test_the_python_batch_also_drops_a_deal_over_its_share_and_goes_on():
+    setup = MatchSetup.partnerships(8, 2)
+    state = endgame(setup, 5, 6)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    positions, _, _, complete, _, dropped = solver._solve_sampled_py(
+        known, utility, 50, 3, True, 100, 0, 1e-6
+    )
+    assert (positions, complete) == ([], False)
+    assert dropped >= 2
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.5])
+def test_a_deals_share_of_the_budget_is_zero_to_one(share):
+    state = endgame(MatchSetup.cutthroat(4), 2, 2)
+    known = knowledge(state.view_for(state.current_player()))
+    with pytest.raises(ValueError, match="share"):
+        solver.solve_sampled(known, points_utility(0), count=2, seed=0, deal_share=share)
+
+
+@needs_core
 @pytest.mark.parametrize("threads", [-1, 3])
 def test_a_batch_runs_on_one_or_two_threads_only(threads):
     state = endgame(MatchSetup.cutthroat(4), 2, 2)

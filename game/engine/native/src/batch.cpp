@@ -27,6 +27,7 @@ struct Shared {
     std::atomic<int> next{0};
     std::atomic<bool> stop{false};
     std::atomic<std::uint64_t> nodes{0};
+    std::atomic<int> dropped{0};
     std::vector<std::optional<std::vector<int>>> rows;  // per deal index, once solved
     std::vector<Position> deals;
     std::mutex mutex;  // guards helpers and error
@@ -48,6 +49,17 @@ std::vector<int> solve_one(const BatchRequest& r, const Position& p, const Budge
     return row;
 }
 
+// The budget of a deal starting now: the batch's, or its share of the time left.
+Budget deal_budget(const BatchRequest& r) {
+    if (r.deal_share <= 0 || !r.budget.active) return r.budget;
+    Budget budget = r.budget;
+    const auto now = Clock::now();
+    if (now < r.budget.deadline)
+        budget.deadline = now + std::chrono::duration_cast<Clock::duration>(
+                                    (r.budget.deadline - now) * r.deal_share);
+    return budget;
+}
+
 // Take deals until none is left or one is cut short (then the budget has passed for
 // every thread: the deadline is shared).
 void work(Shared& s) {
@@ -64,11 +76,13 @@ void work(Shared& s) {
                 break;
             }
             const Position p = deal(*r.knowledge, r.seed, std::uint64_t(i));
+            const Budget budget = timed ? deal_budget(r) : Budget{};
             try {
-                s.rows[i] = solve_one(r, p, timed ? r.budget : Budget{}, counters);
+                s.rows[i] = solve_one(r, p, budget, counters);
                 s.deals[i] = p;
             } catch (const Timeout&) {
-                s.stop = true;
+                ++s.dropped;
+                if (r.budget.passed()) s.stop = true;
             }
         }
     } catch (...) {
@@ -165,6 +179,7 @@ BatchResult solve_batch(const BatchRequest& request) {
         result.values.push_back(std::move(*shared.rows[i]));
     }
     result.nodes = shared.nodes;
+    result.dropped = shared.dropped;
     return result;
 }
 

@@ -20,14 +20,19 @@ struct BatchRequest {
     Budget budget;
     int min_count = 0;  // deals solved whatever the budget
     int threads = 1;    // 1, or 2 to share the deals with the helper thread
+    // When above 0, a timed deal may take at most this share of the time left when it
+    // starts; one that takes longer is dropped and the next deal tried, so that one
+    // hard deal cannot spend the whole budget.
+    double deal_share = 0;
 };
 
-// The deals solved, in index order: with two threads a deal the budget cut short is
-// dropped while a later one the other thread finished is kept.
+// The deals solved, in index order: a deal its share of the budget cut short is
+// dropped while later ones are kept (so are later ones another thread finished).
 struct BatchResult {
     std::vector<Position> deals;
     std::vector<std::vector<int>> values;
     bool complete = true;
+    int dropped = 0;  // deals begun and given up
     std::uint64_t nodes = 0;
 };
 

@@ -299,7 +299,7 @@ PYBIND11_MODULE(smear_native, m) {
     m.def(
         "solve_sampled",
         [](py::handle knowledge, py::handle utility, int count, Mask seed, bool actions,
-           py::object seconds, int min_count, int threads) {
+           py::object seconds, int min_count, int threads, double deal_share) {
             const Knowledge k = read_knowledge(knowledge);
             const Utility u = read_utility(utility);
             if (count < 0) bad_input("the count cannot be negative");
@@ -319,6 +319,8 @@ PYBIND11_MODULE(smear_native, m) {
             request.budget = budget_of(seconds);
             request.min_count = min_count;
             request.threads = threads ? threads : idle_core_threads();
+            if (!(deal_share >= 0 && deal_share <= 1)) bad_input("a deal's share is 0 to 1");
+            request.deal_share = deal_share;
             if (count > 0) validate(deal(k, seed, 0));  // a malformed knowledge fails here
             BatchResult result;
             {
@@ -330,11 +332,12 @@ PYBIND11_MODULE(smear_native, m) {
             py::list rows;
             for (const auto& row : result.values) rows.append(py::tuple(py::cast(row)));
             return py::make_tuple(hands, rows, py::tuple(py::cast(request.cards)),
-                                  result.complete, result.nodes);
+                                  result.complete, result.nodes, result.dropped);
         },
         py::arg("knowledge"), py::arg("utility"), py::arg("count"), py::arg("seed"),
-        py::arg("actions"), py::arg("seconds"), py::arg("min_count"), py::arg("threads") = 0,
-        "(hands per deal, values per deal, cards, complete, nodes); deals on 1 or 2 threads");
+        py::arg("actions"), py::arg("seconds"), py::arg("min_count"), py::arg("threads") = 0, py::arg("deal_share") = 0.0,
+        "(hands per deal, values per deal, cards, complete, nodes, dropped); deals on 1 or 2 "
+        "threads, each timed deal within deal_share of the time left (0: all of it)");
 
     m.def(
         "splitmix64",
