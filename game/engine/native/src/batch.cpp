@@ -60,8 +60,8 @@ Budget deal_budget(const BatchRequest& r) {
     return budget;
 }
 
-// Take deals until none is left or one is cut short (then the budget has passed for
-// every thread: the deadline is shared).
+// Take deals until none is left or the batch's budget has passed (for every thread at
+// once: the deadline is shared). A deal cut short by its own share is skipped.
 void work(Shared& s) {
     const BatchRequest& r = s.request;
     Counters counters;
