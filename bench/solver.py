@@ -1,13 +1,15 @@
 """Exact solver speed from the first lead, Python and the native core side by side.
 
     python bench/solver.py [--deals 200] [--python-deals 40] [--players 4] [--every-lead]
-                           [--backend both|native|python] [--batch N] [--tricks-played N]
+                           [--backend both|native|python] [--batch N] [--threads 1|2]
+                           [--tricks-played N]
 
 For each seeded deal the auction is skipped (seat 1 leads) and the solver finds the exact
 value of the best opening lead (which also chooses trump) to the leader's side, with the
 default utility (points taken minus points conceded). ``--every-lead`` also values every
 lead exactly (what a sampling bot needs per deal); ``--batch`` times ``solve_sampled``
-over sampled deals for the leader; ``--tricks-played 1`` starts after a random first
+over sampled deals for the leader (on ``--threads`` threads, wall and CPU time both
+reported); ``--tricks-played 1`` starts after a random first
 trick instead. Prints p50/p95 milliseconds and positions (search
 nodes) per second. The Python search is about 100x slower, so it gets fewer deals.
 Even seat counts play as two partnerships (4v4 at 8), odd ones cutthroat.
@@ -74,18 +76,24 @@ def measure(backend, setup: MatchSetup, deals: int, every_lead: bool, tricks: in
     report(f"{name}, {'value of every lead' if every_lead else 'exact value'}", times, nodes)
 
 
-def measure_batch(setup: MatchSetup, deals: int, count: int, tricks: int) -> None:
+def measure_batch(setup: MatchSetup, deals: int, count: int, tricks: int, threads: int) -> None:
     """solve_sampled from the leader's knowledge: ``count`` deals valued per call."""
     times, nodes = [], 0
+    cpu = time.process_time()
     for seed in range(deals):
         state = first_lead_state(setup, seed, tricks)
         known = knowledge(state.view_for(state.current_player()))
         utility = Utility(frozenset({setup.unit_of[known.seat]}))
         start = time.perf_counter()
-        result = solve_sampled(known, utility, count=count, seed=seed, mode="actions")
+        result = solve_sampled(
+            known, utility, count=count, seed=seed, mode="actions", threads=threads
+        )
         times.append((time.perf_counter() - start) / count)
         nodes += result.nodes // count
-    report(f"solve_sampled, every lead, per deal in batches of {count}", times, nodes)
+    cpu = time.process_time() - cpu
+    label = f"solve_sampled on {threads} thread(s), every lead, per deal in batches of {count}"
+    report(label, times, nodes)
+    print(f"  wall {sum(times) * count:.2f} s, CPU {cpu:.2f} s in all (both threads)")
 
 
 def main() -> None:
@@ -96,6 +104,7 @@ def main() -> None:
     parser.add_argument("--every-lead", action="store_true", help="also value every lead")
     parser.add_argument("--backend", choices=("both", "native", "python"), default="both")
     parser.add_argument("--batch", type=int, default=0, help="also time solve_sampled(N)")
+    parser.add_argument("--threads", type=int, default=1, help="threads for --batch (0: auto)")
     parser.add_argument("--tricks-played", type=int, default=0, help="random tricks first")
     args = parser.parse_args()
     setup = (
@@ -120,7 +129,8 @@ def main() -> None:
         for backend, deals in backends:
             measure(backend, setup, deals, every_lead, args.tricks_played)
     if args.batch:
-        measure_batch(setup, max(1, args.deals // args.batch), args.batch, args.tricks_played)
+        batches = max(1, args.deals // args.batch)
+        measure_batch(setup, batches, args.batch, args.tricks_played, args.threads)
 
 
 if __name__ == "__main__":

@@ -58,6 +58,9 @@ from .valuation import (
 
 # the least time a solve in the auction gets before the hand model answers for it
 SOLVE_SHARE_MIN_S = 0.002
+# a sampled deal in card play may take this share of the time left: one that takes longer
+# is dropped and the next tried, so a hard deal cannot leave a decision with none
+DEAL_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,7 @@ class ExpertBot:
             mode=mode,
             budget_ms=remaining_ms,
             min_count=0,  # the deadline always answers: a deal it cuts short is dropped
+            deal_share=DEAL_SHARE,
         )
 
     @staticmethod

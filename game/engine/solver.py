@@ -109,7 +109,8 @@ def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
 
 @dataclass(frozen=True)
 class SampledSolve:
-    """Deals solved in index order. Mode "actions": ``values[i]`` holds the exact value of
+    """Deals solved in index order (with two threads, a deal the budget cut short may be
+    missing between two that finished). Mode "actions": ``values[i]`` holds the exact value of
     each card in ``cards`` (the knowing seat's legal cards, ascending) in deal ``i``;
     mode "value": a 1-tuple, deal ``i``'s value."""
 
@@ -118,6 +119,7 @@ class SampledSolve:
     cards: tuple[int, ...]
     complete: bool  # False when the budget cut the batch short
     nodes: int
+    dropped: int = 0  # deals begun and given up to the budget
 
 
 def solve_sampled(
@@ -129,39 +131,50 @@ def solve_sampled(
     mode: str = "actions",
     budget_ms: float | None = None,
     min_count: int = 1,
+    threads: int | None = None,
+    deal_share: float = 0.0,
 ) -> SampledSolve:
     """Deal ``count`` positions from ``known`` and solve each. ``budget_ms`` is honoured
     inside the search once ``min_count`` deals are solved; a deal it interrupts is
-    dropped, never returned half-solved."""
+    dropped, never returned half-solved. The core shares the deals between ``threads``
+    threads (1 or 2; by default two while the last minute's load average leaves a whole
+    core idle, else one); values never depend on it. With ``deal_share`` above 0 a timed
+    deal may take at most that share of the time left when it starts: one that takes
+    longer is dropped and the next one tried, so one hard deal cannot spend the budget
+    (the deals kept lean to the easier ones)."""
+    if not 0 <= deal_share <= 1:
+        raise ValueError(f"a deal's share is 0 to 1, not {deal_share}")
     if mode not in ("actions", "value"):
         raise ValueError(f"mode is 'actions' or 'value', not {mode!r}")
     actions = mode == "actions"
     if actions and (known.leader + len(known.trick)) % known.players != known.seat:
         raise ValueError("actions are priced for the seat to act")
     if _backend is solver_native:
-        positions, values, cards, complete, nodes = solver_native.solve_sampled_raw(
+        positions, values, cards, complete, nodes, dropped = solver_native.solve_sampled_raw(
             known, utility, count=count, seed=seed, actions=actions, budget_ms=budget_ms,
-            min_count=min_count,
+            min_count=min_count, threads=threads, deal_share=deal_share,
         )  # fmt: skip
     else:
-        positions, values, cards, complete, nodes = _solve_sampled_py(
-            known, utility, count, seed, actions, budget_ms, min_count
+        positions, values, cards, complete, nodes, dropped = _solve_sampled_py(
+            known, utility, count, seed, actions, budget_ms, min_count, deal_share
         )
-    return SampledSolve(tuple(positions), tuple(map(tuple, values)), tuple(cards), complete, nodes)
+    return SampledSolve(
+        tuple(positions), tuple(map(tuple, values)), tuple(cards), complete, nodes, dropped
+    )
 
 
-def _solve_sampled_py(known, utility, count, seed, actions, budget_ms, min_count):
+def _solve_sampled_py(known, utility, count, seed, actions, budget_ms, min_count, deal_share=0.0):
     deadline = None if budget_ms is None else perf_counter() + budget_ms / 1000
     led = known.trick[0] if known.trick else -1
     cards = tuple(cards_of(legal_cards(known.hand, led, known.trump)))
-    positions, values, nodes, complete = [], [], 0, True
+    positions, values, nodes, complete, dropped = [], [], 0, True, 0
     for index in range(count):
         timed = deadline is not None and index >= min_count
         if timed and perf_counter() > deadline:
             complete = False
             break
         position = _knowledge.sample_deal(known, seed, index)
-        stats = SearchStats(deadline=deadline if timed else None)
+        stats = SearchStats(deadline=_deal_deadline(deadline, deal_share) if timed else None)
         try:
             if actions:
                 found = solver_py.action_values(position, utility, stats)
@@ -171,8 +184,18 @@ def _solve_sampled_py(known, utility, count, seed, actions, budget_ms, min_count
         except SearchTimeout:
             nodes += stats.nodes
             complete = False
-            break
+            dropped += 1
+            if perf_counter() > deadline:
+                break
+            continue
         nodes += stats.nodes
         positions.append(position)
         values.append(row)
-    return positions, values, cards, complete, nodes
+    return positions, values, cards, complete, nodes, dropped
+
+
+def _deal_deadline(deadline: float, share: float) -> float:
+    if share <= 0:
+        return deadline
+    now = perf_counter()
+    return min(deadline, now + max(0.0, deadline - now) * share)

@@ -130,14 +130,18 @@ def solve_sampled_raw(
     actions: bool,
     budget_ms: float | None,
     min_count: int,
-) -> tuple[list[Position], list[tuple[int, ...]], tuple[int, ...], bool, int]:
-    """(deals, values per deal, cards, complete, nodes): the whole loop in the core."""
+    threads: int | None = None,
+    deal_share: float = 0.0,
+) -> tuple[list[Position], list[tuple[int, ...]], tuple[int, ...], bool, int, int]:
+    """(deals, values per deal, cards, complete, nodes, dropped): the whole loop in the
+    core, on ``threads`` (1 or 2) threads, or as many as the core finds idle cores for
+    (None)."""
     seconds = None if budget_ms is None else budget_ms / 1000
     try:
-        hands, values, cards, complete, nodes = _core.solve_sampled(
+        hands, values, cards, complete, nodes, dropped = _core.solve_sampled(
             known.as_tuple(), _utility(utility), count, seed & MASK64, actions, seconds,
-            min_count,
+            min_count, 0 if threads is None else threads, deal_share,
         )  # fmt: skip
     except _core.NoConsistentDeal as error:
         raise NoConsistentDeal(str(error)) from None
-    return [known.position(h) for h in hands], values, cards, complete, nodes
+    return [known.position(h) for h in hands], values, cards, complete, nodes, dropped

@@ -330,6 +330,79 @@ def test_a_spent_budget_stops_the_batch_after_the_minimum_with_whole_deals_only(
     assert all(len(row) == len(cut.cards) for row in cut.values)
 
 
+@needs_core
+@settings(max_examples=10, deadline=None)
+@given(deciding(), st.integers(0, 2**64 - 1), st.sampled_from(("actions", "value")))
+def test_two_threads_solve_the_same_deals_to_the_same_values_as_one(case, seed, mode):
+    known, utility = case
+    one = solver.solve_sampled(known, utility, count=9, seed=seed, mode=mode, threads=1)
+    two = solver.solve_sampled(known, utility, count=9, seed=seed, mode=mode, threads=2)
+    assert two.complete and len(two.positions) == 9
+    assert (two.positions, two.values, two.cards) == (one.positions, one.values, one.cards)
+    assert two.nodes == one.nodes  # each deal's search starts from an empty table
+
+
+@needs_core
+def test_a_spent_budget_on_two_threads_still_solves_the_minimum():
+    setup = MatchSetup.partnerships(8, 2)
+    state = endgame(setup, 5, 6)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    cut = solver.solve_sampled(
+        known, utility, count=50, seed=3, budget_ms=0, min_count=3, threads=2
+    )
+    assert not cut.complete
+    assert list(cut.positions) == solver.sample_deals(known, 3, 3)
+
+
+@needs_core
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_deal_over_its_share_of_the_budget_is_dropped_and_the_next_one_tried(threads):
+    setup = MatchSetup.partnerships(8, 2)
+    state = endgame(setup, 5, 6)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    cut = solver.solve_sampled(
+        known, utility, count=400, seed=3, budget_ms=100, min_count=1, threads=threads,
+        deal_share=1e-6,
+    )  # fmt: skip
+    assert not cut.complete
+    assert cut.dropped >= 2  # the batch went on after a deal it gave up
+    every = solver.sample_deals(known, 400, 3)
+    assert cut.positions[0] == every[0]  # the minimum is solved whatever the share
+    indices = [every.index(position) for position in cut.positions]
+    assert indices == sorted(indices)
+
+
+def test_the_python_batch_also_drops_a_deal_over_its_share_and_goes_on():
+    setup = MatchSetup.partnerships(8, 2)
+    state = endgame(setup, 5, 6)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    positions, _, _, complete, _, dropped = solver._solve_sampled_py(
+        known, utility, 50, 3, True, 100, 0, 1e-6
+    )
+    assert (positions, complete) == ([], False)
+    assert dropped >= 2
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.5])
+def test_a_deals_share_of_the_budget_is_zero_to_one(share):
+    state = endgame(MatchSetup.cutthroat(4), 2, 2)
+    known = knowledge(state.view_for(state.current_player()))
+    with pytest.raises(ValueError, match="share"):
+        solver.solve_sampled(known, points_utility(0), count=2, seed=0, deal_share=share)
+
+
+@needs_core
+@pytest.mark.parametrize("threads", [-1, 3])
+def test_a_batch_runs_on_one_or_two_threads_only(threads):
+    state = endgame(MatchSetup.cutthroat(4), 2, 2)
+    known = knowledge(state.view_for(state.current_player()))
+    with pytest.raises(ValueError, match="1 or 2 threads"):
+        solver.solve_sampled(known, points_utility(0), count=2, seed=0, threads=threads)
+
+
 def test_actions_are_priced_only_for_the_seat_to_act():
     state = endgame(MatchSetup.cutthroat(4), 2, 2)
     other = (state.current_player() + 1) % 4

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "batch.hpp"
 #include "sampler.hpp"
 #include "search.hpp"
 
@@ -298,59 +299,45 @@ PYBIND11_MODULE(smear_native, m) {
     m.def(
         "solve_sampled",
         [](py::handle knowledge, py::handle utility, int count, Mask seed, bool actions,
-           py::object seconds, int min_count) {
+           py::object seconds, int min_count, int threads, double deal_share) {
             const Knowledge k = read_knowledge(knowledge);
             const Utility u = read_utility(utility);
             if (count < 0) bad_input("the count cannot be negative");
+            if (threads < 0 || threads > kMaxBatchThreads)
+                bad_input("a batch runs on 1 or 2 threads (0: as many as cores are idle)");
             const int to_act = (k.leader + k.trick_len) % k.players;
             if (actions && to_act != k.seat) bad_input("actions are priced for the seat to act");
-            const Budget budget = budget_of(seconds);
-            const Budget none;
-            const Rules& r = rules();
-            std::vector<int> cards;
+            BatchRequest request;
+            request.knowledge = &k;
+            request.utility = &u;
             const Mask legal =
-                legal_cards(r, k.hand, k.trick_len ? k.trick[0] : -1, k.trump);
-            for (Mask rest = legal; rest; rest &= rest - 1) cards.push_back(lowest(rest));
-            std::vector<Position> deals;
-            std::vector<std::vector<int>> values;
-            Counters counters;
-            bool complete = true;
+                legal_cards(rules(), k.hand, k.trick_len ? k.trick[0] : -1, k.trump);
+            for (Mask rest = legal; rest; rest &= rest - 1) request.cards.push_back(lowest(rest));
+            request.count = count;
+            request.seed = seed;
+            request.actions = actions;
+            request.budget = budget_of(seconds);
+            request.min_count = min_count;
+            request.threads = threads ? threads : idle_core_threads();
+            if (!(deal_share >= 0 && deal_share <= 1)) bad_input("a deal's share is 0 to 1");
+            request.deal_share = deal_share;
             if (count > 0) validate(deal(k, seed, 0));  // a malformed knowledge fails here
+            BatchResult result;
             {
                 py::gil_scoped_release release;
-                for (int i = 0; i < count; ++i) {
-                    const bool timed = i >= min_count;
-                    if (timed && budget.passed()) {
-                        complete = false;
-                        break;
-                    }
-                    const Position p = deal(k, seed, Mask(i));
-                    try {
-                        Root root(p, u, timed ? budget : none, counters);
-                        std::vector<int> row;
-                        std::optional<int> last;
-                        if (actions)
-                            for (int card : cards) row.push_back(*(last = root.card_value(card, last)));
-                        else
-                            row.push_back(root.value());
-                        values.push_back(std::move(row));
-                        deals.push_back(p);
-                    } catch (const Timeout&) {
-                        complete = false;  // the unfinished deal is dropped
-                        break;
-                    }
-                }
+                result = solve_batch(request);
             }
             py::list hands;
-            for (const auto& p : deals) hands.append(hands_of(p));
+            for (const auto& p : result.deals) hands.append(hands_of(p));
             py::list rows;
-            for (const auto& row : values) rows.append(py::tuple(py::cast(row)));
-            return py::make_tuple(hands, rows, py::tuple(py::cast(cards)), complete,
-                                  counters.nodes);
+            for (const auto& row : result.values) rows.append(py::tuple(py::cast(row)));
+            return py::make_tuple(hands, rows, py::tuple(py::cast(request.cards)),
+                                  result.complete, result.nodes, result.dropped);
         },
         py::arg("knowledge"), py::arg("utility"), py::arg("count"), py::arg("seed"),
-        py::arg("actions"), py::arg("seconds"), py::arg("min_count"),
-        "(hands per deal, values per deal, cards, complete, nodes)");
+        py::arg("actions"), py::arg("seconds"), py::arg("min_count"), py::arg("threads") = 0, py::arg("deal_share") = 0.0,
+        "(hands per deal, values per deal, cards, complete, nodes, dropped); deals on 1 or 2 "
+        "threads, each timed deal within deal_share of the time left (0: all of it)");
 
     m.def(
         "splitmix64",

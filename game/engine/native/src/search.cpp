@@ -12,6 +12,8 @@ constexpr int kInfinity = 1 << 30;
 // entries in the transposition table: 2^17 of 64 bytes; 2^15 (2 MB) up to 4 seats
 constexpr int kTableBits = 17;
 constexpr int kSmallTableBits = 15;
+// from this many seats the maximising side tries its last cut-off card first
+constexpr int kKillerSeats = 8;
 
 std::uint64_t mix64(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -158,6 +160,9 @@ class Search {
     int lead_key_[kCards], feed_key_[kCards], cheap_key_[kCards], dump_key_[kCards];
     std::uint64_t node_limit_ = UINT64_MAX;
     Mask last_cards_ = 0;  // in the last two tricks: every card still held or in the trick
+    bool killers_ = false;
+    // the maximising side's last cut-off card, per seat, place in the trick, cards in hand
+    int killer_[kMaxSeats][kMaxSeats][8];
 };
 
 // Checked every 1024 nodes: the deadline, and the node limit of a probe.
@@ -218,6 +223,9 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
         for (Mask rest = in_play & r_.suit_mask[suit] & ~once_; rest; rest &= rest - 1)
             if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
     }
+    killers_ = players_ >= kKillerSeats;
+    for (auto& place : killer_)
+        for (auto& row : place) std::fill(row, row + 8, -1);
     for (int c = 0; c < kCards; ++c) {
         const bool joker = r_.is_joker(c);
         const int rank = r_.rank_of[c];
@@ -622,6 +630,17 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
     for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
     const int trick_len = popcount(trick_mask);
     order(cards, n, seat, trick_len, winning, win_seat);
+    // the maximising side's last cut-off from the same seat, place in the trick and
+    // hand size goes first (measured at 8 seats: a quarter fewer nodes from the first
+    // lead; below that it gained nothing, or lost)
+    int unused = -1;
+    int& killer =
+        killers_ && trick_len && side_of_seat_[seat] ? killer_[seat][trick_len][popcount(hand)]
+                                                     : unused;
+    if (killer >= 0 && (legal >> killer & 1)) {
+        int* found = std::find(cards, cards + n, killer);
+        std::rotate(cards, found, found + 1);
+    }
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
     for (int i = 0; i < n; ++i) {
@@ -637,7 +656,10 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
                 best = value;
                 if (value > alpha) {
                     alpha = value;
-                    if (alpha >= beta) break;
+                    if (alpha >= beta) {
+                        killer = card;
+                        break;
+                    }
                 }
             }
         } else if (value < best) {
