@@ -35,7 +35,7 @@ def _missing(request: HttpRequest, message: str, status: int = 404) -> HttpRespo
 def _question_context(attempt: Attempt, *, error: str | None = None) -> dict:
     return {
         "attempt": selectors.attempt_shown(attempt),
-        "d": selectors.position_display(position=attempt.position),
+        "d": selectors.position_page(position=attempt.position),
         "error": error,
     }
 
