@@ -90,6 +90,22 @@ def learner_for(*, owner: SeatOwner) -> Learner | None:
     return None
 
 
+@dataclass(frozen=True)
+class LearnerShown:
+    """What a page says of a learner: the rating line, never the row."""
+
+    rating: float
+    deviation: float
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > PROVISIONAL_DEVIATION
+
+
+def learner_shown(learner: Learner | None) -> LearnerShown | None:
+    return None if learner is None else LearnerShown(learner.rating, learner.deviation)
+
+
 def attempt_for(*, token: str, learner: Learner | None) -> Attempt | None:
     """The learner's own attempt with this token, or None (someone else's is not found)."""
     if learner is None:
