@@ -53,6 +53,13 @@ class Play:
 
 
 @dataclass(frozen=True)
+class Trick:
+    number: int  # from 0
+    plays: tuple[Play, ...]
+    winner: str | None  # None while the trick is being played
+
+
+@dataclass(frozen=True)
 class Glance:
     """One side's round so far: the game count of the cards it has taken, and the points
     already settled its way."""
@@ -99,7 +106,7 @@ def bid_codes(legal: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(code for code in legal if code == "pass" or code.startswith("bid:"))
 
 
-def _unit_names(names: dict[int, str], members) -> str:
+def unit_names(names: dict[int, str], members) -> str:
     return " & ".join(names[s] for s in members)
 
 
@@ -109,7 +116,7 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
     result = view.result
 
     def who(unit: int | None) -> str:
-        return "nobody" if unit is None else _unit_names(names, view.teams[unit])
+        return "nobody" if unit is None else unit_names(names, view.teams[unit])
 
     taken = view.taken
     lines = tuple(
@@ -129,7 +136,7 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
     scores = tuple(
         ScoreLine(
             unit=g.unit,
-            names=_unit_names(names, view.teams[g.unit]),
+            names=unit_names(names, view.teams[g.unit]),
             before=g.before,
             raw=g.raw,
             after=g.after,
@@ -245,15 +252,12 @@ def public_page(
         )
         for s in seat_rows
     )
-    units = tuple(
-        UnitInfo(u, _unit_names(names, members), match.scores[u], members)
-        for u, members in enumerate(view.teams)
-    )
+    sides = units(view, names, match.scores)
     done = len(view.trick_winners)
     last_trick: tuple[Play, ...] = ()
     last_winner = None
     if done:
-        last_trick = _plays(view.trick(done - 1), names)
+        last_trick = plays(view.trick(done - 1), names)
         last_winner = names[view.trick_winners[-1]]
     leader = None if view.result is not None else view.leader
     finished = [r for r in match.rounds if r.is_terminal()]
@@ -261,6 +265,7 @@ def public_page(
     if finished:
         previous = round_summary(len(finished) - 1, finished[-1].public_view(), names)
     shown, shown_winner, shown_key = _shown_trick(view, finished, names)
+    trump, trump_name = trump_words(view)
     winner = match.winner
     return PublicPage(
         table_id=table.pk,
@@ -270,24 +275,24 @@ def public_page(
         round_number=len(match.rounds) - 1,
         action_index=len(match.round.history),
         seats=seats,
-        units=units,
-        auction=_auction(view, names),
-        trick=_plays(view.current_trick, names),
+        units=sides,
+        auction=auction(view, names),
+        trick=plays(view.current_trick, names),
         leader_name=None if leader is None else names[leader],
         to_act_name=None if to_act is None else names[to_act],
-        trump=None if view.trump is None else notation.suit_letter(view.trump),
-        trump_name=None if view.trump is None else notation.suit_name(view.trump),
+        trump=trump,
+        trump_name=trump_name,
         bidder_name=None if view.bidder is None else names[view.bidder],
         last_trick=last_trick,
         last_trick_winner=last_winner,
         shown_trick=shown,
         shown_trick_winner=shown_winner,
         shown_trick_key=shown_key,
-        glance=_glance(view, units),
+        glance=_glance(view, sides),
         opening_lead=not view.in_auction and view.result is None and not view.plays,
         previous=previous,
         finished_rounds=len(finished),
-        winner_names=None if winner is None else units[winner].names,
+        winner_names=None if winner is None else sides[winner].names,
         rematch_code=rematch_code,
         abandoned=abandoned(seat_rows),
     )
@@ -298,16 +303,16 @@ def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], i
     or, before the next round's first bid, the last round's last)."""
     rounds = len(finished)
     if view.current_trick:
-        return _plays(view.current_trick, names), None, ""
+        return plays(view.current_trick, names), None, ""
     if view.trick_winners:
         done = len(view.trick_winners)
         key = f"{rounds}-{done}"
-        return _plays(view.trick(done - 1), names), view.trick_winners[-1], key
+        return plays(view.trick(done - 1), names), view.trick_winners[-1], key
     if finished and not view.auction:
         last = finished[-1].public_view()
         done = len(last.trick_winners)
         key = f"{rounds - 1}-{done}"
-        return _plays(last.trick(done - 1), names), last.trick_winners[-1], key
+        return plays(last.trick(done - 1), names), last.trick_winners[-1], key
     return (), None, ""
 
 
@@ -340,11 +345,49 @@ def _glance(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]
     )
 
 
-def _plays(plays, names: dict[int, str]) -> tuple[Play, ...]:
-    return tuple(Play(s, names[s], notation.card(c)) for s, c in plays)
+# --- Pieces of any view, with each seat named as the page says it --------------------------
 
 
-def _auction(view: PublicView, names: dict[int, str]) -> tuple[tuple[str, str], ...]:
+def plays(seq, names: dict[int, str]) -> tuple[Play, ...]:
+    """(seat, card) pairs as the page shows them."""
+    return tuple(Play(s, names[s], notation.card(c)) for s, c in seq)
+
+
+def tricks(view: PublicView, names: dict[int, str]) -> tuple[Trick, ...]:
+    """The round's finished tricks with their winners, then the current one if begun."""
+    done = tuple(
+        Trick(number=t, plays=plays(view.trick(t), names), winner=names[winner])
+        for t, winner in enumerate(view.trick_winners)
+    )
+    if not view.current_trick:
+        return done
+    return (*done, Trick(len(done), plays(view.current_trick, names), None))
+
+
+def units(view: PublicView, names: dict[int, str], scores) -> tuple[UnitInfo, ...]:
+    return tuple(
+        UnitInfo(u, unit_names(names, members), scores[u], members)
+        for u, members in enumerate(view.teams)
+    )
+
+
+def trump_words(view: PublicView) -> tuple[str | None, str | None]:
+    """Trump's suit letter and name, once the opening lead has set it."""
+    if view.trump is None:
+        return None, None
+    return notation.suit_letter(view.trump), notation.suit_name(view.trump)
+
+
+def bid_label(code: str) -> str:
+    """A bid button's words: ``Pass``, ``Bid 3``."""
+    return notation.said(notation.parse_action(code)).capitalize()
+
+
+def mark_yours(units: tuple[UnitInfo, ...], seat: int) -> tuple[UnitInfo, ...]:
+    return tuple(replace(unit, is_yours=True) if seat in unit.members else unit for unit in units)
+
+
+def auction(view: PublicView, names: dict[int, str]) -> tuple[tuple[str, str], ...]:
     return tuple((names[s], notation.said(a)) for s, a in view.auction)
 
 
@@ -360,15 +403,11 @@ class _TablePage:
         return getattr(self.public, name)
 
 
-@dataclass(frozen=True)
-class TableView(_TablePage):
-    """A seated person's page: the public part, and their own seat's view (hand, legal
-    actions)."""
+class SeatHand:
+    """What a seat's own view adds to a page, for any page holding it as ``view``: the
+    hand, the legal actions, the bid buttons. The trainer's positions share it."""
 
-    public: PublicPage
     view: SeatView
-
-    spectator = False
 
     @property
     def seat(self) -> int:
@@ -393,6 +432,22 @@ class TableView(_TablePage):
     def bids(self) -> tuple[str, ...]:
         return bid_codes(self.legal)
 
+    @property
+    def bid_choices(self) -> tuple[tuple[str, str], ...]:
+        """(code, words) for each bid button."""
+        return tuple((code, bid_label(code)) for code in self.bids)
+
+
+@dataclass(frozen=True)
+class TableView(_TablePage, SeatHand):
+    """A seated person's page: the public part, and their own seat's view (hand, legal
+    actions)."""
+
+    public: PublicPage
+    view: SeatView
+
+    spectator = False
+
     @cached_property
     def seats(self) -> tuple[SeatInfo, ...]:
         return tuple(
@@ -402,10 +457,7 @@ class TableView(_TablePage):
 
     @cached_property
     def units(self) -> tuple[UnitInfo, ...]:
-        return tuple(
-            replace(unit, is_yours=True) if self.seat in unit.members else unit
-            for unit in self.public.units
-        )
+        return mark_yours(self.public.units, self.seat)
 
     @property
     def stood_in_for(self) -> bool:
@@ -441,19 +493,12 @@ class SpectatorView(_TablePage):
 
 
 @dataclass(frozen=True)
-class ReplayTrick:
-    number: int
-    plays: tuple[Play, ...]
-    winner: str
-
-
-@dataclass(frozen=True)
 class RoundReplay:
     number: int
     dealer: str
     hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, dealt cards)
     auction: tuple[tuple[str, str], ...]
-    tricks: tuple[ReplayTrick, ...]
+    tricks: tuple[Trick, ...]
     summary: RoundSummary
 
 
@@ -461,16 +506,12 @@ def round_replay(*, match: MatchState, number: int, names: dict[int, str]) -> Ro
     """A finished round laid out trick by trick; every card of it is public by now."""
     state = match.rounds[number]
     view = state.public_view()
-    tricks = tuple(
-        ReplayTrick(number=t, plays=_plays(view.trick(t), names), winner=names[winner])
-        for t, winner in enumerate(view.trick_winners)
-    )
     return RoundReplay(
         number=number,
         dealer=names[view.dealer],
         hands=tuple((names[s], notation.cards(hand)) for s, hand in enumerate(state.deal.hands)),
-        auction=_auction(view, names),
-        tricks=tricks,
+        auction=auction(view, names),
+        tricks=tricks(view, names),
         summary=round_summary(number, view, names),
     )
 

@@ -34,7 +34,6 @@ def _context(table: Table, number: int, seat: int) -> dict:
     return {
         "code": table.code,
         "number": number,
-        "review": found,
         "page": None if found is None else reviews.review_page(review=found),
     }
 

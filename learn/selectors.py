@@ -17,7 +17,7 @@ from django.db.models.functions import Abs
 
 from game import presenters
 from game.engine import notation, rules
-from game.engine.cards import SUIT_OF, SUITS, card_code, game_total, parse_card
+from game.engine.cards import SUIT_OF, game_total
 from game.engine.view import SeatView
 from game.identity import SeatOwner
 from learn import explain, lines
@@ -88,6 +88,22 @@ def learner_for(*, owner: SeatOwner) -> Learner | None:
     if owner.session_key:
         return Learner.objects.filter(guest_token=owner.session_key, user__isnull=True).first()
     return None
+
+
+@dataclass(frozen=True)
+class LearnerShown:
+    """What a page says of a learner: the rating line, never the row."""
+
+    rating: float
+    deviation: float
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > PROVISIONAL_DEVIATION
+
+
+def learner_shown(learner: Learner | None) -> LearnerShown | None:
+    return None if learner is None else LearnerShown(learner.rating, learner.deviation)
 
 
 def attempt_for(*, token: str, learner: Learner | None) -> Attempt | None:
@@ -188,60 +204,42 @@ def bank_size() -> int:
 
 
 @dataclass(frozen=True)
-class PlayShown:
-    name: str
-    code: str
+class PositionPage(presenters.SeatHand):
+    """A position as the learner's seat sees it: the table's page models (game.presenters)
+    drawn from the seat's view alone, each seat named from the learner's place."""
 
-
-@dataclass(frozen=True)
-class TrickShown:
-    number: int  # from 1
-    plays: tuple[PlayShown, ...]
-    winner: str | None  # None while the trick is being played
-
-
-@dataclass(frozen=True)
-class UnitShown:
-    names: str
-    score: int
-    is_yours: bool
-    is_bidder: bool
-    game_so_far: int  # toward the Game point: what this side has captured so far
-
-
-@dataclass(frozen=True)
-class SeatDisplay:
-    seat: int
-    players: int
+    view: SeatView
     phase: str
-    target: int
     dealer: str
-    hand: tuple[tuple[str, bool], ...]  # (card code, a legal play now)
     auction: tuple[tuple[str, str], ...]  # (seat name, "bid 3" / "pass")
-    bidder: str | None
-    bid: int | None
-    bid_is_ours: bool
+    bidder_name: str | None
     trump: str | None  # suit letter
-    tricks: tuple[TrickShown, ...]  # finished tricks, then the current one if begun
-    units: tuple[UnitShown, ...]
-    hidden_count: int
-    legal: tuple[str, ...]
+    trump_name: str | None
+    tricks: tuple[presenters.Trick, ...]  # finished tricks, then the current one if begun
+    units: tuple[presenters.UnitInfo, ...]
 
     @property
-    def trump_name(self) -> str | None:
-        return notation.suit_name(self.trump) if self.trump else None
+    def bidder_unit(self) -> int | None:
+        view = self.view
+        return None if view.bidder is None else view.unit_of[view.bidder]
+
+    @property
+    def bid_is_ours(self) -> bool:
+        return self.bidder_unit == self.view.unit
+
+    @property
+    def sides(self) -> tuple[tuple[presenters.UnitInfo, int], ...]:
+        """(side, the game count of what it has captured so far)."""
+        taken = self.view.taken
+        return tuple((unit, game_total(taken[unit.index])) for unit in self.units)
 
     @property
     def cards_shown(self) -> set[str]:
-        """Every card code this display may draw: the hand and the cards played."""
+        """Every card code this page may draw: the hand and the cards played."""
         shown = {code for code, _ in self.hand}
         for trick in self.tricks:
             shown.update(play.code for play in trick.plays)
         return shown
-
-    @property
-    def bids(self) -> tuple[str, ...]:
-        return presenters.bid_codes(self.legal)
 
 
 def seat_name(view: SeatView, seat: int) -> str:
@@ -253,88 +251,38 @@ def seat_name(view: SeatView, seat: int) -> str:
     return f"{place} (partner)" if view.unit_of[seat] == view.unit else place
 
 
-def describe_action(code: str) -> str:
-    action = notation.parse_action(code)
-    return code if rules.is_card(action) else notation.said(action)
+def seat_names(view: SeatView) -> dict[int, str]:
+    return {seat: seat_name(view, seat) for seat in range(view.players)}
 
 
 def option_label(code: str) -> str:
-    if code == "pass":
-        return "Pass"
-    if code.startswith("bid:"):
-        return f"Bid {code[4:]}"
+    if not rules.is_card(notation.parse_action(code)):
+        return presenters.bid_label(code)
     return describe_card(code)
 
 
 def describe_card(code: str) -> str:
-    name = notation.card_name(parse_card(code))
+    name = notation.card_name(code)
     return "a joker" if name == "joker" else name
 
 
-def seat_display(*, view: SeatView, phase: str) -> SeatDisplay:
+def position_page(*, position: Position) -> PositionPage:
     """A position drawn from the seat's view: nothing else is passed to the template."""
-    legal = tuple(rules.action_code(a) for a in view.legal_actions())
-    legal_set = set(legal)
-    players = view.players
-    tricks = []
-    for number, winner in enumerate(view.trick_winners):
-        plays = view.trick(number)
-        tricks.append(
-            TrickShown(
-                number=number + 1,
-                plays=tuple(PlayShown(seat_name(view, s), card_code(c)) for s, c in plays),
-                winner=seat_name(view, winner),
-            )
-        )
-    if view.current_trick:
-        tricks.append(
-            TrickShown(
-                number=len(view.trick_winners) + 1,
-                plays=tuple(
-                    PlayShown(seat_name(view, s), card_code(c)) for s, c in view.current_trick
-                ),
-                winner=None,
-            )
-        )
-    taken = view.taken
-    bidder_unit = None if view.bidder is None else view.unit_of[view.bidder]
-    units = tuple(
-        UnitShown(
-            names=" & ".join(seat_name(view, s) for s in members),
-            score=view.scores[u],
-            is_yours=view.seat in members,
-            is_bidder=u == bidder_unit,
-            game_so_far=game_total(taken[u]),
-        )
-        for u, members in enumerate(view.teams)
-    )
-    return SeatDisplay(
-        seat=view.seat,
-        players=players,
-        phase=phase,
-        target=view.target,
-        dealer=seat_name(view, view.dealer),
-        hand=tuple(
-            (card_code(c), card_code(c) in legal_set and phase != "auction")
-            for c in view.hand_cards
-        ),
-        auction=tuple(
-            (seat_name(view, s), describe_action(rules.action_code(a))) for s, a in view.auction
-        ),
-        bidder=None if view.bidder is None else seat_name(view, view.bidder),
-        bid=view.bid,
-        bid_is_ours=bidder_unit == view.unit,
-        trump=None if view.trump is None else SUITS[view.trump],
-        tricks=tuple(tricks),
-        units=units,
-        hidden_count=view.hidden_count,
-        legal=legal,
-    )
-
-
-def position_display(*, position: Position) -> SeatDisplay:
     core = position.core
-    return seat_display(view=core.view(), phase=core.phase)
+    view = core.view()
+    names = seat_names(view)
+    trump, trump_name = presenters.trump_words(view)
+    return PositionPage(
+        view=view,
+        phase=core.phase,
+        dealer=names[view.dealer],
+        auction=presenters.auction(view, names),
+        bidder_name=None if view.bidder is None else names[view.bidder],
+        trump=trump,
+        trump_name=trump_name,
+        tricks=presenters.tricks(view, names),
+        units=presenters.mark_yours(presenters.units(view, names, view.scores), view.seat),
+    )
 
 
 # --- The reveal ------------------------------------------------------------------------------
@@ -364,7 +312,7 @@ class OptionRow:
 class DealShown:
     hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, cards)
     auction: tuple[tuple[str, str], ...]  # the rest of the auction in the line
-    tricks: tuple[TrickShown, ...]
+    tricks: tuple[presenters.Trick, ...]
 
 
 @dataclass(frozen=True)
@@ -406,7 +354,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
         OptionRow(
             code=o.code,
             label=option_label(o.code),
-            is_card=not (o.code == "pass" or o.code.startswith("bid:")),
+            is_card=rules.is_card(notation.parse_action(o.code)),
             value=o.value,
             value_se=o.value_se,
             ours=None if o.points is None else o.points[0],
@@ -449,50 +397,37 @@ def deal_shown(core: core_positions.Position) -> DealShown | None:
     if not core.line_hands:
         return None
     view = core.view()
-    players = view.players
-    hands = tuple(
-        (seat_name(view, seat), tuple(codes)) for seat, codes in enumerate(core.line_hands)
-    )
+    names = seat_names(view)
+    hands = tuple((names[seat], tuple(codes)) for seat, codes in enumerate(core.line_hands))
     auction: list[tuple[str, str]] = []
-    cards: list[tuple[int, str]] = []
+    cards: list[tuple[int, int]] = []
     for seat, code in lines.shown_line(core):
-        if code == "pass" or code.startswith("bid:"):
-            auction.append((seat_name(view, seat), describe_action(code)))
+        action = notation.parse_action(code)
+        if rules.is_card(action):
+            cards.append((seat, action))
         else:
-            cards.append((seat, code))
+            auction.append((names[seat], notation.said(action)))
     trump = view.trump
     if trump is None and cards:
-        first = parse_card(cards[0][1])
+        first = cards[0][1]
         trump = SUIT_OF[first] if first < 52 else None
-    done = len(view.trick_winners)
-    current = list(view.current_trick)
-    tricks: list[TrickShown] = []
-    pending = [(s, card_code(c)) for s, c in current]
+    tricks: list[presenters.Trick] = []
+    pending = list(view.current_trick)
     shown_from = len(pending)  # the cards of the current trick already played are public
-    for seat, code in cards:
-        pending.append((seat, code))
-        if len(pending) == players:
+    number = len(view.trick_winners)
+    for play in cards:
+        pending.append(play)
+        if len(pending) == view.players:
             winner = None
             if trump is not None:
-                index = rules.trick_winner([parse_card(c) for _, c in pending], trump)
-                winner = seat_name(view, pending[index][0])
-            tricks.append(
-                TrickShown(
-                    number=done + len(tricks) + 1,
-                    plays=tuple(PlayShown(seat_name(view, s), c) for s, c in pending),
-                    winner=winner,
-                )
-            )
+                index = rules.trick_winner([c for _, c in pending], trump)
+                winner = names[pending[index][0]]
+            tricks.append(presenters.Trick(number, presenters.plays(pending, names), winner))
+            number += 1
             pending = []
             shown_from = 0
     if pending[shown_from:]:
-        tricks.append(
-            TrickShown(
-                number=done + len(tricks) + 1,
-                plays=tuple(PlayShown(seat_name(view, s), c) for s, c in pending),
-                winner=None,
-            )
-        )
+        tricks.append(presenters.Trick(number, presenters.plays(pending, names), None))
     return DealShown(hands=hands, auction=tuple(auction), tricks=tuple(tricks))
 
 

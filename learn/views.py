@@ -35,7 +35,7 @@ def _missing(request: HttpRequest, message: str, status: int = 404) -> HttpRespo
 def _question_context(attempt: Attempt, *, error: str | None = None) -> dict:
     return {
         "attempt": selectors.attempt_shown(attempt),
-        "d": selectors.position_display(position=attempt.position),
+        "d": selectors.position_page(position=attempt.position),
         "error": error,
     }
 
@@ -73,8 +73,8 @@ def practice(request: HttpRequest) -> HttpResponse:
     )
     context = {
         "form": form,
-        "learner": learner,
-        "attempt": attempt,
+        "learner": selectors.learner_shown(learner),
+        "attempt": None,
         "query": form.query(),
         "bank_size": selectors.bank_size(),
     }
@@ -107,7 +107,8 @@ def attempt(request: HttpRequest, token: str) -> HttpResponse:
         context = _answered_context(found, query)
     else:
         context = _question_context(found)
-    return render(request, "learn/attempt.html", {**context, "query": query, "learner": learner})
+    context.update(query=query, learner=selectors.learner_shown(learner))
+    return render(request, "learn/attempt.html", context)
 
 
 @require_POST
@@ -131,8 +132,9 @@ def answer(request: HttpRequest, token: str) -> HttpResponse:
     reveal = render_to_string(
         f"{PARTS}#answered", {**_answered_context(done, query), "query": query}, request
     )
+    learner.refresh_from_db()  # the answer moved the rating
     me = render_to_string(
-        f"{PARTS}#me", {"learner": Learner.objects.get(pk=learner.pk), "oob": True}, request
+        f"{PARTS}#me", {"learner": selectors.learner_shown(learner), "oob": True}, request
     )
     return HttpResponse(reveal + me)
 
@@ -199,8 +201,8 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
         "practised": practised,
         "per_lesson": tutorial.PRACTICE_PER_LESSON,
         "next_lesson": tutorial.lesson_after(slug),
-        "attempt": attempt,
-        "learner": learner,  # an answer updates the rating line out of band
+        "attempt": None,
+        "learner": selectors.learner_shown(learner),  # an answer updates it out of band
         "bank_size": selectors.bank_size(),
         "number": tutorial.LESSONS.index(found) + 1,
         "total": len(tutorial.LESSONS),

@@ -6,6 +6,7 @@ import pytest
 
 from game.bots.basic import GreedyBot
 from game.bots.expert import ExpertBot
+from game.engine import notation
 from game.engine.cards import HAND_SIZE, mask_of, parse_card
 from game.engine.rules import is_card, parse_action_code
 from game.engine.state import MatchSetup, MatchState
@@ -39,9 +40,9 @@ def test_every_auction_position_shows_the_auction_finished_and_six_tricks(auctio
         view = position.view()
         deal = selectors.deal_shown(position)
         assert [tuple(cards) for _, cards in deal.hands] == [tuple(h) for h in position.line_hands]
-        assert deal.auction[0] == ("You", selectors.describe_action(position.best.code))
+        assert deal.auction[0] == ("You", notation.said(parse_action_code(position.best.code)))
         assert len(view.auction) + len(deal.auction) == view.players  # one lap, all called
-        assert [t.number for t in deal.tricks] == [1, 2, 3, 4, 5, 6]
+        assert [t.number for t in deal.tricks] == [0, 1, 2, 3, 4, 5]  # from 0, as at the table
         assert all(len(t.plays) == view.players and t.winner for t in deal.tricks)
 
 

@@ -4,12 +4,14 @@ decision into your practice queue in the trainer, and nobody else's."""
 import pytest
 from django.core.management import call_command
 
+from game.engine.cards import card_code, cards_of
 from game.engine.state import MatchState, RoundState
 from game.identity import SeatOwner
 from learn import reviews, selectors, services
 from learn.models import Attempt, Position, Review, RoundReview
 from tests.game.stored import stored_table
-from tests.learn.reviewing import BLUNDER_SEAT, monster_round
+from tests.learn.reviewing import BLUNDER_SEAT, monster_deal, monster_round
+from tests.learn.test_views import TRUTH, received
 
 # the worker closes and reopens its database connection, as a real one does: no test
 # transaction around it
@@ -48,6 +50,18 @@ def test_the_review_page_shows_progress_while_it_runs_then_the_graded_decisions(
     assert "Practise this" in html
     assert "a serious mistake" in html  # the trainer's words
     assert "style=" not in html.split('id="review"')[1]
+
+
+def test_the_review_page_is_handed_no_stored_row_and_no_hidden_card(client, table):
+    _reviewed(client, table)
+    for url in (f"/learn/review/{table.code}/1/", f"/learn/review/{table.code}/1/start"):
+        response = client.get(url) if url.endswith("/") else client.post(url, follow=True)
+        handed = received(response)
+        assert any(path.startswith("page.decisions") for path, _ in handed)
+        for path, value in handed:
+            assert not isinstance(value, TRUTH), f"{path} is a {type(value).__name__}"
+        hidden = {card_code(c) for c in cards_of(monster_deal().hidden)}
+        assert not hidden & {value for _, value in handed if isinstance(value, str)}
 
 
 def test_nobody_else_sees_the_review(client, table, make_user):

@@ -19,7 +19,7 @@ def test_the_display_shows_the_seats_hand_and_the_cards_played_and_nothing_else(
     for position in bank:
         core = position.core
         view = core.view()
-        display = selectors.position_display(position=position)
+        display = selectors.position_page(position=position)
 
         assert {code for code, _ in display.hand} == {CARD_CODES[c] for c in view.hand_cards}
         assert display.cards_shown == visible_cards(view)
@@ -31,7 +31,7 @@ def test_the_display_shows_the_seats_hand_and_the_cards_played_and_nothing_else(
 
 def test_the_display_marks_the_playable_cards_and_names_the_seats(bank):
     for position in bank:
-        display = selectors.position_display(position=position)
+        display = selectors.position_page(position=position)
         legal = set(position.core.legal_codes())
         if display.phase == "auction":
             assert not any(playable for _, playable in display.hand)

@@ -1,13 +1,23 @@
 """Trainer pages through the Django test client: practice, reveal, bad input, progress,
 tutorial, and hidden information staying hidden."""
 
+import dataclasses
 import re
 
 import pytest
+from django import forms
+from django.db.models import Model
+from django.template import loader
 
+from game.engine import record
 from game.engine.cards import CARD_CODES, cards_of
+from game.engine.state import Deal, MatchState, RoundState
+from game.engine.view import SeatView
 from game.identity import GUEST_TOKEN
+from learn import positions as core_positions
+from learn import views
 from learn.models import Attempt, Learner, Position, Review
+from learn.selectors import DealShown
 from tests.learn.conftest import right_code, wrong_code
 
 pytestmark = pytest.mark.django_db
@@ -112,6 +122,116 @@ def test_a_position_page_draws_no_card_the_seat_cannot_see(client, bank):
         # nothing of the stored record or the analysis reaches the page before answering
         for leak in ("line_hands", "smear-record", '"hands"', "expert chooses", "Show me a deal"):
             assert leak not in response.text
+
+
+# what the context processors add (the request, the user, messages) is not the trainer's
+NOT_THE_VIEWS = {"True", "False", "None", "request", "user", "perms", "messages"}
+NOT_THE_VIEWS |= {"DEFAULT_MESSAGE_LEVELS", "csrf_token"}
+# the truth of a deal: what no page of the trainer is ever handed
+TRUTH = (Model, core_positions.Position, MatchState, RoundState, Deal)
+
+
+def contexts_of(response) -> list[dict]:
+    """What the view handed the templates the test client saw rendered, or (for a response
+    drawn from partials, which it does not see) what ``render_to_string`` was handed."""
+    if getattr(response, "handed", None):
+        return response.handed
+    contexts = response.context
+    contexts = [contexts] if hasattr(contexts, "dicts") else list(contexts or ())
+    assert contexts, "no template was rendered"
+    return [layer for context in contexts for layer in context.dicts]
+
+
+def received(response) -> list[tuple[str, object]]:
+    """Everything the view, and the partials it drew, handed learn's templates: each value
+    reachable through dataclass fields, dicts and sequences, with its path."""
+    found: list[tuple[str, object]] = []
+    seen: set[int] = set()
+
+    def walk(path: str, value: object) -> None:
+        if id(value) in seen:
+            return
+        seen.add(id(value))
+        found.append((path, value))
+        if isinstance(value, (str, SeatView, Model, forms.BaseForm)):
+            return  # a leaf: a SeatView is checked whole, a model row is itself the leak
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for field in dataclasses.fields(value):
+                walk(f"{path}.{field.name}", getattr(value, field.name))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(f"{path}[{key!r}]", item)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for index, item in enumerate(value):
+                walk(f"{path}[{index}]", item)
+
+    for layer in contexts_of(response):
+        for name, value in layer.items():
+            if name not in NOT_THE_VIEWS:
+                walk(name, value)
+    return found
+
+
+def assert_handed_the_learners_view_alone(response, position: Position) -> None:
+    """No template is handed a model row, a stored record or any true state; the only
+    SeatView is the learner's own; every card code named is the learner's or played,
+    but for the reveal's sampled deal (dealt from the seat's view: tests/learn/test_honesty)."""
+    truth = record.read(position.core.record).round
+    seat = position.core.seat
+    view = truth.view_for(seat)
+    visible = {CARD_CODES[c] for c in cards_of(view.hand | view.played)}
+    others = {CARD_CODES[c] for s, h in enumerate(truth.hands) if s != seat for c in cards_of(h)}
+    others |= {CARD_CODES[c] for c in cards_of(truth.deal.hidden)}
+    handed = received(response)
+    sampled = [path for path, value in handed if isinstance(value, DealShown)]
+    views_handed = 0
+    for path, value in handed:
+        assert not isinstance(value, TRUTH), f"{path} is a {type(value).__name__}"
+        if isinstance(value, SeatView):
+            assert value == view, f"{path} is not the learner's view"
+            views_handed += 1
+        if isinstance(value, str) and value in CARD_CODES and not path.startswith("lesson"):
+            if any(path.startswith(deal) for deal in sampled):
+                continue
+            assert value not in others, f"{path} names {value}, another seat's or hidden"
+            assert value in visible, f"{path} names {value}, which the seat has not seen"
+    assert views_handed, "the scan never reached the position's page"
+    html = re.sub(r'<details class="learn-deal">.*?</details>', "", response.text, flags=re.S)
+    assert not set(re.findall(r'data-card="([^"]+)"', html)) & others
+
+
+def test_the_trainers_templates_are_handed_the_learners_view_and_nothing_more(
+    client, bank, monkeypatch
+):
+    handed: list[dict] = []
+
+    def render_to_string(template_name, context=None, request=None):
+        handed.append(dict(context or {}))
+        return loader.render_to_string(template_name, context, request)
+
+    monkeypatch.setattr(views, "render_to_string", render_to_string)
+    for position in bank:
+        question = client.get(f"/learn/positions/{position.key}/", follow=True)
+        assert_handed_the_learners_view_alone(question, position)
+        attempt = Attempt.objects.filter(position=position).latest("served_at")
+
+        handed.clear()
+        swapped = answer(client, attempt, wrong_code(position), headers=HTMX)
+        assert "Not the best" in swapped.text and len(handed) == 2  # the reveal, the rating
+        swapped.handed = handed
+        assert_handed_the_learners_view_alone(swapped, position)
+
+        reveal = client.get(f"/learn/attempts/{attempt.token}/")
+        assert "Show me a deal" in reveal.text
+        assert_handed_the_learners_view_alone(reveal, position)
+
+    practice = client.get("/learn/?next=1")
+    token = re.search(r'/learn/attempts/([^/"]+)/answer/', practice.text).group(1)
+    assert_handed_the_learners_view_alone(practice, Attempt.objects.get(token=token).position)
+    lesson = client.get("/learn/tutorial/deck/")
+    token = re.search(r'/learn/attempts/([^/"]+)/answer/', lesson.text).group(1)
+    assert_handed_the_learners_view_alone(lesson, Attempt.objects.get(token=token).position)
+    assert not any(isinstance(v, TRUTH) for _, v in received(client.get("/learn/progress/")))
 
 
 def test_a_right_answer_without_htmx_redirects_to_the_reveal(client, bank):
