@@ -317,30 +317,23 @@ def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], i
 
 
 def _glance(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
-    """Each side's round so far: its game count, and each point no card still to come can
-    change: the jack and the jokers once captured (they score for whoever takes them),
-    high once the deck's highest trump is captured, low once its lowest is played."""
+    """Each side's round so far: its game count and the points already decided."""
     if view.trump is None:
         return ()
-    taken = view.taken
-    unit_of = view.unit_of
-    settled: list[list[str]] = [[] for _ in units]
-    once, _ = rules.capture_points(view.trump, view.deck)
-    lowest = rules.low_card(view.trump, view.deck)
-    high = (once & cards.SUIT_MASK[view.trump]).bit_length() - 1
-    for kind, card in [
-        ("high", high),
-        *(("jack", c) for c in cards.cards_of(once & cards.SUIT_MASK[view.trump]) if c != high),
-        *(("joker", c) for c in cards.cards_of(once & cards.JOKERS)),
-    ]:
-        unit = next((u for u, got in enumerate(taken) if got >> card & 1), None)
-        if unit is not None:
-            settled[unit].append(notation.point_label(kind))
-    lower = next((s for s, c in view.plays if c == lowest), None)
-    if lower is not None:
-        settled[unit_of[lower]].append(notation.point_label("low"))
+    decided = rules.points_decided(
+        trump=view.trump,
+        deck=view.deck,
+        captured=view.taken,
+        plays=view.plays,
+        unit_of=view.unit_of,
+    )
     return tuple(
-        Glance(u.index, u.names, cards.game_total(taken[u.index]), tuple(settled[u.index]))
+        Glance(
+            u.index,
+            u.names,
+            cards.game_total(view.taken[u.index]),
+            tuple(notation.point_label(kind) for kind in decided[u.index]),
+        )
         for u in units
     )
 
