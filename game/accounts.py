@@ -1,8 +1,12 @@
-"""How django-allauth fits the site: our wording, and players shown by display name."""
+"""How django-allauth fits the site: our wording, players shown by display name, and a
+user's table settings brought back at log-in."""
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ObjectDoesNotExist
+
+from game import table_prefs
+from game.models import Profile
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -24,3 +28,11 @@ def user_display(user: AbstractBaseUser) -> str:
         return user.profile.display_name or user.get_username()
     except ObjectDoesNotExist:
         return user.get_username()
+
+
+def restore_table_prefs(sender, request, user, **kwargs) -> None:
+    """On ``user_logged_in``: the settings kept on the user's profile, on any device."""
+    if request is None or not hasattr(request, "session"):
+        return
+    kept = Profile.objects.filter(user=user).values_list("table_prefs", flat=True).first()
+    table_prefs.restore(request.session, kept)

@@ -8,8 +8,11 @@ class GameConfig(AppConfig):
 
     def ready(self) -> None:
         # imported once the models are loaded; the bots' timetable then hears every change
-        from game import bot_runner, events
+        from django.contrib.auth.signals import user_logged_in
+
+        from game import accounts, bot_runner, events
 
         from . import checks  # noqa: F401  (registers the system checks)
 
         events.listen(bot_runner.heard)
+        user_logged_in.connect(accounts.restore_table_prefs, dispatch_uid="table_prefs")

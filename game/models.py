@@ -18,6 +18,9 @@ class Profile(models.Model):
     name_key = models.CharField(max_length=4 * DISPLAY_NAME_MAX_LENGTH, unique=True, null=True)
     # listed on the leaderboards (game.ratings), once enough matches are rated
     on_leaderboard = models.BooleanField(default=False)
+    # how they like the table drawn (game.table_prefs), brought into the session at log-in;
+    # None until they first save them
+    table_prefs = models.JSONField(null=True, blank=True, default=None)
 
     def __str__(self) -> str:
         return self.display_name

@@ -1,4 +1,5 @@
-"""How a person likes the table drawn: kept in their session, a guest's or a user's."""
+"""How a person likes the table drawn: kept in their session, a guest's or a user's; a
+user's are also kept on their profile and come back at every log-in, on any device."""
 
 from __future__ import annotations
 
@@ -24,3 +25,11 @@ def keep(session, names) -> tuple[str, ...]:
     picked = tuple(name for name in CHOICES if name in set(names))
     session[SESSION_KEY] = list(picked)
     return picked
+
+
+def restore(session, kept) -> tuple[str, ...]:
+    """Bring choices kept elsewhere (a profile's) into ``session``; with none kept there
+    (None), the session keeps its own."""
+    if not isinstance(kept, list):
+        return chosen(session)
+    return keep(session, kept)

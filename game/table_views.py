@@ -26,7 +26,6 @@ from smearsite.kernel import BadNumber, normal_code, request_int
 from smearsite.ratelimit import request_address
 
 # how long a finished trick stays on the table before it goes to its winner
-TRICK_HOLD_MS = getattr(settings, "SMEAR_TRICK_HOLD_MS", 1200)
 
 
 def _live_context(found: Table) -> dict:
@@ -34,7 +33,7 @@ def _live_context(found: Table) -> dict:
     person's turn runs before a bot plays it for them."""
     return {
         "code": found.code,
-        "trick_hold_ms": TRICK_HOLD_MS,
+        "trick_hold_ms": settings.SMEAR_TRICK_HOLD_MS,
         "away_after_s": settings.SMEAR_AWAY_AFTER_S,
     }
 

@@ -22,7 +22,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_POST
 def table_prefs_save(request: HttpRequest) -> HttpResponse:
     """Keep how this person likes the table drawn, then back to the page they were on."""
-    table_prefs.keep(request.session, request.POST.getlist("pref"))
+    picked = table_prefs.keep(request.session, request.POST.getlist("pref"))
+    if request.user.is_authenticated:
+        profiles.profile_table_prefs_save(user=request.user, prefs=picked)
     messages.success(request, "Your table settings are saved.")
     back = request.POST.get("next", "")
     safe = url_has_allowed_host_and_scheme(

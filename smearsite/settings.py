@@ -164,6 +164,8 @@ SMEAR_BOT_PROCESSES = env.env_int(os.environ, "SMEAR_BOT_PROCESSES", default=1)
 SMEAR_AWAY_AFTER_S = env.env_int(os.environ, "SMEAR_AWAY_AFTER_S", default=45)
 # once every person at a table has been away this long, its bots stop until one returns
 SMEAR_ABANDONED_AFTER_S = env.env_int(os.environ, "SMEAR_ABANDONED_AFTER_S", default=120)
+# how long a finished trick stays on the table, its winning card marked, before it goes
+SMEAR_TRICK_HOLD_MS = env.env_int(os.environ, "SMEAR_TRICK_HOLD_MS", default=1200)
 # --- Limits that keep the site fair (game.services.limits) ------------------------------
 # unfinished tables against bots per person: a new one closes the oldest
 SMEAR_BOT_TABLES_PER_PERSON = env.env_int(os.environ, "SMEAR_BOT_TABLES_PER_PERSON", default=3)

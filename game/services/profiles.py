@@ -65,3 +65,8 @@ def profile_update(
 
 def profile_display_name(*, user_id: int) -> str:
     return profile_get_or_create(user=get_user_model().objects.get(pk=user_id)).display_name
+
+
+def profile_table_prefs_save(*, user: AbstractBaseUser, prefs: tuple[str, ...]) -> None:
+    """Keep a user's table settings with their profile, for their next log-in anywhere."""
+    Profile.objects.filter(pk=profile_get_or_create(user=user).pk).update(table_prefs=list(prefs))

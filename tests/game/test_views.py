@@ -5,6 +5,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.template import Context, Template, TemplateSyntaxError
+from django.test import Client
 
 from game import rules_guide
 from game.services import profiles
@@ -231,6 +232,26 @@ def test_table_settings_are_kept_in_the_session_and_drawn_as_body_classes(client
     body = client.get("/rules/").text
     assert '<body class="deck-four autoplay-single"' in body
     assert "made-up" not in body
+
+
+def test_a_users_table_settings_come_back_at_log_in_on_another_device(client, make_user):
+    user = make_user("ada")
+    client.force_login(user)
+    client.post("/settings/table", {"pref": ["cards-large"], "next": "/rules/"})
+
+    elsewhere = Client()
+    assert '<body class=""' in elsewhere.get("/").text
+    elsewhere.post("/accounts/login/", {"login": "ada", "password": "not-used-123"})
+    assert '<body class="cards-large"' in elsewhere.get("/").text
+
+
+def test_a_guest_who_logs_in_keeps_their_settings_until_the_user_saves_some(client, make_user):
+    make_user("bea")
+    client.post("/settings/table", {"pref": ["deck-four"], "next": "/rules/"})
+
+    client.post("/accounts/login/", {"login": "bea", "password": "not-used-123"})
+
+    assert '<body class="deck-four"' in client.get("/").text
 
 
 @pytest.mark.django_db
