@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, F, OuterRef, Subquery
+from django.utils import timezone
 
 from game import presenters, store
 from game.engine.state import MatchState
 from game.identity import SeatOwner
-from game.models import Seat, Table
+from game.models import ActionLog, Seat, Table
 from smearsite.kernel import normal_code
 
 
@@ -163,3 +164,15 @@ def tables_for_user(*, user_id: int, limit: int = 20) -> list[TableListing]:
 
 def table_for_code(code: str) -> Table | None:
     return Table.objects.filter(code=normal_code(code)).first()
+
+
+def turn_age_ms(*, table: Table) -> int:
+    """Milliseconds since the table's last stored move (or its start): how long the turn
+    on it has run."""
+    last = (
+        ActionLog.objects.filter(table=table)
+        .order_by("-round", "-index")
+        .values_list("created", flat=True)
+        .first()
+    )
+    return max(0, int((timezone.now() - (last or table.created)).total_seconds() * 1000))

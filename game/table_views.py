@@ -25,16 +25,16 @@ from game.services import play as play_services
 from smearsite.kernel import BadNumber, normal_code, request_int
 from smearsite.ratelimit import request_address
 
-# how long a finished trick stays on the table before it goes to its winner
-
 
 def _live_context(found: Table) -> dict:
-    """What the page's live script is told: the table, the trick's stay, and how long a
-    person's turn runs before a bot plays it for them."""
+    """What the page's live script is told: the table, the trick's stay, how long a
+    person's turn runs before a bot plays it for them, and how long the turn on the table
+    has run already (so that a reloaded page counts down from the turn's real start)."""
     return {
         "code": found.code,
         "trick_hold_ms": settings.SMEAR_TRICK_HOLD_MS,
         "away_after_s": settings.SMEAR_AWAY_AFTER_S,
+        "turn_age_ms": selectors.turn_age_ms(table=found),
     }
 
 

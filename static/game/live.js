@@ -12,6 +12,8 @@
   if (!live) return;
   var holdMs = parseInt(live.dataset.trickHoldMs || "1200", 10);
   var awayAfterS = parseInt(live.dataset.awayAfterS || "0", 10);
+  // how long the turn had run when the page was drawn: a reload counts from its real start
+  var firstTurnAgeMs = parseInt(live.dataset.turnAgeMs || "0", 10);
   var reduceMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   var gatherMs = reduceMotion ? 0 : 250;
   var prefs = document.body.classList;
@@ -93,13 +95,16 @@
   }
 
   // A person's turn runs awayAfterS seconds before a bot plays it: the last fifteen are
-  // counted down, from when this page first saw the turn.
+  // counted down, from when the turn began: the page's first turn by the age the server
+  // gave it, every later one from when this page saw it.
   function countdown(t) {
     var seat = t.querySelector(".seat--turn[data-person]");
     var key = seat ? t.dataset.round + "/" + t.dataset.index : "";
-    if (key !== turnKey) {
+    var age = firstTurnAgeMs;
+    firstTurnAgeMs = 0;
+    if (key !== turnKey || age) {
       turnKey = key;
-      turnSeen = Date.now();
+      turnSeen = Date.now() - age;
     }
     clearInterval(countdownTimer);
     if (!seat || !awayAfterS) return;
