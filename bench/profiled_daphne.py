@@ -1,5 +1,7 @@
 """daphne under cProfile, every thread of it: ``bench/live.py --profile FILE`` runs one
-server this way. Each thread gets a profiler of its own (cProfile follows one thread);
+server this way. Each thread gets a profiler of its own (cProfile follows one thread),
+timed by the thread's CPU clock (time spent waiting on the database or the GIL is not
+counted);
 SIGUSR1 clears them all (the timed window starts) and SIGUSR2 writes them, merged, to
 the file named first (it ends):
 
@@ -14,6 +16,7 @@ import pstats
 import signal
 import sys
 import threading
+import time
 
 _profiles: list[cProfile.Profile] = []
 _lock = threading.Lock()
@@ -21,7 +24,7 @@ _lock = threading.Lock()
 
 def _profiled(run):
     def profiled_run(self) -> None:
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.thread_time)
         with _lock:
             _profiles.append(profile)
         profile.enable()
@@ -50,7 +53,7 @@ class _Snapshot:
 def main() -> None:
     out = sys.argv.pop(1)
     threading.Thread.run = _profiled(threading.Thread.run)
-    main_profile = cProfile.Profile()
+    main_profile = cProfile.Profile(time.thread_time)
     _profiles.append(main_profile)
 
     def clear(*_) -> None:
