@@ -35,6 +35,10 @@ shares of one core over the window: the daphne processes, this client process, P
 and Redis (all their processes on the machine), and the whole machine's busy share of all
 its cores, other people's work included. "Server CPU ms/move" is the daphne processes' CPU
 time divided by the moves timed: the cost of one move, whatever else loads the machine.
+
+--profile FILE runs the first server under cProfile (bench/profiled_daphne.py: every
+thread) over the timed window and writes the stats to FILE (pstats; the profiler slows
+that server, so read its shares, not the CPU figures of such a run).
 """
 
 from __future__ import annotations
@@ -215,6 +219,11 @@ def machine_busy_s() -> tuple[float, float]:
 @dataclass
 class CpuMeter:
     server_pids: list[int]
+    profiled: int | None = None  # the pid of a server under bench/profiled_daphne.py
+
+    def signal_profiled(self, number: int) -> None:
+        if self.profiled is not None:
+            os.kill(self.profiled, number)
 
     def read(self) -> dict[str, float]:
         services = cpu_by_command({"postgres", "redis-server"})
@@ -424,9 +433,11 @@ async def run_tables(
     window.start = time.monotonic() + args.warmup
     window.end = window.start + args.duration
     await asyncio.sleep(args.warmup)
+    meter.signal_profiled(signal.SIGUSR1)  # its profile starts afresh
     cpu_start = meter.read()
     await asyncio.sleep(args.duration)
     cpu_end = meter.read()
+    meter.signal_profiled(signal.SIGUSR2)  # and is written
     window.stopping = True
     deadline = time.monotonic() + DRAIN_S
     while results.pending > 0 and time.monotonic() < deadline:
@@ -467,7 +478,7 @@ def report(n: int, run: dict, duration: float, people: int = PLAYERS) -> str:
         f"{percentile(ms, 0.5):>7.0f} {percentile(ms, 0.95):>7.0f} "
         f"{max(ms, default=float('nan')):>7.0f} {errors:>6} | {'':12} "
         f"{cpu['server']:>6.2f} {cpu['client']:>6.2f} {cpu['postgres']:>5.2f} "
-        f"{cpu['redis']:>5.2f} | {1000 * cpu['server'] * duration / max(1, len(ms)):>18.0f} "
+        f"{cpu['redis']:>5.2f} | {1000 * cpu['server'] * duration / max(1, len(ms)):>18.1f} "
         f"| {cpu['machine']:>4.0%}"
     )
     notes = [f"connect {run['connected_s']:.1f} s"]
@@ -509,6 +520,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the server logs and database")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--port", type=int, help="the first server's port (the next: +1, ...)")
+    parser.add_argument(
+        "--profile", metavar="FILE", help="cProfile the first server over each timed window"
+    )
     parser.add_argument(
         "--pg-database", default=BENCH_DATABASE, help="with --postgres-redis: dropped, made anew"
     )
@@ -551,17 +566,23 @@ def main() -> None:
         manage(["migrate", "--noinput"], env=env)
         for k in range(args.servers):
             # set-up is not timed: a connection may wait for the server while 800 arrive
+            profiled = args.profile and k == 0
             servers.append(
                 start_daphne(
                     env=env,
                     log=folder / f"daphne-{k}.log",
+                    port=args.port + k if args.port else None,
                     extra_args=("--websocket_connect_timeout", "120"),
+                    launcher=(str(ROOT / "bench" / "profiled_daphne.py"), args.profile)
+                    if profiled
+                    else ("-m", "daphne"),
                 )
             )
         urls = [server.url for server in servers]
         label += f", {len(servers)} daphne process{'es' if len(servers) > 1 else ''}"
     setup_django(env)
     meter = CpuMeter([server.process.pid for server in servers])
+    meter.profiled = servers[0].process.pid if args.profile and servers else None
     think = f"{args.think[0]:g}-{args.think[1]:g} s"
     print(f"live bench: {label}; think {think}; {args.duration:g} s after {args.warmup:g} s")
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start")

@@ -13,11 +13,12 @@ import asyncio
 import concurrent.futures
 import logging
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -93,10 +94,29 @@ def _broadcast(layer, group: str, message: dict) -> None:
     starts them in the order they were handed over."""
     loop = _loop_served()
     if loop is None:
-        async_to_sync(layer.group_send)(group, message)
+        # any other thread (the bots' timetable, a view): this process's sending loop
+        # sends it, and the thread waits, as it would through async_to_sync, which would
+        # start a loop and a thread, and the layer a connection to Redis, for every send
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sending_loop()).result()
         return
     sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
     sent.add_done_callback(_log_failure)
+
+
+_sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop)
+_sender_lock = threading.Lock()
+
+
+def _sending_loop() -> asyncio.AbstractEventLoop:
+    """An event loop of this process's own, run by a daemon thread started on first use
+    (afresh in a forked child), for the broadcasts of threads that serve no loop."""
+    global _sender
+    with _sender_lock:
+        if _sender is None or _sender[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="broadcasts", daemon=True).start()
+            _sender = (os.getpid(), loop)
+        return _sender[1]
 
 
 def _loop_served() -> asyncio.AbstractEventLoop | None:

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
@@ -194,9 +194,13 @@ _LOCKED_SEATS_WITH_TABLE = CompiledQuery(
         .order_by("number")
     )
 )
-_ACTIONS_FROM_ROUND = CompiledQuery(
-    lambda table_id, first: (
-        ActionLog.objects.filter(table_id=table_id, round__gte=first)
+# the actions from a place on: the rest of round ``first`` from ``index``, then every
+# later round (``later`` is ``first`` again: each parameter reaches the SQL once)
+_ACTIONS_FROM = CompiledQuery(
+    lambda table_id, first, index, later: (
+        ActionLog.objects.filter(
+            Q(round=first, index__gte=index) | Q(round__gt=later), table_id=table_id
+        )
         .order_by("round", "index")
         .values_list("round", "index", "seat", "action")
     )
@@ -270,9 +274,8 @@ def _replay(table: Table, since: MatchState | None = None) -> MatchState:
     current = started - 1  # the round in progress in ``since``, if any
     done = len(match.round.history) if started else 0
     by_round: dict[int, list[tuple[int, int]]] = {}
-    for number, index, seat, code in _ACTIONS_FROM_ROUND(table.pk, max(current, 0)):
-        if number == current and index < done:
-            continue
+    first = max(current, 0)
+    for number, _, seat, code in _ACTIONS_FROM(table.pk, first, done, first):
         by_round.setdefault(number, []).append((seat, parse_action_code(code)))
     for seat, action in by_round.get(current, ()):
         match = match.apply(action, seat)

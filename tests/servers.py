@@ -103,10 +103,12 @@ def start_daphne(
     ready_path: str = "/healthz",
     seconds: float = 60,
     extra_args: tuple[str, ...] = (),
+    launcher: tuple[str, ...] = ("-m", "daphne"),
 ) -> Server:
     """Start daphne serving the site and wait until ``ready_path`` answers 200.
 
     ``settings_module`` sets DJANGO_SETTINGS_MODULE (else ``env``'s own, or the site's).
+    ``launcher`` is what Python runs with daphne's arguments (a profiling wrapper, say).
     The server's output goes to ``log``; on failure it is stopped and the log raised.
     """
     env = dict(env)
@@ -116,7 +118,7 @@ def start_daphne(
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            [sys.executable, *launcher, "-b", "127.0.0.1", "-p", str(port)]
             + list(extra_args)
             + [ASGI_APPLICATION],
             cwd=REPO,

@@ -82,3 +82,17 @@ def test_a_value_baked_into_the_sql_is_refused():
     baked = store.CompiledQuery(lambda table_id: Seat.objects.filter(table_id=table_id * 0 + 5))
     with pytest.raises(ValueError):
         list(baked(1))
+
+
+def test_the_replay_reads_only_the_actions_after_the_place_it_has_reached():
+    table = _table()
+    ActionLog.objects.filter(table=table).delete()  # no bot has moved: start clean
+    for number, index in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]:
+        ActionLog.objects.create(table=table, round=number, index=index, seat=0, action="pass")
+
+    def places(first: int, index: int) -> list:
+        return [(n, i) for n, i, _, _ in store._ACTIONS_FROM(table.pk, first, index, first)]
+
+    assert places(0, 2) == [(0, 2), (1, 0), (1, 1)]
+    assert places(1, 1) == [(1, 1)]
+    assert places(0, 0) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]

@@ -3,6 +3,7 @@
 import pytest
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 
 from game import selectors, store
 from game.engine import record
@@ -96,6 +97,41 @@ def test_a_legal_play_is_stored_in_order():
 
     last = ActionLog.objects.filter(table=table).last()
     assert (last.index, last.seat, last.action) == (before, 0, action_code(legal[-1]))
+
+
+def test_a_stored_move_is_one_row_with_its_time_and_counts_on_the_table():
+    table = make_table()
+    bots_answer(table.pk)
+    match = match_of(table)
+    number, index = len(match.rounds) - 1, len(match.round.history)
+    moves, action = table.moves, action_code(match.legal_actions()[0])
+    before = timezone.now()
+
+    play.table_play(table_id=table.pk, seat_owner=GUEST, action=action)
+
+    row = ActionLog.objects.get(table=table, round=number, index=index)
+    assert (row.seat, row.action) == (0, action)
+    assert before <= row.created <= timezone.now()
+    table.refresh_from_db()
+    assert table.moves == moves + 1
+
+
+def test_a_move_whose_place_is_taken_is_refused_and_counts_nothing():
+    """Another process stored a move at that place first (this one's match does not know
+    it yet): the unique index refuses the second, and the move count stays as it was."""
+    table = make_table()
+    bots_answer(table.pk)
+    match = match_of(table)  # kept for the table's version, which the row below leaves
+    number, index = len(match.rounds) - 1, len(match.round.history)
+    moves, action = table.moves, action_code(match.legal_actions()[0])
+    ActionLog.objects.create(table=table, round=number, index=index, seat=0, action=action)
+
+    with pytest.raises(TableError, match="already made"):
+        play.table_play(table_id=table.pk, seat_owner=GUEST, action=action)
+
+    table.refresh_from_db()
+    assert table.moves == moves
+    assert ActionLog.objects.filter(table=table, round=number, index=index).count() == 1
 
 
 def test_an_illegal_action_raises_and_stores_nothing():
