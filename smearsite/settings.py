@@ -169,6 +169,10 @@ SMEAR_TRICK_HOLD_MS = env.env_int(os.environ, "SMEAR_TRICK_HOLD_MS", default=120
 # --- Limits that keep the site fair (game.services.limits) ------------------------------
 # unfinished tables against bots per person: a new one closes the oldest
 SMEAR_BOT_TABLES_PER_PERSON = env.env_int(os.environ, "SMEAR_BOT_TABLES_PER_PERSON", default=3)
+# live sockets per server process: a few tabs per session, a household or an office
+# behind one address
+SMEAR_SOCKETS_PER_SESSION = env.env_int(os.environ, "SMEAR_SOCKETS_PER_SESSION", default=8)
+SMEAR_SOCKETS_PER_ADDRESS = env.env_int(os.environ, "SMEAR_SOCKETS_PER_ADDRESS", default=64)
 # a table in play whose people have all been away this long is closed (prune_tables)
 SMEAR_DESERTED_AFTER_S = env.env_int(os.environ, "SMEAR_DESERTED_AFTER_S", default=86400)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

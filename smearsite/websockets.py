@@ -12,10 +12,6 @@ from django.conf import settings
 
 from smearsite.ratelimit import scope_address
 
-# live connections per server process: a few tabs per session, a household or an office
-# behind one address
-SOCKETS_PER_SESSION = 8
-SOCKETS_PER_ADDRESS = 64
 TOO_MANY = 4429  # close code: over a connection limit (the range left to applications)
 TOO_MANY_SOCKETS = (
     "This browser has too many live tables open: close some tabs of this site, then reload."
@@ -41,8 +37,8 @@ def site_origin_validator(application) -> SiteOriginValidator:
 
 
 class ConnectionLimits:
-    """ASGI middleware: at most SOCKETS_PER_SESSION websockets per session cookie and
-    SOCKETS_PER_ADDRESS per client address open in this process. One more is accepted only
+    """ASGI middleware: at most SMEAR_SOCKETS_PER_SESSION websockets per session cookie
+    and SMEAR_SOCKETS_PER_ADDRESS per client address open in this process. One more is accepted only
     to be told why (``refusal()``, then close code 4429), before the session is loaded or
     the database touched: a flood of refusals costs the server next to nothing."""
 
@@ -55,10 +51,10 @@ class ConnectionLimits:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
-        limits = {f"address:{scope_address(scope)}": SOCKETS_PER_ADDRESS}
+        limits = {f"address:{scope_address(scope)}": settings.SMEAR_SOCKETS_PER_ADDRESS}
         session = _session_cookie(scope)
         if session:
-            limits[f"session:{session}"] = SOCKETS_PER_SESSION
+            limits[f"session:{session}"] = settings.SMEAR_SOCKETS_PER_SESSION
         if any(self.open[key] >= limit for key, limit in limits.items()):
             return await self._refuse(receive, send)
         self.open.update(limits.keys())

@@ -296,9 +296,9 @@ def _wake(table_id: int) -> None:
     events.table_opened(table_id=table_id)
 
 
-async def test_one_session_opening_many_sockets_is_refused_past_its_cap_in_words():
+async def test_one_session_opening_many_sockets_is_refused_past_its_cap_in_words(settings):
     table, session = await sync_to_async(_guest_with_table)()
-    held = [await connected(table.code, session) for _ in range(websockets.SOCKETS_PER_SESSION)]
+    held = [await connected(table.code, session) for _ in range(settings.SMEAR_SOCKETS_PER_SESSION)]
     extra = connection(table.code, session)
     try:
         ok, _ = await extra.connect(timeout=TIMEOUT)
@@ -316,8 +316,8 @@ async def test_one_session_opening_many_sockets_is_refused_past_its_cap_in_words
         await extra.disconnect()
 
 
-async def test_one_address_opening_many_sockets_is_refused_past_its_cap(monkeypatch):
-    monkeypatch.setattr(websockets, "SOCKETS_PER_ADDRESS", 3)
+async def test_one_address_opening_many_sockets_is_refused_past_its_cap(settings):
+    settings.SMEAR_SOCKETS_PER_ADDRESS = 3
     table, _ = await sync_to_async(_guest_with_table)()
 
     def from_address(session=None):
