@@ -55,6 +55,7 @@ from bench.live import (  # noqa: E402
     flush_redis,
     fresh_postgres,
     percentile,
+    setup_django,
 )
 from tests.donations.fake_stripe import SECRET_KEY, WEBHOOK_SECRET, FakeStripe  # noqa: E402
 from tests.servers import manage, server_env, start_daphne  # noqa: E402
@@ -144,18 +145,6 @@ def lateness_line(results: Results, since: int) -> str:
         f"normal person's bots: {len(late)} moves, lateness p50 {percentile(late, 0.5):.0f} ms, "
         f"p95 {percentile(late, 0.95):.0f} ms, max {max(late):.0f} ms"
     )
-
-
-def setup_django(env: dict[str, str]) -> None:
-    for name in ("DATABASE_URL", "SECRET_KEY", "DEBUG", "STRIPE_API_BASE", "REDIS_URL"):
-        if name in env:
-            os.environ[name] = env[name]
-        else:
-            os.environ.pop(name, None)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "smearsite.settings"
-    import django
-
-    django.setup()
 
 
 def tables_held(session_key: str) -> tuple[int, int]:
@@ -359,7 +348,9 @@ def main() -> None:
         )
         manage(["migrate", "--noinput"], env=env)
         manage(["collectstatic", "--noinput", "-v0"], env=env)
-        setup_django(env)
+        setup_django(
+            env, names=("DATABASE_URL", "SECRET_KEY", "DEBUG", "STRIPE_API_BASE", "REDIS_URL")
+        )
         server = start_daphne(env=env, log=folder / "daphne.log", port=args.port)
         try:
             stores = "PostgreSQL + Redis" if args.postgres else "SQLite file"

@@ -62,7 +62,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import Server, manage, seat_guests, server_env, start_daphne  # noqa: E402
+from tests.servers import (  # noqa: E402
+    Server,
+    child_processes,
+    manage,
+    seat_guests,
+    server_env,
+    start_daphne,
+)
 
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 BENCH_DATABASE = "smear_bench"
@@ -95,11 +102,14 @@ def flush_redis(url: str) -> None:
     redis.Redis.from_url(url).flushdb()
 
 
-def setup_django(env: dict[str, str]) -> None:
-    """This process only writes the tables: the site's settings on the server's database.
-    (Its own bots' timetable hears the moves it makes too: with the servers' away time,
-    it never plays for the scripted people.)"""
-    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "SMEAR_AWAY_AFTER_S"):
+def setup_django(
+    env: dict[str, str],
+    names=("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "SMEAR_AWAY_AFTER_S"),
+) -> None:
+    """This process only writes the tables: the site's settings (``names`` of ``env``) on
+    the server's database. (Its own bots' timetable hears the moves it makes too: with the
+    servers' away time, it never plays for the scripted people.)"""
+    for name in names:
         if name in env:
             os.environ[name] = env[name]
         else:
@@ -195,18 +205,9 @@ def cpu_by_command(names: set[str]) -> dict[str, float]:
 
 def children_cpu_s(parents: list[int]) -> float:
     """CPU seconds used so far by the live child processes of ``parents`` (bot workers)."""
-    used = 0.0
-    wanted = {str(pid) for pid in parents}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[1] in wanted:  # the parent's pid
-            used += (int(fields[11]) + int(fields[12])) / TICKS
-    return used
+    return sum(
+        (int(fields[11]) + int(fields[12])) / TICKS for _, fields in child_processes(set(parents))
+    )
 
 
 def machine_busy_s() -> tuple[float, float]:

@@ -196,3 +196,18 @@ def seat_guests(tokens: list[str], *, target: int = 21, bot_level: str = "greedy
                 bot_level=None, session_key=tokens[seat], display_name=f"Guest {seat}"
             )
     return table, sessions
+
+
+def child_processes(parents: set[int]) -> Iterator[tuple[int, list[str]]]:
+    """(pid, the fields of /proc/<pid>/stat after its name) of each process whose parent
+    is one of ``parents`` and which has not yet been reaped as a zombie."""
+    wanted = {str(pid) for pid in parents}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] in wanted and fields[0] != "Z":
+            yield int(entry.name), fields

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import daphne, manage, server_env
+from tests.servers import child_processes, daphne, manage, server_env
 
 pytestmark = pytest.mark.slow
 
@@ -25,17 +25,7 @@ print(json.dumps({"code": table.code}))
 
 
 def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry.name))
-    return found
+    return [child for child, _ in child_processes({pid})]
 
 
 def alive(pid: int) -> bool:
