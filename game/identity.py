@@ -42,6 +42,13 @@ class SeatOwner:
             and (seat.session_key == self.session_key)
         )
 
+    @property
+    def person_key(self) -> str:
+        """One text per person, for counting what they do: ``user:7`` or ``guest:<token>``."""
+        if self.user_id is not None:
+            return f"user:{self.user_id}"
+        return f"guest:{self.session_key}"
+
     def seat_in(self, seats) -> Seat | None:
         """The owner's seat among ``seats``, or None."""
         return next((seat for seat in seats if self.owns(seat)), None)

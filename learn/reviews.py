@@ -47,10 +47,6 @@ def finished_rounds(table: Table) -> int:
     return len(store.finished_match_for_table(table).rounds)
 
 
-def requester(owner: SeatOwner) -> str:
-    return f"user:{owner.user_id}" if owner.user_id is not None else f"guest:{owner.session_key}"
-
-
 def review_request(
     *, table: Table, seat: int, number: int, owner: SeatOwner | None = None
 ) -> RoundReview:
@@ -63,7 +59,7 @@ def review_request(
     if found is not None:
         review_keep_going(review=found)
         return found
-    asker = requester(owner) if owner is not None else ""
+    asker = owner.person_key if owner is not None else ""
     waiting = RoundReview.objects.filter(requested_by=asker).exclude(status=RoundReview.Status.DONE)
     if asker and waiting.count() >= WAITING_PER_PERSON:
         raise TooManyReviews(

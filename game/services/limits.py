@@ -49,8 +49,9 @@ def unfinished_bot_tables(owner: SeatOwner) -> QuerySet[Table]:
 
 def table_start_allowed(*, owner: SeatOwner, address: str) -> bool:
     """Count a start of a table against bots by ``owner`` from ``address``."""
-    person = f"user:{owner.user_id}" if owner.user_id is not None else f"guest:{owner.session_key}"
-    by_person = ratelimit.allow("table-start", person, limit=TABLE_STARTS_PER_MINUTE, per_s=60)
+    by_person = ratelimit.allow(
+        "table-start", owner.person_key, limit=TABLE_STARTS_PER_MINUTE, per_s=60
+    )
     by_address = ratelimit.allow(
         "table-start", f"address:{address}", limit=TABLE_STARTS_PER_ADDRESS, per_s=60
     )
