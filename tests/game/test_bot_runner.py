@@ -266,7 +266,9 @@ def _turn_of(table: Table, *, someone_here: bool):
 
 def test_the_workers_serve_tables_with_a_person_here_first():
     pool = HeldPool()
-    runner = Runner(pace_s=FOREVER, away_after_s=FOREVER, think=pool, think_slots=1)
+    runner = Runner(
+        pace_s=FOREVER, away_after_s=FOREVER, think=pool, think_slots=1, synchronous=True
+    )
     busy, deserted, present = (guest_table(token) for token in ("busy", "deserted", "here"))
 
     runner._think_about(busy.pk, "greedy", _turn_of(busy, someone_here=False))
@@ -282,7 +284,9 @@ def test_the_workers_serve_tables_with_a_person_here_first():
 
 def test_the_choices_handed_out_at_once_scale_with_the_worker_count():
     pool = HeldPool()
-    runner = Runner(pace_s=FOREVER, away_after_s=FOREVER, think=pool, think_slots=2)
+    runner = Runner(
+        pace_s=FOREVER, away_after_s=FOREVER, think=pool, think_slots=2, synchronous=True
+    )
     tables = [guest_table(f"guest-{n}") for n in range(5)]
 
     for table in tables:
