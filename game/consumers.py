@@ -6,6 +6,7 @@ The group message that announces a change carries no cards.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from channels.consumer import get_handler_name
@@ -59,6 +60,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         html = await database_sync_to_async(redraw.table_html)(table, self.owner)
         self.group = events.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        events.connections_live_on(asyncio.get_running_loop())
         await self.accept()
         # a connection that drops and comes back starts again from the table as it is
         await self.send(text_data=html)

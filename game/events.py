@@ -94,17 +94,40 @@ def _broadcast(layer, group: str, message: dict) -> None:
     starts them in the order they were handed over."""
     loop = _loop_served()
     if loop is None:
-        # any other thread (the bots' timetable, a view): this process's sending loop
-        # sends it, and the thread waits, as it would through async_to_sync, which would
+        # any other thread (the bots' timetable): the loop the connections live on sends
+        # it (an in-memory layer's queues wake only their own loop), else a loop of this
+        # process's own; the thread waits, as it would through async_to_sync, which would
         # start a loop and a thread, and the layer a connection to Redis, for every send
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sending_loop()).result()
+        sender = _connections_loop() or _sending_loop()
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), sender).result()
         return
     sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
     sent.add_done_callback(_log_failure)
 
 
+_connections: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, sockets' loop)
 _sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop)
 _sender_lock = threading.Lock()
+
+
+def connections_live_on(loop: asyncio.AbstractEventLoop) -> None:
+    """A connection joined its table's group on ``loop`` (the server's event loop): the
+    broadcasts of threads that serve no loop are sent from it."""
+    global _connections
+    _connections = (os.getpid(), loop)
+
+
+def _connections_loop() -> asyncio.AbstractEventLoop | None:
+    if _connections is None or _connections[0] != os.getpid():
+        return None
+    loop = _connections[1]
+    try:
+        here = asyncio.get_running_loop()
+    except RuntimeError:
+        here = None
+    # never the loop of this very thread (a test's sync code run inside it): it could not
+    # send while this thread waits for it
+    return loop if loop.is_running() and loop is not here else None
 
 
 def _sending_loop() -> asyncio.AbstractEventLoop:
