@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# the listening socket's queue: twisted's default of 50 drops a burst's extra connections,
+# whose visitors then wait a second for their retry
+BACKLOG ?= 1024
 # the browser tests drive Debian's chromium (apt-get install chromium)
 CHROMIUM := /usr/bin/chromium
 
@@ -54,7 +57,7 @@ run: install
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
 	@$(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT; \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) smearsite.asgi:application
+	$(BIN)/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=$(BACKLOG) smearsite.asgi:application
 
 # The browser tests run in a pytest of their own (the sync Playwright API keeps an event
 # loop running, which the asyncio tests must not share). Without chromium they are

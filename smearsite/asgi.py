@@ -16,12 +16,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from game.redraw import error_html  # noqa: E402
+from smearsite.fair_share import FairShare  # noqa: E402
 from smearsite.routing import websocket_urlpatterns  # noqa: E402
 from smearsite.websockets import ConnectionLimits, site_origin_validator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # each visitor's requests a few at a time, so that no one holds every thread
+        "http": FairShare(django_asgi_app),
         # the cheap checks first: where the page came from, how many sockets it holds
         "websocket": site_origin_validator(
             ConnectionLimits(

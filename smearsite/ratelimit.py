@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from http.cookies import CookieError, SimpleCookie
 
 from django.conf import settings
 from django.core.cache import cache
@@ -40,6 +41,19 @@ def scope_address(scope: dict) -> str:
         peer=client[0] if client else None,
         forwarded_for=forwarded.decode("latin1") if forwarded else None,
     )
+
+
+def scope_session_cookie(scope: dict) -> str | None:
+    """The session cookie an ASGI connection carries, read without loading the session."""
+    for name, value in scope.get("headers") or []:
+        if name == b"cookie":
+            try:
+                cookies = SimpleCookie(value.decode("latin1"))
+            except CookieError:
+                return None
+            found = cookies.get(settings.SESSION_COOKIE_NAME)
+            return found.value if found else None
+    return None
 
 
 def allow(action: str, who: str, *, limit: int, per_s: int) -> bool:

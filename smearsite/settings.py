@@ -173,6 +173,13 @@ SMEAR_BOT_TABLES_PER_PERSON = env.env_int(os.environ, "SMEAR_BOT_TABLES_PER_PERS
 # behind one address
 SMEAR_SOCKETS_PER_SESSION = env.env_int(os.environ, "SMEAR_SOCKETS_PER_SESSION", default=8)
 SMEAR_SOCKETS_PER_ADDRESS = env.env_int(os.environ, "SMEAR_SOCKETS_PER_ADDRESS", default=64)
+# HTTP requests served at once per session and per address (more wait their turn, on the
+# event loop), and how many may wait before the next is refused (smearsite.fair_share)
+SMEAR_REQUESTS_AT_ONCE = env.env_int(os.environ, "SMEAR_REQUESTS_AT_ONCE", default=2)
+SMEAR_REQUESTS_AT_ONCE_PER_ADDRESS = env.env_int(
+    os.environ, "SMEAR_REQUESTS_AT_ONCE_PER_ADDRESS", default=8
+)
+SMEAR_REQUESTS_WAITING = env.env_int(os.environ, "SMEAR_REQUESTS_WAITING", default=32)
 # a table in play whose people have all been away this long is closed (prune_tables)
 SMEAR_DESERTED_AFTER_S = env.env_int(os.environ, "SMEAR_DESERTED_AFTER_S", default=86400)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from http.cookies import CookieError, SimpleCookie
 
 from channels.security.websocket import OriginValidator
 from django.conf import settings
 
-from smearsite.ratelimit import scope_address
+from smearsite.ratelimit import scope_address, scope_session_cookie
 
 TOO_MANY = 4429  # close code: over a connection limit (the range left to applications)
 TOO_MANY_SOCKETS = (
@@ -52,7 +51,7 @@ class ConnectionLimits:
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
         limits = {f"address:{scope_address(scope)}": settings.SMEAR_SOCKETS_PER_ADDRESS}
-        session = _session_cookie(scope)
+        session = scope_session_cookie(scope)
         if session:
             limits[f"session:{session}"] = settings.SMEAR_SOCKETS_PER_SESSION
         if any(self.open[key] >= limit for key, limit in limits.items()):
@@ -75,15 +74,3 @@ class ConnectionLimits:
         await send({"type": "websocket.accept"})
         await send({"type": "websocket.send", "text": self._refusal_text})
         await send({"type": "websocket.close", "code": TOO_MANY, "reason": "too many sockets"})
-
-
-def _session_cookie(scope: dict) -> str | None:
-    for name, value in scope.get("headers") or []:
-        if name == b"cookie":
-            try:
-                cookies = SimpleCookie(value.decode("latin1"))
-            except CookieError:
-                return None
-            found = cookies.get(settings.SESSION_COOKIE_NAME)
-            return found.value if found else None
-    return None

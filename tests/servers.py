@@ -94,6 +94,13 @@ class Server:
                 self.process.wait(timeout=timeout)
 
 
+def listen_endpoint(interface: str, port: int) -> str:
+    """daphne's listening socket, its queue as long as ``make run``'s: with twisted's default
+    of 50, a burst of connections overflows it and the kernel drops the next visitor's
+    first packet, who then waits a second to try again."""
+    return f"tcp:port={port}:interface={interface}:backlog=1024"
+
+
 def start_daphne(
     *,
     env: Mapping[str, str],
@@ -118,7 +125,7 @@ def start_daphne(
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as output:
         process = subprocess.Popen(
-            [sys.executable, *launcher, "-b", "127.0.0.1", "-p", str(port)]
+            [sys.executable, *launcher, "-e", listen_endpoint("127.0.0.1", port)]
             + list(extra_args)
             + [ASGI_APPLICATION],
             cwd=REPO,
