@@ -10,9 +10,10 @@ class GameConfig(AppConfig):
         # imported once the models are loaded; the bots' timetable then hears every change
         from django.contrib.auth.signals import user_logged_in
 
-        from game import accounts, bot_runner, events
+        from game import accounts, bot_runner, events, ratings
 
         from . import checks  # noqa: F401  (registers the system checks)
 
         events.listen(bot_runner.heard)
+        events.listen(ratings.heard)  # a match is rated as its last move is stored
         user_logged_in.connect(accounts.restore_table_prefs, dispatch_uid="table_prefs")

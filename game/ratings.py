@@ -7,12 +7,15 @@ anchor (``BOT_ANCHORS``, measured by the arena; a bot is never rated), guests no
 then by the final score; against each opponent a player scores 1 for a unit ranked above
 theirs, a half for the same rank, 0 below. Partners are not opponents.
 
-``ratings_settle`` rates every finished match not yet rated, oldest first, each once (a
-``RatedMatch`` row per table, made in the same transaction as the new ratings).
+A match is rated when its last move is stored (``heard``, a listener of ``game.events``),
+once (a ``RatedMatch`` row per table, made in the same transaction as the new ratings).
+``ratings_settle``, run with the scheduled ``prune_tables``, rates any finished match that
+missed that moment (a process that ended between the commit and the rating), oldest first.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -20,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from game import glicko, store
+from game import events, glicko, store
 from game.models import PlayerRating, Profile, RatedMatch, RatingChange, Seat, Table
 
 # The bots' fixed ratings, measured by the arena (the commands and figures are in the README,
@@ -37,6 +40,7 @@ RATING_PERIOD = timedelta(days=1)
 # the leaderboards list opted-in players with at least this many rated matches at a size
 LEADERBOARD_MIN_MATCHES = 5
 LEADERBOARD_SIZE = 50
+logger = logging.getLogger(__name__)
 
 
 def anchor(level: str) -> glicko.Rating:
@@ -59,6 +63,23 @@ def score_against(my_rank: int, their_rank: int) -> float:
 class Opponent:
     rating: glicko.Rating
     unit: int
+
+
+def heard(event: events.TableChanged | events.TableOpened) -> None:
+    """A listener of ``game.events``: a change after which nobody is to act may be a match's
+    last move; that match is rated now. A rating that fails is left to ``ratings_settle``:
+    the move it follows is stored and announced whatever happens here."""
+    if not isinstance(event, events.TableChanged) or event.next is not events.Next.NOBODY:
+        return
+    finished = Table.objects.filter(
+        pk=event.table_id, status=Table.Status.FINISHED, rated__isnull=True
+    ).first()
+    if finished is None:
+        return
+    try:
+        match_rate(table=finished)
+    except Exception:
+        logger.exception("rating the match at table %s", event.table_id)
 
 
 def ratings_settle(*, now: datetime | None = None) -> int:

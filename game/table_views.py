@@ -84,8 +84,6 @@ def _ratings(request: HttpRequest, found: Table) -> dict:
     when a match ends): not for the polled partial."""
     if request.htmx or not found.dealt:
         return {}
-    if found.status == Table.Status.FINISHED:
-        ratings.ratings_settle()
     return {"seat_ratings": ratings.table_ratings(table=found)}
 
 

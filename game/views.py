@@ -78,7 +78,6 @@ def profile(request: HttpRequest) -> HttpResponse:
         return redirect("game:profile")
     # a paid donation earns the supporter badge
     is_supporter = donation_selectors.user_is_supporter(user=request.user)
-    ratings.ratings_settle()
     tables = history.tables_for(user_id=request.user.pk)
     return render(
         request,
@@ -113,7 +112,6 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest(str(forged))
     if not engine_cards.MIN_PLAYERS <= players <= engine_cards.MAX_PLAYERS:
         players = 4
-    ratings.ratings_settle()
     return render(
         request,
         "game/leaderboard.html",

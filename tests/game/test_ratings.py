@@ -3,11 +3,14 @@
 from random import Random
 
 import pytest
+from django.core.management import call_command
+from django.db.models import F
 
 from game import glicko, ratings
 from game.engine.state import MatchSetup, MatchState
-from game.models import PlayerRating, RatedMatch, RatingChange
-from game.services import profiles
+from game.identity import SeatOwner
+from game.models import ActionLog, PlayerRating, RatedMatch, RatingChange, Seat, Table
+from game.services import play, profiles
 from tests.game.stored import greedy_match, greedy_round, stored_table
 
 pytestmark = pytest.mark.django_db
@@ -146,10 +149,11 @@ def test_the_profile_shows_the_rating_and_its_chart_match_by_match(client, make_
     for seed in (0, 1):
         match = greedy_match(MatchSetup.cutthroat(3, target=11), seed)
         stored_table(match, [{"user": user}, {"bot_level": "greedy"}, {"bot_level": "random"}])
+    ratings.ratings_settle()  # stored straight, not played: rated by the catch-up
     client.force_login(user)
     html = client.get("/accounts/profile/").content.decode()
     rating = PlayerRating.objects.get(user=user)
-    assert rating.matches == 2  # the profile rated both matches
+    assert rating.matches == 2
     assert f"{rating.rating:.0f} ± {rating.deviation:.0f}" in html
     assert ratings.rating_history(user_id=user.pk, players=3)[0] == pytest.approx(1500.0)
     assert len(ratings.rating_history(user_id=user.pk, players=3)) == 3
@@ -164,3 +168,37 @@ def test_a_player_opts_in_to_the_leaderboards_on_the_profile(client, make_user):
     page = client.get("/leaderboard/?players=4").content.decode()
     assert "Nobody on this board yet" in page  # opted in, but no rated match yet
     assert client.get("/leaderboard/?players=99").status_code == 200  # falls back to 4
+
+
+def test_a_match_is_rated_as_its_last_move_is_stored_with_no_page_asked(
+    make_user, django_capture_on_commit_callbacks
+):
+    user = make_user("dee")
+    match = _finished(MatchSetup.partnerships(4, 2, target=11), winner=0)
+    table = stored_table(match, [{"user": user}] + [{"bot_level": "greedy"}] * 3)
+    last = ActionLog.objects.filter(table=table).latest("round", "index")
+    last.delete()  # the table one move before the end, that move the player's own
+    Seat.objects.filter(table=table, number=0).update(user=None, bot_level="greedy")
+    Seat.objects.filter(table=table, number=last.seat).update(user=user, bot_level=None)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING, moves=F("moves") - 1)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        play.table_play(
+            table_id=table.pk, seat_owner=SeatOwner(user_id=user.pk), action=last.action
+        )
+
+    assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+    assert RatedMatch.objects.filter(table=table).exists()
+    assert PlayerRating.objects.get(user=user, players=4).matches == 1
+    assert ratings.ratings_settle() == 0  # nothing left for the catch-up
+
+
+def test_the_scheduled_prune_rates_a_match_that_missed_its_moment(make_user):
+    user = make_user("gil")
+    match = _finished(MatchSetup.cutthroat(3, target=11), winner=0)
+    table = stored_table(match, [{"user": user}, {"bot_level": "greedy"}, {"bot_level": "greedy"}])
+
+    call_command("prune_tables")
+
+    assert RatedMatch.objects.filter(table=table).exists()
+    assert PlayerRating.objects.get(user=user, players=3).matches == 1

@@ -1,4 +1,5 @@
-"""Close deserted tables and delete finished guest tables: run it on a schedule (README)."""
+"""Rate any finished match not rated yet, close deserted tables and delete finished guest
+tables: run it on a schedule (README)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand
 
+from game import ratings
 from game.services import limits
 
 
 class Command(BaseCommand):
     help = (
-        "Close tables in play whose people have all been away SMEAR_DESERTED_AFTER_S, and "
-        "delete finished or closed tables where no signed-in player sat."
+        "Rate finished matches that were not rated as they ended, close tables in play "
+        "whose people have all been away SMEAR_DESERTED_AFTER_S, and delete finished or "
+        "closed tables where no signed-in player sat."
     )
 
     def add_arguments(self, parser) -> None:
@@ -24,6 +27,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, older_than_hours: float, **options) -> None:
+        rated = ratings.ratings_settle()  # before a guest table's rows can go
         closed = limits.deserted_tables_close()
         pruned = limits.guest_tables_prune(older_than=timedelta(hours=older_than_hours))
-        self.stdout.write(f"closed {closed} deserted tables; deleted {pruned} guest tables")
+        self.stdout.write(
+            f"rated {rated} matches; closed {closed} deserted tables; deleted {pruned} guest tables"
+        )
