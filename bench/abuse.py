@@ -18,7 +18,8 @@ normal person at a table of three expert bots, connected over a websocket and pl
 - posts the donate form --checkouts times: prints the Checkout Sessions created at
   (fake) Stripe and the pending donations stored.
 
-During each flood a probe asks for ``GET /`` every 100 ms (p50/p95 printed), and the
+During each flood a probe, a process of its own, asks for ``GET /`` every 100 ms (p50/p95
+printed), and the
 normal person's bots are timed: each bot move as it reaches the person, minus the pace
 after the move before it (near 0 ms is on time; see bench/live.py). Counts are exact;
 times depend on the machine's other load, printed with them.
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import http.cookiejar
+import multiprocessing
 import os
 import random
 import re
@@ -36,7 +38,6 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 import urllib.request
@@ -103,31 +104,27 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 class Probe:
-    """``GET /`` every 100 ms from its own thread: the latency a newcomer sees."""
+    """``GET /`` every 100 ms from a process of its own: the latency a newcomer sees. (A
+    thread in this process would wait for the flood's own clients here, which hold this
+    interpreter's lock for most of the time, and time them as the server's delay.)"""
 
     def __init__(self, base: str) -> None:
         self.base, self.times, self.failures = base, [], 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        context = multiprocessing.get_context("spawn")
+        self._stop = context.Event()
+        self._results, sending = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_probe_loop, args=(base, self._stop, sending), daemon=True
+        )
 
     def __enter__(self) -> Probe:
-        self._thread.start()
+        self._process.start()
         return self
 
     def __exit__(self, *exc) -> None:
         self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            began = time.monotonic()
-            try:
-                with urllib.request.urlopen(self.base + "/", timeout=10) as response:
-                    response.read()
-                self.times.append(time.monotonic() - began)
-            except OSError:
-                self.failures += 1
-            self._stop.wait(max(0.0, 0.1 - (time.monotonic() - began)))
+        self.times, self.failures = self._results.recv()
+        self._process.join()
 
     def line(self) -> str:
         ms = [t * 1000 for t in self.times]
@@ -135,6 +132,20 @@ class Probe:
             f"GET / p50 {percentile(ms, 0.5):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms "
             f"({len(ms)} probes, {self.failures} failed)"
         )
+
+
+def _probe_loop(base: str, stop, results) -> None:
+    times, failures = [], 0
+    while not stop.is_set():
+        began = time.monotonic()
+        try:
+            with urllib.request.urlopen(base + "/", timeout=10) as response:
+                response.read()
+            times.append(time.monotonic() - began)
+        except OSError:
+            failures += 1
+        stop.wait(max(0.0, 0.1 - (time.monotonic() - began)))
+    results.send((times, failures))
 
 
 def lateness_line(results: Results, since: int) -> str:

@@ -107,8 +107,9 @@ def setup_django(
     names=("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "SMEAR_AWAY_AFTER_S"),
 ) -> None:
     """This process only writes the tables: the site's settings (``names`` of ``env``) on
-    the server's database. (Its own bots' timetable hears the moves it makes too: with the
-    servers' away time, it never plays for the scripted people.)"""
+    the server's database, and no bots' timetable of its own. (Its timetable would hear
+    the tables it makes and race the servers to play their bots, announcing those moves
+    to nobody: with the in-memory layer a server's sockets never heard them.)"""
     for name in names:
         if name in env:
             os.environ[name] = env[name]
@@ -118,6 +119,9 @@ def setup_django(
     import django
 
     django.setup()
+    from game import bot_runner, events
+
+    events.unlisten(bot_runner.heard)
 
 
 def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str, list[str]]]:

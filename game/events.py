@@ -62,6 +62,11 @@ def listen(listener: Listener) -> None:
         _listeners.append(listener)
 
 
+def unlisten(listener: Listener) -> None:
+    if listener in _listeners:
+        _listeners.remove(listener)
+
+
 def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 

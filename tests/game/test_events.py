@@ -60,3 +60,13 @@ def test_a_bots_broadcast_wakes_a_connection_waiting_on_the_servers_loop():
     message, waited = asyncio.run(listen())
     assert message["type"] == events.TABLE_CHANGED
     assert waited < 2.5  # not woken only by the 5 s timeout
+
+
+def test_a_listener_taken_off_hears_nothing_more(monkeypatch):
+    monkeypatch.setattr(events, "_listeners", [])  # this test's listener alone
+    heard = []
+    events.listen(heard.append)
+    events.table_opened(table_id=1)
+    events.unlisten(heard.append)
+    events.table_opened(table_id=2)
+    assert heard == [events.TableOpened(1)]
