@@ -71,8 +71,9 @@ class Budget:
     first_trick_factor: float = 2.5
     move_ms: float = 40.0
     move_deals: int = 12
-    # a dear analysis is preceded by a quick look (a share of its time, a few deals) that
-    # drops the decisions it would not keep; the look only selects, it is never shown
+    # an analysis of three times the look's time or more is preceded by a quick look (a
+    # share of its time, a few deals) that drops the decisions it would not keep; the
+    # look only selects, it is never shown
     screen_share: float = 0.1
     screen_ms: float = 100.0
     screen_deals: int = 24

@@ -728,7 +728,7 @@ std::vector<int> root_order(const Position& p) {
 
 // The cards held at the first trick start an estimate answers for: after the current
 // trick and ``exact_tricks`` - 1 more.
-int horizon_of(const Position& p, int exact_tricks) {
+static int horizon_of(const Position& p, int exact_tricks) {
     if (exact_tricks <= 0) return 0;
     int held = 0;
     for (int s = 0; s < p.players; ++s) held += popcount(p.hands[s]);
