@@ -4,7 +4,8 @@
 
 The expert sits at every other seat against greedy bots; every decision with more than
 one legal action is timed. Prints p50/p95/max per table size and phase, with the sampled
-deals solved per decision (p50 and the fewest), and which search ran (native or Python).
+deals solved exactly per decision (p50 and the fewest; an estimated decision, one for which
+no deal was solved exactly, counts 0), how many were estimated, and which search ran.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def measure(players: int, rounds: int, seed: int) -> None:
     match = MatchState(setup)
     times: dict[str, list[float]] = defaultdict(list)
     deals: dict[str, list[int]] = defaultdict(list)
+    estimated: dict[str, int] = defaultdict(int)  # decisions no exact deal was solved for
     for _ in range(rounds):
         if match.is_terminal():
             match = MatchState(setup)
@@ -52,7 +54,9 @@ def measure(players: int, rounds: int, seed: int) -> None:
                 action = analysis.best if analysis.deals else greedy.choose(view, legal, rng)
                 times[phase].append(time.perf_counter() - started)
                 times["all"].append(times[phase][-1])
-                deals[phase].append(analysis.deals)
+                # an estimated analysis solved no deal exactly
+                deals[phase].append(0 if analysis.estimated else analysis.deals)
+                estimated[phase] += analysis.estimated
             else:
                 action = greedy.choose(view, legal, rng)
             match = match.apply(action, seat)
@@ -62,6 +66,7 @@ def measure(players: int, rounds: int, seed: int) -> None:
         ms = [t * 1e3 for t in times[phase]]
         solved = (
             f", deals p50 {percentile(deals[phase], 0.5)} min {min(deals[phase])}"
+            f", {estimated[phase]} estimated"
             if phase != "all"
             else ""
         )

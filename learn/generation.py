@@ -71,9 +71,22 @@ class Budget:
     first_trick_factor: float = 2.5
     move_ms: float = 40.0
     move_deals: int = 12
+    # an analysis of three times the look's time or more is preceded by a quick look (a
+    # share of its time, a few deals) that drops the decisions it would not keep; the
+    # look only selects, it is never shown
+    screen_share: float = 0.1
+    screen_ms: float = 100.0
+    screen_deals: int = 24
 
     def analyst(self, view: SeatView) -> ExpertBot:
         return ExpertBot(budget_ms=self.analysis_ms * self._factor(view), max_deals=self.max_deals)
+
+    def screener(self, analyst: ExpertBot) -> ExpertBot | None:
+        """The quick look before ``analyst``'s analysis, or None where that is cheap."""
+        budget_ms = max(self.screen_ms, analyst.budget_ms * self.screen_share)
+        if analyst.max_deals <= self.screen_deals or analyst.budget_ms < 3 * budget_ms:
+            return None
+        return ExpertBot(budget_ms=budget_ms, max_deals=self.screen_deals)
 
     def _factor(self, view: SeatView) -> float:
         kind, players = decision_kind(view), view.players
@@ -107,6 +120,22 @@ class Keep:
         margin = best.value - second.value
         error = math.hypot(best.value_se, second.value_se)
         return margin >= self.min_margin and margin > self.z * error
+
+    def promising(self, options: Sequence[Option], deals: int, expected: int) -> bool:
+        """Whether a quick look at ``deals`` sampled deals leaves a fair chance that an
+        analysis of ``expected`` deals is kept: enough deals, two options apart, and a
+        margin that, given the benefit of the doubt, reaches the threshold."""
+        if len(options) < 2 or expected < self.min_deals or self._obvious_pass(options):
+            return False
+        if self.priced_calls and _unpriced_call(options):
+            return False
+        if deals < 2:
+            return False  # under two deals in the quick look: too few in the long analysis
+        best, second = options[0], options[1]
+        margin = best.value - second.value
+        if margin <= 0:
+            return False  # level in every deal seen: most often two cards that play alike
+        return margin + self.z * math.hypot(best.value_se, second.value_se) >= self.min_margin
 
     def _obvious_pass(self, options: Sequence[Option]) -> bool:
         """Pass is best and every bid, once it wins the auction, is seldom made. Only a
@@ -189,10 +218,28 @@ class Assessment:
 def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
     """Price every legal action for the seat to act. Only the view goes in, so the
     analysis cannot depend on a card the seat has not seen."""
-    legal = view.legal_actions()
-    analysis = analyst.analyse(view, legal, rng, detailed=True)
+    analysis, options = price(view, analyst, rng)
+    return described(view, analysis, options, analyst, rng)
+
+
+def price(view: SeatView, analyst: ExpertBot, rng: Random) -> tuple[Analysis, tuple[Option, ...]]:
+    """The analysis of every legal action, and its options as the bank stores them."""
+    analysis = analyst.analyse(view, view.legal_actions(), rng, detailed=True)
     phase = phase_of(view)
-    options = tuple(_option(stats, phase) for stats in analysis.actions)
+    return analysis, tuple(_option(stats, phase) for stats in analysis.actions)
+
+
+def described(
+    view: SeatView,
+    analysis: Analysis,
+    options: tuple[Option, ...],
+    analyst: ExpertBot,
+    rng: Random,
+) -> Assessment:
+    """The priced decision with its themes and a line of play (``rng`` goes on from the
+    analysis, so a decision gets the same line whether described at once or after the
+    filter)."""
+    phase = phase_of(view)
     line, line_hands = _line(view, analysis, options, analyst, rng)
     return Assessment(
         phase=phase,
@@ -320,15 +367,35 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
             examined += 1
             kind = decision_kind(view)
             examined_kinds[kind] = examined_kinds.get(kind, 0) + 1
-            assessment = assess(view, budget.analyst(view), Random(f"{job.seed}/{number}"))
-            if keep.accepts(assessment.options, assessment.deals):
-                kept.append(position_at(match, seat, assessment).to_json())
-                kept_kinds[kind] = kept_kinds.get(kind, 0) + 1
+            analyst = budget.analyst(view)
+            screen = Random(f"{job.seed}/{number}/screen")
+            if worth_analysing(view, analyst, budget.screener(analyst), keep, screen):
+                rng = Random(f"{job.seed}/{number}")
+                analysis, options = price(view, analyst, rng)
+                if keep.accepts(options, analysis.deals):  # the line only for a kept one
+                    assessment = described(view, analysis, options, analyst, rng)
+                    kept.append(position_at(match, seat, assessment).to_json())
+                    kept_kinds[kind] = kept_kinds.get(kind, 0) + 1
         match = match.apply(action, seat)
         number += 1
     return JobResult(
         tuple(kept), examined, examined_kinds, kept_kinds, time.perf_counter() - started
     )
+
+
+def worth_analysing(
+    view: SeatView, analyst: ExpertBot, screener: ExpertBot | None, keep: Keep, rng: Random
+) -> bool:
+    """Whether the quick look (if any) gives ``analyst``'s long analysis a fair chance
+    of being kept: a clear enough margin, and enough deals expected in its budget."""
+    if screener is None:
+        return True
+    started = time.perf_counter()
+    analysis, options = price(view, screener, rng)
+    seconds = max(time.perf_counter() - started, 1e-6)
+    rate = analysis.deals / seconds
+    expected = min(analyst.max_deals, int(rate * analyst.budget_ms / 1000))
+    return keep.promising(options, analysis.deals, expected)
 
 
 def warm_up(match: MatchState, rng: Random) -> MatchState:
@@ -351,8 +418,8 @@ def _move(mover: ExpertBot, view: SeatView, legal: list[int], rng: Random) -> tu
     if len(legal) == 1:
         return legal[0], False
     analysis = mover.analyse(view, legal, rng, detailed=False)
-    if not analysis.deals:  # no time for even one deal: let the long analysis judge
-        return GreedyBot().choose(view, legal, rng), True
+    if not analysis.deals or analysis.estimated:  # no deal solved: the long analysis judges
+        return analysis.best if analysis.deals else GreedyBot().choose(view, legal, rng), True
     values = [stats.value for stats in analysis.actions]
     return analysis.best, values[0] > values[1]
 

@@ -61,6 +61,12 @@ SOLVE_SHARE_MIN_S = 0.002
 # a sampled deal in card play may take this share of the time left: one that takes longer
 # is dropped and the next tried, so a hard deal cannot leave a decision with none
 DEAL_SHARE = 0.25
+# In live play, when the exact search solves no deal in the budget (8 seats on the first
+# tricks, a busy machine), the card is chosen from ESTIMATES rather than by greedy: this
+# many tricks searched exactly and the positions after them valued from what is decided
+# (the core's bounds, the open points shared evenly), in this share of the budget more.
+ESTIMATE_TRICKS = 2
+ESTIMATE_SHARE = 0.15
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,8 @@ class Analysis:
     complete: bool  # False when the deadline cut the sampling short
     line: tuple[tuple[int, int], ...]  # (seat, card): best play in one representative deal
     line_deal: tuple[int, ...]  # that deal's hands at the decision (a sample, not the real deal)
+    # the values are estimates (ESTIMATE_TRICKS searched exactly), never in a detailed one
+    estimated: bool = False
 
     @property
     def best(self) -> int:
@@ -140,6 +148,9 @@ class ExpertBot:
         situation = _situation(view, view.unit_of[view.bidder], view.bid)
         utility = self._play_utility(view, situation, detailed)
         batch = self._solve(view, utility, "actions", rng, deadline)
+        estimated = not batch.values and not detailed and native_available()
+        if estimated:
+            batch = self._estimate(view, utility, rng)
         column = {card: i for i, card in enumerate(batch.cards)}
         read = self._reader(situation, utility, detailed)
         samples = {action: [read(row[column[action]]) for row in batch.values] for action in legal}
@@ -156,6 +167,21 @@ class ExpertBot:
             complete=batch.complete,
             line=line,
             line_deal=first_deal.hands if first_deal else (),
+            estimated=estimated,
+        )
+
+    def _estimate(self, view: SeatView, utility: Utility, rng: Random) -> SampledSolve:
+        """Estimated values over sampled deals (at least one, whatever the time): the
+        first ESTIMATE_TRICKS tricks searched exactly, the rest from the core's bounds."""
+        return solve_sampled(
+            knowledge(view),
+            utility,
+            count=self.max_deals,
+            seed=rng.getrandbits(63),
+            mode="actions",
+            budget_ms=self.budget_ms * ESTIMATE_SHARE,
+            min_count=1,
+            exact_tricks=ESTIMATE_TRICKS,
         )
 
     def _play_utility(self, view: SeatView, situation: Situation, detailed: bool) -> Utility:

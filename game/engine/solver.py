@@ -133,6 +133,7 @@ def solve_sampled(
     min_count: int = 1,
     threads: int | None = None,
     deal_share: float = 0.0,
+    exact_tricks: int = 0,
 ) -> SampledSolve:
     """Deal ``count`` positions from ``known`` and solve each. ``budget_ms`` is honoured
     inside the search once ``min_count`` deals are solved; a deal it interrupts is
@@ -141,7 +142,10 @@ def solve_sampled(
     core idle, else one); values never depend on it. With ``deal_share`` above 0 a timed
     deal may take at most that share of the time left when it starts: one that takes
     longer is dropped and the next one tried, so one hard deal cannot spend the budget
-    (the deals kept lean to the easier ones)."""
+    (the deals kept lean to the easier ones). With ``exact_tricks`` above 0 the values are
+    ESTIMATES (the native core only): that many tricks searched exactly, the current one
+    first, and each position after them valued from what is decided, the open points
+    shared evenly."""
     if not 0 <= deal_share <= 1:
         raise ValueError(f"a deal's share is 0 to 1, not {deal_share}")
     if mode not in ("actions", "value"):
@@ -149,11 +153,16 @@ def solve_sampled(
     actions = mode == "actions"
     if actions and (known.leader + len(known.trick)) % known.players != known.seat:
         raise ValueError("actions are priced for the seat to act")
+    if exact_tricks < 0:
+        raise ValueError(f"exact tricks cannot be negative, not {exact_tricks}")
     if _backend is solver_native:
         positions, values, cards, complete, nodes, dropped = solver_native.solve_sampled_raw(
             known, utility, count=count, seed=seed, actions=actions, budget_ms=budget_ms,
             min_count=min_count, threads=threads, deal_share=deal_share,
+            exact_tricks=exact_tricks,
         )  # fmt: skip
+    elif exact_tricks:
+        raise ValueError("estimates (exact_tricks) need the native core")
     else:
         positions, values, cards, complete, nodes, dropped = _solve_sampled_py(
             known, utility, count, seed, actions, budget_ms, min_count, deal_share

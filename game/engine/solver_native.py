@@ -132,6 +132,7 @@ def solve_sampled_raw(
     min_count: int,
     threads: int | None = None,
     deal_share: float = 0.0,
+    exact_tricks: int = 0,
 ) -> tuple[list[Position], list[tuple[int, ...]], tuple[int, ...], bool, int, int]:
     """(deals, values per deal, cards, complete, nodes, dropped): the whole loop in the
     core, on ``threads`` (1 or 2) threads, or as many as the core finds idle cores for
@@ -140,7 +141,7 @@ def solve_sampled_raw(
     try:
         hands, values, cards, complete, nodes, dropped = _core.solve_sampled(
             known.as_tuple(), _utility(utility), count, seed & MASK64, actions, seconds,
-            min_count, 0 if threads is None else threads, deal_share,
+            min_count, 0 if threads is None else threads, deal_share, exact_tricks,
         )  # fmt: skip
     except _core.NoConsistentDeal as error:
         raise NoConsistentDeal(str(error)) from None

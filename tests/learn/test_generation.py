@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from game.bots.basic import GreedyBot
-from game.bots.expert import ActionStats
+from game.bots.expert import ActionStats, ExpertBot
 from game.engine.rules import PASS, bid_action
 from game.engine.state import MatchSetup, MatchState
 from learn import generation
@@ -92,6 +92,36 @@ def test_a_call_priced_without_the_rest_of_the_auction_is_not_kept():
     assert not Keep().accepts(old, deals=20)
     assert Keep(priced_calls=False).accepts(old, deals=20)
     assert Keep().accepts(options(("AS", 2.0), ("KS", 1.0), se=0.1), deals=20)  # cards: no calls
+
+
+# --- The quick look before a dear analysis ---------------------------------------------
+
+
+def test_a_quick_look_with_a_clear_margin_is_worth_the_long_analysis():
+    assert Keep().promising(options(("AS", 2.0), ("KS", 1.0), se=0.3), deals=12, expected=120)
+
+
+def test_a_quick_look_that_cannot_reach_the_margin_even_given_the_doubt_is_dropped():
+    # 0.1 apart, each value uncertain by 0.05: at best 0.1 + 2 * 0.07 < 0.3
+    assert not Keep().promising(options(("AS", 2.0), ("KS", 1.9), se=0.05), 12, 120)
+    assert Keep().promising(options(("AS", 2.0), ("KS", 1.9), se=0.2), 12, 120)
+
+
+def test_a_quick_look_that_finds_two_options_level_or_too_few_deals_is_dropped():
+    level = options(("QC", -3.98), ("KC", -3.98), ("7D", -4.2), se=0.34)
+    assert not Keep().promising(level, deals=23, expected=120)
+    clear = options(("AS", 2.0), ("KS", 0.0), se=0.1)
+    assert not Keep().promising(clear, deals=1, expected=120)
+    assert not Keep(min_deals=8).promising(clear, deals=12, expected=7)
+    assert not Keep().promising(searched_calls(("pass", 0.5), ("bid:4", -5.0), made=0.1), 12, 120)
+
+
+def test_only_a_dear_analysis_gets_a_quick_look_first():
+    budget = Budget()
+    assert budget.screener(ExpertBot(budget_ms=40, max_deals=120)) is None
+    assert budget.screener(ExpertBot(budget_ms=1e9, max_deals=4)) is None  # no room for a look
+    look = budget.screener(ExpertBot(budget_ms=20_000, max_deals=120))
+    assert look.budget_ms == 2000 and look.max_deals == budget.screen_deals
 
 
 # --- Options from the analysis -------------------------------------------------------------

@@ -7,6 +7,7 @@ import pytest
 from game.bots import make_bot
 from game.bots.expert import ExpertBot
 from game.engine.rules import PASS, bid_action, is_bid
+from game.engine.solver import native_available
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
 from tests.game.engine.builders import act, auction_won_by, round_with
 from tests.game.engine.test_state import SCRIPT, SCRIPTED_HANDS
@@ -111,3 +112,16 @@ def test_an_auction_at_eight_players_is_priced_even_when_the_time_is_nearly_gone
     assert analysis.deals >= 1  # the hand model answers for a deal the search cannot finish
     assert {s.action for s in analysis.actions} == set(state.legal_actions())
     assert all(s.auction is not None for s in analysis.actions)
+
+
+@pytest.mark.skipif(not native_available(), reason="estimates need the native core")
+def test_at_eight_seats_a_first_lead_with_no_time_for_an_exact_deal_is_estimated_not_greedy():
+    setup = MatchSetup.partnerships(8, 2)
+    state = auction_won_by(RoundState(setup, shuffle_deal(setup, 0, Random(8))), 1)
+    view, legal = state.view_for(state.current_player()), state.legal_actions()
+    hurried = ExpertBot(budget_ms=0.01)
+    analysis = hurried.analyse(view, legal, Random(1), detailed=False)
+    assert analysis.estimated and analysis.deals >= 1
+    assert {s.action for s in analysis.actions} == set(legal)
+    # a detailed analysis (what the trainer shows) is never an estimate
+    assert not hurried.analyse(view, legal, Random(1), detailed=True).estimated

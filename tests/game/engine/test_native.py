@@ -386,6 +386,53 @@ def test_the_python_batch_also_drops_a_deal_over_its_share_and_goes_on():
     assert dropped >= 2
 
 
+# --- Estimates: the first tricks searched exactly, the rest from what is decided ----------
+
+
+@needs_core
+@settings(max_examples=15, deadline=None)
+@given(deciding(), st.integers(0, 2**64 - 1), st.sampled_from(("actions", "value")))
+def test_an_estimate_that_searches_every_trick_left_is_the_exact_value(case, seed, mode):
+    known, utility = case
+    exact = solver.solve_sampled(known, utility, count=3, seed=seed, mode=mode)
+    covering = solver.solve_sampled(known, utility, count=3, seed=seed, mode=mode, exact_tricks=6)
+    assert covering.values == exact.values
+
+
+@needs_core
+@settings(max_examples=15, deadline=None)
+@given(setups(), st.integers(0, 2**32), st.data())
+def test_one_exact_trick_before_the_last_is_exact_since_the_last_plays_itself(setup, seed, data):
+    state = endgame(setup, seed, 2)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = data.draw(utilities(setup.units))
+    exact = solver.solve_sampled(known, utility, count=3, seed=seed)
+    one = solver.solve_sampled(known, utility, count=3, seed=seed, exact_tricks=1)
+    assert one.values == exact.values
+
+
+@needs_core
+def test_an_estimate_from_the_first_lead_at_eight_seats_is_quick_and_a_table_entry():
+    setup = MatchSetup.partnerships(8, 2)
+    state = endgame(setup, 4, 6)
+    known = knowledge(state.view_for(state.current_player()))
+    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    estimate = solver.solve_sampled(
+        known, utility, count=4, seed=1, budget_ms=0, min_count=4, exact_tricks=1
+    )
+    assert len(estimate.values) == 4
+    assert estimate.nodes < 4 * 20_000  # one trick searched, not the round
+    entries = {value for row in utility.table for value in row}
+    assert all(set(row) <= entries for row in estimate.values)
+
+
+def test_an_estimate_needs_a_count_of_tricks_that_is_not_negative():
+    state = endgame(MatchSetup.cutthroat(4), 2, 2)
+    known = knowledge(state.view_for(state.current_player()))
+    with pytest.raises(ValueError, match="exact tricks"):
+        solver.solve_sampled(known, points_utility(0), count=2, seed=0, exact_tricks=-1)
+
+
 @pytest.mark.parametrize("share", [-0.1, 1.5])
 def test_a_deals_share_of_the_budget_is_zero_to_one(share):
     state = endgame(MatchSetup.cutthroat(4), 2, 2)

@@ -38,7 +38,7 @@ struct Shared {
 
 std::vector<int> solve_one(const BatchRequest& r, const Position& p, const Budget& budget,
                            Counters& counters) {
-    Root root(p, *r.utility, budget, counters);
+    Root root(p, *r.utility, budget, counters, r.exact_tricks);
     std::vector<int> row;
     if (!r.actions) {
         row.push_back(root.value());

@@ -24,6 +24,8 @@ struct BatchRequest {
     // starts; one that takes longer is dropped and the next deal tried, so that one
     // hard deal cannot spend the whole budget.
     double deal_share = 0;
+    // Above 0: an estimate (see Root), that many tricks searched exactly.
+    int exact_tricks = 0;
 };
 
 // The deals solved, in index order: a deal its share of the budget cut short is

@@ -299,7 +299,8 @@ PYBIND11_MODULE(smear_native, m) {
     m.def(
         "solve_sampled",
         [](py::handle knowledge, py::handle utility, int count, Mask seed, bool actions,
-           py::object seconds, int min_count, int threads, double deal_share) {
+           py::object seconds, int min_count, int threads, double deal_share,
+           int exact_tricks) {
             const Knowledge k = read_knowledge(knowledge);
             const Utility u = read_utility(utility);
             if (count < 0) bad_input("the count cannot be negative");
@@ -321,6 +322,8 @@ PYBIND11_MODULE(smear_native, m) {
             request.threads = threads ? threads : idle_core_threads();
             if (!(deal_share >= 0 && deal_share <= 1)) bad_input("a deal's share is 0 to 1");
             request.deal_share = deal_share;
+            if (exact_tricks < 0) bad_input("exact tricks cannot be negative");
+            request.exact_tricks = exact_tricks;
             if (count > 0) validate(deal(k, seed, 0));  // a malformed knowledge fails here
             BatchResult result;
             {
@@ -336,8 +339,10 @@ PYBIND11_MODULE(smear_native, m) {
         },
         py::arg("knowledge"), py::arg("utility"), py::arg("count"), py::arg("seed"),
         py::arg("actions"), py::arg("seconds"), py::arg("min_count"), py::arg("threads") = 0, py::arg("deal_share") = 0.0,
+        py::arg("exact_tricks") = 0,
         "(hands per deal, values per deal, cards, complete, nodes, dropped); deals on 1 or 2 "
-        "threads, each timed deal within deal_share of the time left (0: all of it)");
+        "threads, each timed deal within deal_share of the time left (0: all of it); "
+        "exact_tricks above 0: ESTIMATES, that many tricks searched and the rest guessed");
 
     m.def(
         "splitmix64",

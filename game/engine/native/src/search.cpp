@@ -93,7 +93,7 @@ TranspositionTable& thread_table() {
 class Search {
    public:
     Search(const Position& p, int trump, const Utility& u, const Budget& budget,
-           Counters& counters, TranspositionTable& tt);
+           Counters& counters, TranspositionTable& tt, int horizon);
     int after(int card, int alpha, int beta);
     // Searches from now on give up (throw ProbeLimit) once the node count passes ``limit``.
     void limit_nodes(std::uint64_t limit) { node_limit_ = limit; }
@@ -111,13 +111,22 @@ class Search {
     struct Bounds {
         int lower, upper;
     };
+    // What is decided at a point of the search: each side's points taken or sure, the
+    // points still open, and the side game surely goes to (1 maximising, 0 the other,
+    // -1 open; then ``game_ahead`` is the side ahead on game so far, or -1).
+    struct Decided {
+        int a_low, b_low, out, settled, game_ahead;
+    };
     struct TrickSoFar {
         Mask cards = 0;
         int winning = -1, win_seat = -1;
         std::uint32_t pending = 0;  // seats still to play to it, one bit each
     };
+    Decided decided(int a, int b, std::uint64_t games, Mask remaining,
+                    const TrickSoFar& trick) const;
     Bounds bounds(int a, int b, std::uint64_t games, Mask remaining,
                   const TrickSoFar& trick) const;
+    int estimate_at(int a, int b, std::uint64_t games, Mask remaining) const;
     int points_in(Mask cards) const;
     Mask beaters_of(int winning) const;
     std::uint32_t holders_of(int card) const {
@@ -161,6 +170,7 @@ class Search {
     std::uint64_t node_limit_ = UINT64_MAX;
     Mask last_cards_ = 0;  // in the last two tricks: every card still held or in the trick
     bool killers_ = false;
+    const int horizon_;
     // the maximising side's last cut-off card, per seat, place in the trick, cards in hand
     int killer_[kMaxSeats][kMaxSeats][8];
 };
@@ -173,7 +183,7 @@ void Search::count_node() {
 }
 
 Search::Search(const Position& p, int trump, const Utility& u, const Budget& budget,
-               Counters& counters, TranspositionTable& tt)
+               Counters& counters, TranspositionTable& tt, int horizon)
     : r_(rules()),
       p_(p),
       u_(u),
@@ -182,7 +192,8 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
       tt_(tt),
       trump_(trump),
       players_(p.players),
-      units_(p.units) {
+      units_(p.units),
+      horizon_(horizon) {
     const Mask in_play = p.in_play();
     trump_mask_ = r_.suit_mask[trump];
     const Mask trumps = in_play & trump_mask_;
@@ -371,8 +382,8 @@ Mask Search::beaters_of(int winning) const {
 // capture is sure, and game once the rest cannot change who wins it. Mid-trick, the
 // cards played so far go to the side winning the trick once no opponent still to play
 // (a seat in ``pending``) can beat its winning card.
-Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
-                              const TrickSoFar& trick) const {
+Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remaining,
+                                const TrickSoFar& trick) const {
     Mask hands_of_side[2] = {0, 0};  // [other side, maximising side]
     for (int s = 0; s < players_; ++s) hands_of_side[side_of_seat_[s]] |= hands_[s];
     int sure[2] = {0, 0};       // points, per side
@@ -412,7 +423,7 @@ Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
         out -= points;
     }
     const int a_low = a + sure[1], b_low = b + sure[0];
-    int settled = -1;  // the side game surely goes to (1 maximising, 0 the other), if either
+    int settled = -1, game_ahead = -1;
     if (two_sides_) {
         // each side is one unit: game is settled once even the rest cannot tie it
         const int ga = int((games >> (8 * max_unit_)) & 0xFF) + game_sure[1];
@@ -422,6 +433,7 @@ Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
             settled = 1;
         else if (gb > ga + open)
             settled = 0;
+        game_ahead = ga > gb ? 1 : gb > ga ? 0 : -1;
     } else {
         int top = -1, second = -1, top_unit = 0;
         for (int unit = 0; unit < units_; ++unit) {
@@ -435,11 +447,29 @@ Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
             }
         }
         if (units_ == 1 || top > second + still_out) settled = u_.side_of_unit[top_unit] ? 1 : 0;
+        if (top > second) game_ahead = u_.side_of_unit[top_unit] ? 1 : 0;
     }
+    return {a_low, b_low, out, settled, game_ahead};
+}
+
+Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
+                              const TrickSoFar& trick) const {
+    const auto [a_low, b_low, out, settled, game_ahead] =
+        decided(a, b, games, remaining, trick);
     const auto& t = u_.table;
     if (settled < 0) return {t[a_low][b_low + out + 1], t[a_low + out + 1][b_low]};
     if (settled == 1) return {t[a_low + 1][b_low + out], t[a_low + out + 1][b_low]};
     return {t[a_low][b_low + out + 1], t[a_low + out][b_low + 1]};
+}
+
+// An ESTIMATE, not the value: what is decided, the open points shared evenly (an odd one
+// to neither side), game to the side sure of it or else ahead on it. Always between the
+// bounds, and a table entry.
+int Search::estimate_at(int a, int b, std::uint64_t games, Mask remaining) const {
+    const auto [a_low, b_low, out, settled, game_ahead] =
+        decided(a, b, games, remaining, TrickSoFar{});
+    const int game = settled >= 0 ? settled : game_ahead;
+    return u_.table[a_low + out / 2 + (game == 1)][b_low + out / 2 + (game == 0)];
 }
 
 std::uint64_t Search::key_hash(const TableKey& key, std::uint64_t relative,
@@ -454,6 +484,7 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     for (int s = 0; s < players_; ++s) remaining |= hands_[s];
     if (!remaining) return final_value(a, b, games);
     if (popcount(remaining) == players_) return last_trick(leader, a, b, games);
+    if (popcount(remaining) <= horizon_) return estimate_at(a, b, games, remaining);
     const int still_out = r_.game_total(remaining);
     const std::uint64_t relative = game_key(games, still_out);
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
@@ -695,12 +726,22 @@ std::vector<int> root_order(const Position& p) {
     return cards;
 }
 
+// The cards held at the first trick start an estimate answers for: after the current
+// trick and ``exact_tricks`` - 1 more.
+static int horizon_of(const Position& p, int exact_tricks) {
+    if (exact_tricks <= 0) return 0;
+    int held = 0;
+    for (int s = 0; s < p.players; ++s) held += popcount(p.hands[s]);
+    return std::max(0, held - (p.players - p.trick_len) - (exact_tricks - 1) * p.players);
+}
+
 Root::Root(const Position& position, const Utility& utility, const Budget& budget,
-           Counters& counters)
+           Counters& counters, int exact_tricks)
     : position_(position),
       utility_(utility),
       budget_(budget),
       counters_(counters),
+      horizon_(horizon_of(position, exact_tricks)),
       order_(root_order(position)) {
     thread_table().clear(position.players <= 4 ? kSmallTableBits : kTableBits);
 }
@@ -712,7 +753,7 @@ int Root::after(int card, int alpha, int beta, std::uint64_t node_limit) {
     auto& search = searches_[trump];
     if (!search)
         search = std::make_unique<Search>(position_, trump, utility_, budget_, counters_,
-                                          thread_table());
+                                          thread_table(), horizon_);
     search->limit_nodes(node_limit == UINT64_MAX ? UINT64_MAX : counters_.nodes + node_limit);
     return search->after(card, alpha, beta);
 }

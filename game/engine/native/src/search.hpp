@@ -79,8 +79,10 @@ struct ProbeLimit {};
 // transposition table across every question asked of the position.
 class Root {
    public:
+    // ``exact_tricks`` above 0 asks for an estimate: that many tricks (the current one
+    // first) searched exactly, each trick start after them valued by estimate_at.
     Root(const Position& position, const Utility& utility, const Budget& budget,
-         Counters& counters);
+         Counters& counters, int exact_tricks = 0);
     ~Root();
     const std::vector<int>& order() const { return order_; }
     int after(int card, int alpha, int beta, std::uint64_t node_limit = UINT64_MAX);
@@ -99,6 +101,7 @@ class Root {
     const Utility& utility_;
     const Budget budget_;  // a copy: callers may pass a temporary
     Counters& counters_;
+    const int horizon_;  // cards held at the first trick start valued by estimate (0: none)
     std::vector<int> order_;
     std::unique_ptr<Search> searches_[4];
 };
