@@ -21,6 +21,8 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
+from functools import cache
+from operator import attrgetter
 
 from django import template
 from django.template import Context
@@ -41,7 +43,7 @@ SLOT = f"<!--seat-part {secrets.token_hex(16)}-->"
 # it is drawn from these alone, so its drawing can be kept by their values.
 PART_INPUTS = {
     "trump_line": ("target", "trump", "trump_name", "bid", "bidder_name"),
-    "seat": ("abandoned",),  # and the seat itself: ``{% public_part "seat" seat %}``
+    "seat": ("abandoned",),  # and the seat itself: ``{% public_part "seat" each="seats" %}``
     "trick": (
         "shown_trick",
         "trick_done",
@@ -78,6 +80,13 @@ _kept_lock = threading.Lock()  # the event loop and the database thread both dra
 KEPT = 4096
 
 
+@cache
+def _getter(fields: tuple[str, ...]):
+    """The values of ``fields`` of an object, as a tuple (attrgetter gives one field bare)."""
+    get = attrgetter(*fields)
+    return get if len(fields) > 1 else lambda source: (get(source),)
+
+
 class UndeclaredInput(Exception):
     """A part read a field that its inputs do not name. Not a KeyError: the template
     engine would swallow that and draw an empty string."""
@@ -94,13 +103,14 @@ class PartInputs(dict):
 
 
 @register.simple_tag(takes_context=True)
-def public_part(context, name: str, item=None) -> str:
+def public_part(context, name: str, each: str | None = None) -> str:
     """The table page's partial ``name``, drawn from its inputs in the page's public part
-    alone (so it cannot show a hand): every seat's page in a redraw shares it. ``item``:
-    one element of a public field (a seat of ``t.seats``), which the part sees as ``name``."""
+    alone (so it cannot show a hand): every seat's page in a redraw shares it. With
+    ``each="seats"``: the part once for each element of that public field, which it sees
+    as ``name`` (``seat``)."""
     public = context["t"].public
-    if item is not None:
-        return _draw_part(name, public, item)
+    if each is not None:
+        return mark_safe("".join(_draw_part(name, public, item) for item in getattr(public, each)))
     drawn = public.drawn.get(name)
     if drawn is None:
         drawn = public.drawn[name] = _draw_part(name, public)
@@ -120,7 +130,7 @@ def _draw_part(name: str, public, item=None) -> str:
 
 def _kept_or_drawn(name: str, item, source, fields, draw, *, keep: bool = True) -> str:
     """``draw(inputs)``, or what it drew before from equal inputs (``fields`` of ``source``)."""
-    values = tuple(getattr(source, field) for field in fields)
+    values = _getter(fields)(source)
     key = (name, item, values)
     if keep:
         with _kept_lock:
