@@ -77,7 +77,9 @@ SEAT_PART_INPUTS = {
 CHANGE_EVERY_MOVE = frozenset({"trick"})  # never kept: it would only churn the rest
 _kept: OrderedDict[tuple, str] = OrderedDict()  # (name, item, input values) -> the part drawn
 _kept_lock = threading.Lock()  # the event loop and the database thread both draw
-KEPT = 4096
+# a move adds three or four drawings, and a table's current ones (some thirty) must outlast
+# the moves of the others until its own next: some 1 kB each, 20 MB at most
+KEPT = 16384
 
 
 @cache
