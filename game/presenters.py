@@ -164,7 +164,6 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
 class PublicPage:
     """What a seat's page and a spectator's page show alike: public fields only."""
 
-    table_id: int  # with the code, names the table in the keys of its cached fragments
     code: str
     status: str
     view: PublicView
@@ -207,6 +206,14 @@ class PublicPage:
     @property
     def players(self) -> int:
         return self.view.players
+
+    @property
+    def target(self) -> int:
+        return self.view.target
+
+    @property
+    def bid(self) -> int | None:
+        return self.view.bid
 
     @property
     def trick_done(self) -> bool:
@@ -268,7 +275,6 @@ def public_page(
     trump, trump_name = trump_words(view)
     winner = match.winner
     return PublicPage(
-        table_id=table.pk,
         code=table.code,
         status=table.status,
         view=view,
@@ -462,6 +468,12 @@ class TableView(_TablePage, SeatHand):
         """The seat drawn nearest the page's owner, at the bottom of the table."""
         return self.seat
 
+    @property
+    def form_index(self) -> int | None:
+        """What a move's form posts to catch staleness (``action_index``): only a seat
+        whose turn it is has a form."""
+        return self.action_index if self.my_turn else None
+
 
 @dataclass(frozen=True)
 class SpectatorView(_TablePage):
@@ -474,6 +486,9 @@ class SpectatorView(_TablePage):
     spectator = True
     my_turn = False
     bids = ()
+    bid_choices = ()
+    hand = ()
+    form_index = None
     stood_in_for = False
     rotation = 0
 

@@ -1,6 +1,9 @@
 """The table page's two kinds of part.
 
-``{% public_part "trick" %}``: a part every seat sees alike, drawn once per public part.
+``{% public_part "trick" %}``: a part every seat sees alike, drawn from the few fields of
+the public part that ``PART_INPUTS`` names for it, and only those. A drawing is kept by
+their values: a part that a move left as it was (the auction while cards are played, the
+last round's summary) is not drawn again, at any table.
 
 ``{% seat_part "hand" %}...{% endseat_part %}``: a part that differs from seat to seat.
 Drawn in place when one page is rendered (an HTTP response). For the pages of a redraw,
@@ -8,12 +11,18 @@ Drawn in place when one page is rendered (an HTTP response). For the pages of a 
 a slot where each seat part stands, and fills the slots of each seat's page with that
 seat's own parts. So a seat's page is the shared public part plus its own: the seat
 parts are the only places a page's own fields (its hand, its turn, "you") may be used.
+In a redraw a seat part too is drawn from the fields ``SEAT_PART_INPUTS`` names and kept
+by their values.
 """
 
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
+from functools import cache
+from operator import attrgetter
 
 from django import template
 from django.template import Context
@@ -30,14 +39,114 @@ SLOTS = "_seat_part_slots"
 SLOT = f"<!--seat-part {secrets.token_hex(16)}-->"
 
 
+# The fields of the public part (``game.presenters.PublicPage``) each public part reads:
+# it is drawn from these alone, so its drawing can be kept by their values.
+PART_INPUTS = {
+    "trump_line": ("target", "trump", "trump_name", "bid", "bidder_name"),
+    "seat": ("abandoned",),  # and the seat itself: ``{% public_part "seat" each="seats" %}``
+    "trick": (
+        "shown_trick",
+        "trick_done",
+        "trick_of_last_round",
+        "shown_trick_winner",
+        "shown_trick_winner_name",
+        "shown_trick_key",
+        "leader_name",
+        "in_auction",
+    ),
+    "glance": ("glance",),
+    "auction_list": ("auction",),
+    "last_trick": ("last_trick", "last_trick_winner"),
+    "previous_summary": ("previous",),
+}
+# The fields of a page (``TableView``, ``SpectatorView``) each seat part reads. In a redraw
+# a seat part is drawn from these alone and kept by their values too: most do not change
+# from move to move (a waiting seat's hand, the score). Kept by the hand itself, a drawing
+# can only ever go to a page holding that very hand. Never kept when one page is rendered:
+# an HTTP response's forms carry the asker's own CSRF token.
+SEAT_PART_INPUTS = {
+    "units": ("units",),
+    "spectator_note": ("spectator",),
+    "rotation": ("rotation", "spectator"),
+    "rematch": ("rematch_code", "spectator", "code"),
+    "turn": ("my_turn", "in_auction", "opening_lead", "to_act_name"),
+    "away_notice": ("stood_in_for", "code"),
+    "dock": ("spectator", "my_turn", "in_auction", "code", "form_index", "bid_choices", "hand"),
+    "history": ("finished_rounds", "spectator", "code", "finished_round_numbers"),
+}
+CHANGE_EVERY_MOVE = frozenset({"trick"})  # never kept: it would only churn the rest
+_kept: OrderedDict[tuple, str] = OrderedDict()  # (name, item, input values) -> the part drawn
+_kept_lock = threading.Lock()  # the event loop and the database thread both draw
+# a move adds three or four drawings, and a table's current ones (some thirty) must outlast
+# the moves of the others until its own next: some 1 kB each, 20 MB at most
+KEPT = 16384
+
+
+@cache
+def _getter(fields: tuple[str, ...]):
+    """The values of ``fields`` of an object, as a tuple (attrgetter gives one field bare)."""
+    get = attrgetter(*fields)
+    return get if len(fields) > 1 else lambda source: (get(source),)
+
+
+class UndeclaredInput(Exception):
+    """A part read a field that its inputs do not name. Not a KeyError: the template
+    engine would swallow that and draw an empty string."""
+
+
+class PartInputs(dict):
+    """A part's ``t``: its declared fields, by name (the template engine looks a dict up
+    first), and nothing else."""
+
+    def __missing__(self, name: str):
+        raise UndeclaredInput(
+            f"a table part read {name!r}: name it in tables.PART_INPUTS or SEAT_PART_INPUTS"
+        )
+
+
 @register.simple_tag(takes_context=True)
-def public_part(context, name: str) -> str:
-    """The table page's partial ``name``, drawn from the page's public part alone (so it
-    cannot show a hand) and once per public part: every seat's page in a redraw shares it."""
+def public_part(context, name: str, each: str | None = None) -> str:
+    """The table page's partial ``name``, drawn from its inputs in the page's public part
+    alone (so it cannot show a hand): every seat's page in a redraw shares it. With
+    ``each="seats"``: the part once for each element of that public field, which it sees
+    as ``name`` (``seat``)."""
     public = context["t"].public
-    if name not in public.drawn:
-        public.drawn[name] = render_to_string(f"game/table.html#{name}", {"t": public})
-    return public.drawn[name]
+    if each is not None:
+        return mark_safe("".join(_draw_part(name, public, item) for item in getattr(public, each)))
+    drawn = public.drawn.get(name)
+    if drawn is None:
+        drawn = public.drawn[name] = _draw_part(name, public)
+    return drawn
+
+
+def _draw_part(name: str, public, item=None) -> str:
+    def draw(inputs: PartInputs) -> str:
+        context = {"t": inputs}
+        if item is not None:
+            context[name] = item
+        return render_to_string(f"game/table.html#{name}", context)
+
+    keep = name not in CHANGE_EVERY_MOVE
+    return _kept_or_drawn(name, item, public, PART_INPUTS[name], draw, keep=keep)
+
+
+def _kept_or_drawn(name: str, item, source, fields, draw, *, keep: bool = True) -> str:
+    """``draw(inputs)``, or what it drew before from equal inputs (``fields`` of ``source``)."""
+    values = _getter(fields)(source)
+    key = (name, item, values)
+    if keep:
+        with _kept_lock:
+            drawn = _kept.get(key)
+            if drawn is not None:
+                _kept.move_to_end(key)
+                return drawn
+    drawn = draw(PartInputs(zip(fields, values, strict=True)))
+    if keep:
+        with _kept_lock:
+            _kept[key] = drawn
+            while len(_kept) > KEPT:
+                _kept.popitem(last=False)
+    return drawn
 
 
 class SeatPartNode(template.Node):
@@ -80,12 +189,21 @@ def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
     compiled = get_template(name).template
     result = {}
     for key, page in pages.items():
-        context = Context(page)
         parts = [segments[0]]
-        with context.bind_template(compiled):
-            for (node, autoescape, use_l10n), after in zip(slots, segments[1:], strict=True):
-                context.autoescape, context.use_l10n = autoescape, use_l10n
-                parts.append(node.nodelist.render(context))
-                parts.append(after)
+        for slot, after in zip(slots, segments[1:], strict=True):
+            parts.append(_seat_part(compiled, slot, page["t"]))
+            parts.append(after)
         result[key] = "".join(parts)
     return result
+
+
+def _seat_part(compiled, slot, page) -> str:
+    """One seat part of ``page``, drawn from its inputs alone, or as kept."""
+    node, autoescape, use_l10n = slot
+
+    def draw(inputs: PartInputs) -> str:
+        context = Context({"t": inputs}, autoescape=autoescape, use_l10n=use_l10n)
+        with context.bind_template(compiled):
+            return node.nodelist.render(context)
+
+    return _kept_or_drawn(f"seat:{node.name}", None, page, SEAT_PART_INPUTS[node.name], draw)

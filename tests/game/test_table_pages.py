@@ -3,6 +3,7 @@ part, each seat's own parts filled in (game.templatetags.tables.draw_each). Ever
 the one its owner would get alone, at every point of a whole match."""
 
 import random
+from dataclasses import replace
 
 import pytest
 from django.template.loader import render_to_string
@@ -107,3 +108,57 @@ def tables_cards(html: str) -> list[str]:
     import re
 
     return re.findall(r'data-card="([^"]+)"', html)
+
+
+def _partials(source: str) -> dict[str, str]:
+    import re
+
+    partial = r"{% partialdef (\w+)(?: inline)? %}(.*?){% endpartialdef %}"
+    return dict(re.findall(partial, source, re.S))
+
+
+def test_each_part_reads_only_the_fields_it_is_given():
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    source = (Path(settings.BASE_DIR) / "templates/game/table.html").read_text()
+    partials = _partials(source)
+    used = set(re.findall(r'{% public_part "(\w+)"', source))
+    assert used == set(tables.PART_INPUTS)
+    seat_parts = dict(re.findall(r'{% seat_part "(\w+)" %}(.*?){% endseat_part %}', source, re.S))
+    assert set(seat_parts) == set(tables.SEAT_PART_INPUTS)
+    declared = [
+        *((partials[name], name, fields) for name, fields in tables.PART_INPUTS.items()),
+        *((seat_parts[name], name, fields) for name, fields in tables.SEAT_PART_INPUTS.items()),
+    ]
+    for part, name, fields in declared:
+        read = set(re.findall(r"\bt\.(\w+)", part))
+        assert read and read <= set(fields), (name, read - set(fields))
+
+
+def test_a_public_part_that_reads_a_field_it_was_not_given_fails_loudly():
+    from django.template import Context, Template
+
+    part = Template("{{ t.trump }}{{ t.hand }}")
+
+    with pytest.raises(tables.UndeclaredInput, match="hand"):
+        part.render(Context({"t": tables.PartInputs(trump="H")}))
+
+
+def test_a_public_part_is_drawn_again_only_when_its_fields_change(monkeypatch):
+    drawn = []
+    real = tables.render_to_string
+    monkeypatch.setattr(tables, "render_to_string", lambda *a: drawn.append(a) or real(*a))
+    table = _people_table(target=21)
+    page = selectors.table_page_context(table=table, seat_owner=SPECTATOR)["t"].public
+    code = page.code
+    bid = type(page.auction)([("Guest 1", f"bid {code}")])  # an auction no other table has
+
+    first = tables._draw_part("auction_list", replace(page, auction=bid))
+    again = tables._draw_part("auction_list", replace(page, auction=bid, round_number=7))
+    other = tables._draw_part("auction_list", replace(page, auction=(*bid, ("Guest 2", "pass"))))
+
+    assert first == again and len(drawn) == 2
+    assert "Guest 2: pass" in other and "Guest 2" not in first
