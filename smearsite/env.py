@@ -138,22 +138,17 @@ def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
 
 
 LOCMEM = "django.core.cache.backends.locmem.LocMemCache"
-# Public parts of a table's page (the trick, the auction, the last round), drawn once for
-# every seat that redraws after a move. Always in the process's own memory: a fragment is
-# fixed by its key, and a shared cache would cost a network round trip to save a render.
-FRAGMENTS = {"BACKEND": LOCMEM, "LOCATION": "fragments", "OPTIONS": {"MAX_ENTRIES": 4000}}
 
 
 def cache_config(environ: Mapping[str, str]) -> dict[str, Any]:
-    """CACHES: Redis when REDIS_URL is set, else an in-process memory cache; and the
-    in-process cache of page fragments.
+    """CACHES: Redis when REDIS_URL is set, else an in-process memory cache.
 
     The log-in rate limits are counted in the default cache, so they hold across every
     daphne process only when it is shared, i.e. on Redis.
     """
     url = environ.get("REDIS_URL", "").strip()
     if not url:
-        return {"default": {"BACKEND": LOCMEM}, "fragments": FRAGMENTS}
+        return {"default": {"BACKEND": LOCMEM}}
     return {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -161,7 +156,6 @@ def cache_config(environ: Mapping[str, str]) -> dict[str, Any]:
             # the channel layer may share this Redis database: keep our keys apart
             "KEY_PREFIX": "smear",
         },
-        "fragments": FRAGMENTS,
     }
 
 

@@ -269,8 +269,7 @@ def test_env_int_default_value_and_errors():
 def test_no_redis_url_means_a_per_process_memory_cache():
     caches = env.cache_config({})
 
-    assert caches["default"] == {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    assert caches["fragments"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert caches == {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
 def test_redis_url_means_djangos_redis_cache_shared_by_every_process():
@@ -279,8 +278,6 @@ def test_redis_url_means_djangos_redis_cache_shared_by_every_process():
     assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     assert caches["default"]["LOCATION"] == "redis://127.0.0.1:6379/0"
     assert caches["default"]["KEY_PREFIX"]
-    # page fragments stay in the process: a network hop would cost more than the render
-    assert caches["fragments"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
 
 
 def test_email_goes_to_the_console_by_default_from_the_sites_host():
