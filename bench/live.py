@@ -317,6 +317,8 @@ class Person:
             self._forget(results)
             return
         previous, self.at = self.at, (int(found[1]), int(found[2]))
+        if previous is None:
+            self.changed_at = time.monotonic()  # the table as it stood when we joined
         own_move = False
         if self.sent is not None:
             sent_at, when = self.sent

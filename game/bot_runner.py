@@ -52,8 +52,9 @@ logger = logging.getLogger(__name__)
 # a bot standing in for an absent person plays at this level
 STAND_IN_LEVEL = "expert"
 BOT_OPTIONS = {"expert": {"budget_ms": 250.0}}
-# a choice whose move is already due (a stand-in, a late look) may still think this long
-LATE_THINK_S = 0.1
+# a choice whose move is already due (a stand-in, a late look, a busy worker) may still
+# think this long: under load a bot answers quickly rather than late
+LATE_THINK_S = 0.02
 
 
 @dataclass(frozen=True)
