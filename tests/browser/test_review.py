@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
+from game import ratings
 from game.engine.state import Deal, MatchSetup
 from game.services import play
 from tests.game.stored import greedy_match, stored_table
@@ -93,6 +94,7 @@ def test_the_profiles_history_stats_and_ratings_fit_a_phone(phone: Page, artifac
     for seed in (1, 2):
         match = greedy_match(MatchSetup.partnerships(4, 2, target=11), seed)
         table = stored_table(match, [{"user": user}] + [{"bot_level": "expert"}] * 3)
+    ratings.ratings_settle()  # stored straight, not played: rated by the catch-up
     phone.goto("/accounts/login/?next=/accounts/profile/")
     phone.get_by_label("Username").fill("prairie")
     phone.get_by_label("Password:", exact=True).fill("not-used-123")
