@@ -29,6 +29,15 @@ from game.engine.state import MatchSetup, RoundState, shuffle_deal
 from tests.game.engine.test_properties import random_states, setups
 from tests.game.engine.test_solver import BID_TABLE, endgame
 
+
+def eight_seats_first_lead(seed: int) -> tuple[Knowledge, Utility]:
+    """What the seat to lead a 4v4 round's first trick knows, and its side's points table."""
+    setup = MatchSetup.partnerships(8, 2)
+    state = endgame(setup, seed, 6)
+    known = knowledge(state.view_for(state.current_player()))
+    return known, Utility(frozenset({setup.unit_of[known.seat]}))
+
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -319,10 +328,7 @@ def test_a_batch_solves_each_deal_as_the_python_solver_does(case, seed, mode):
 
 @needs_core
 def test_a_spent_budget_stops_the_batch_after_the_minimum_with_whole_deals_only():
-    setup = MatchSetup.partnerships(8, 2)
-    state = endgame(setup, 5, 6)
-    known = knowledge(state.view_for(state.current_player()))
-    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    known, utility = eight_seats_first_lead(5)
     cut = solver.solve_sampled(known, utility, count=50, seed=3, budget_ms=0, min_count=2)
     assert not cut.complete
     assert len(cut.positions) == len(cut.values) == 2
@@ -344,10 +350,7 @@ def test_two_threads_solve_the_same_deals_to_the_same_values_as_one(case, seed, 
 
 @needs_core
 def test_a_spent_budget_on_two_threads_still_solves_the_minimum():
-    setup = MatchSetup.partnerships(8, 2)
-    state = endgame(setup, 5, 6)
-    known = knowledge(state.view_for(state.current_player()))
-    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    known, utility = eight_seats_first_lead(5)
     cut = solver.solve_sampled(
         known, utility, count=50, seed=3, budget_ms=0, min_count=3, threads=2
     )
@@ -358,10 +361,7 @@ def test_a_spent_budget_on_two_threads_still_solves_the_minimum():
 @needs_core
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_deal_over_its_share_of_the_budget_is_dropped_and_the_next_one_tried(threads):
-    setup = MatchSetup.partnerships(8, 2)
-    state = endgame(setup, 5, 6)
-    known = knowledge(state.view_for(state.current_player()))
-    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    known, utility = eight_seats_first_lead(5)
     # the budget only has to outlast the first deal, under ASan and load too
     cut = solver.solve_sampled(
         known, utility, count=400, seed=3, budget_ms=3000, min_count=1, threads=threads,
@@ -376,10 +376,7 @@ def test_a_deal_over_its_share_of_the_budget_is_dropped_and_the_next_one_tried(t
 
 
 def test_the_python_batch_also_drops_a_deal_over_its_share_and_goes_on():
-    setup = MatchSetup.partnerships(8, 2)
-    state = endgame(setup, 5, 6)
-    known = knowledge(state.view_for(state.current_player()))
-    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    known, utility = eight_seats_first_lead(5)
     positions, _, _, complete, _, dropped = solver._solve_sampled_py(
         known, utility, 50, 3, True, 3000, 0, 1e-6
     )
@@ -414,10 +411,7 @@ def test_one_exact_trick_before_the_last_is_exact_since_the_last_plays_itself(se
 
 @needs_core
 def test_an_estimate_from_the_first_lead_at_eight_seats_is_quick_and_a_table_entry():
-    setup = MatchSetup.partnerships(8, 2)
-    state = endgame(setup, 4, 6)
-    known = knowledge(state.view_for(state.current_player()))
-    utility = Utility(frozenset({setup.unit_of[known.seat]}))
+    known, utility = eight_seats_first_lead(4)
     estimate = solver.solve_sampled(
         known, utility, count=4, seed=1, budget_ms=0, min_count=4, exact_tricks=1
     )
