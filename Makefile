@@ -57,7 +57,8 @@ run: install
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
 	@$(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT; \
-	$(BIN)/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=$(BACKLOG) smearsite.asgi:application
+	$(BIN)/python -m smearsite.serve -e tcp:port=$(PORT):interface=$(HOST):backlog=$(BACKLOG) \
+		smearsite.asgi:application
 
 # The browser tests run in a pytest of their own (the sync Playwright API keeps an event
 # loop running, which the asyncio tests must not share). Without chromium they are

@@ -18,7 +18,8 @@ normal person at a table of three expert bots, connected over a websocket and pl
 - posts the donate form --checkouts times: prints the Checkout Sessions created at
   (fake) Stripe and the pending donations stored.
 
-During each flood a probe, a process of its own, asks for ``GET /`` every 100 ms (p50/p95
+During each flood a probe, a process of its own connecting from another address
+(127.0.0.2: a newcomer, not the flooder), asks for ``GET /`` every 100 ms (p50/p95
 printed), and the
 normal person's bots are timed: each bot move as it reaches the person, minus the pace
 after the move before it (near 0 ms is on time; see bench/live.py). Counts are exact;
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import http.cookiejar
 import multiprocessing
 import os
@@ -66,6 +68,7 @@ ATTEMPT_FIELD = re.compile(r'name="attempt" value="([^"]+)"')
 PLAY_FORM = {"players": "4", "layout": "2v2", "bot_1": "expert", "bot_2": "expert"}
 PLAY_FORM["bot_3"] = "expert"
 SOCKETS_AT_ONCE = 100
+PROBE_ADDRESS = "127.0.0.2"
 BOT_PACE_S = 0.9
 
 
@@ -80,8 +83,17 @@ class Visitor:
         )
 
     def get(self, path: str) -> str:
-        with self.opener.open(self.base + path, timeout=30) as response:
-            return response.read().decode()
+        """The page, once the server lets this address connect again (after a flood, its
+        new connections are paced: smearsite.serve)."""
+        for _ in range(30):
+            try:
+                with self.opener.open(self.base + path, timeout=30) as response:
+                    return response.read().decode()
+            except urllib.error.HTTPError as error:
+                if error.code != 429:
+                    raise
+                time.sleep(float(error.headers.get("Retry-After", 1)))
+        raise RuntimeError(f"{path} answered 429 for 30 tries")
 
     def post(self, path: str, fields: dict[str, str]) -> int:
         data = urllib.parse.urlencode(fields).encode()
@@ -136,16 +148,33 @@ class Probe:
 
 def _probe_loop(base: str, stop, results) -> None:
     times, failures = [], 0
+    address = urllib.parse.urlsplit(base)
     while not stop.is_set():
         began = time.monotonic()
         try:
-            with urllib.request.urlopen(base + "/", timeout=10) as response:
-                response.read()
-            times.append(time.monotonic() - began)
+            _newcomer_get(address.hostname, address.port)
         except OSError:
             failures += 1
+        else:
+            times.append(time.monotonic() - began)
         stop.wait(max(0.0, 0.1 - (time.monotonic() - began)))
     results.send((times, failures))
+
+
+def _newcomer_get(host: str, port: int) -> None:
+    """``GET /`` on a new connection from another address than the flood's (127.0.0.1): a
+    newcomer is someone else, whom the server paces apart from the flood (smearsite.serve)."""
+    connection = http.client.HTTPConnection(
+        host, port, timeout=10, source_address=(PROBE_ADDRESS, 0)
+    )
+    try:
+        connection.request("GET", "/")
+        response = connection.getresponse()
+        response.read()
+        if response.status != 200:
+            raise OSError(f"GET / answered {response.status}")
+    finally:
+        connection.close()
 
 
 def lateness_line(results: Results, since: int) -> str:
@@ -182,12 +211,13 @@ def flood_tables(visitor: Visitor, count: int, concurrency: int) -> dict:
 
 async def flood_sockets(base: str, code: str, session: str, attempts: int) -> dict:
     from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
 
-    held, refused, failed = [], 0, 0
+    held, refused, paced, failed = [], 0, 0, 0
     gate = asyncio.Semaphore(SOCKETS_AT_ONCE)
 
     async def attempt() -> None:
-        nonlocal refused, failed
+        nonlocal refused, paced, failed
         async with gate:
             try:
                 socket = await connect(
@@ -197,6 +227,11 @@ async def flood_sockets(base: str, code: str, session: str, attempts: int) -> di
                     open_timeout=30,
                     ping_interval=None,
                 )
+            except InvalidStatus as error:
+                if error.response.status_code != 429:
+                    raise
+                paced += 1
+                return
             except Exception:
                 failed += 1
                 return
@@ -214,7 +249,7 @@ async def flood_sockets(base: str, code: str, session: str, attempts: int) -> di
     still_open = sum(1 for socket in held if socket.state.name == "OPEN")
     for socket in held:
         await socket.close()
-    return {"held": still_open, "refused": refused, "failed": failed}
+    return {"held": still_open, "refused": refused, "paced": paced, "failed": failed}
 
 
 def flood_checkouts(visitor: Visitor, fake: FakeStripe, count: int, concurrency: int) -> dict:
@@ -294,6 +329,7 @@ async def main_async(args: argparse.Namespace, base: str, fake: FakeStripe) -> N
     print(
         f"\nsockets: {args.sockets} attempts at one table by that guest in {took:.1f} s: "
         f"{sockets['held']} held, {sockets['refused']} refused in words, "
+        f"{sockets['paced']} answered 429 as they connected (too many new connections), "
         f"{sockets['failed']} failed to connect; {machine_load()}"
     )
     print(f"  {probe.line()}\n  {lateness_line(results, since)}")

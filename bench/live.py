@@ -567,8 +567,9 @@ def main() -> None:
             # nobody counts as away, so no bot ever stands in: bots are not timed, and the
             # tables of an earlier N are not played on by bots while the next N is measured
             SMEAR_AWAY_AFTER_S="86400",
-            # every client of the bench comes from 127.0.0.1
+            # every client of the bench comes from 127.0.0.1, as if from one address
             SMEAR_SOCKETS_PER_ADDRESS="100000",
+            SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS="0",
             SMEAR_BOT_PACE_MS=f"{args.bot_pace_ms:g}",
             **dict(item.split("=", 1) for item in args.server_env),
         )

@@ -69,10 +69,10 @@ def main() -> None:
 
     signal.signal(signal.SIGUSR1, clear)
     signal.signal(signal.SIGUSR2, dump)
-    from daphne.cli import CommandLineInterface
+    from smearsite.serve import PacedCommandLineInterface
 
     main_profile.enable()
-    CommandLineInterface.entrypoint()
+    PacedCommandLineInterface.entrypoint()
 
 
 if __name__ == "__main__":

@@ -180,6 +180,14 @@ SMEAR_REQUESTS_AT_ONCE_PER_ADDRESS = env.env_int(
     os.environ, "SMEAR_REQUESTS_AT_ONCE_PER_ADDRESS", default=8
 )
 SMEAR_REQUESTS_WAITING = env.env_int(os.environ, "SMEAR_REQUESTS_WAITING", default=32)
+# new connections per client address, paced as they are accepted (smearsite.serve; off
+# behind proxies, which pace their clients): a burst at once, then so many a second
+SMEAR_CONNECTIONS_BURST_PER_ADDRESS = env.env_int(
+    os.environ, "SMEAR_CONNECTIONS_BURST_PER_ADDRESS", default=60
+)
+SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS = env.env_int(
+    os.environ, "SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS", default=20
+)
 # a table in play whose people have all been away this long is closed (prune_tables)
 SMEAR_DESERTED_AFTER_S = env.env_int(os.environ, "SMEAR_DESERTED_AFTER_S", default=86400)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

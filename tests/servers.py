@@ -110,7 +110,7 @@ def start_daphne(
     ready_path: str = "/healthz",
     seconds: float = 60,
     extra_args: tuple[str, ...] = (),
-    launcher: tuple[str, ...] = ("-m", "daphne"),
+    launcher: tuple[str, ...] = ("-m", "smearsite.serve"),
 ) -> Server:
     """Start daphne serving the site and wait until ``ready_path`` answers 200.
 

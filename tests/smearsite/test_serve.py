@@ -1,0 +1,110 @@
+"""The server paces each address's new connections as they are accepted: a burst, then a
+few a second, and past that a fixed 429 that never reaches Django. Other addresses, and
+servers behind proxies, are not paced."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from smearsite.serve import ConnectionPace
+from tests.servers import daphne, manage, server_env
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_address_gets_its_burst_then_waits_for_the_refill():
+    clock = Clock()
+    pace = ConnectionPace(per_second=2, burst=3, clock=clock)
+
+    assert [pace.admit("198.51.100.7") for _ in range(4)] == [True, True, True, False]
+    clock.now += 0.4  # 0.8 of a connection refilled: not yet one
+    assert not pace.admit("198.51.100.7")
+    clock.now += 0.2
+    assert pace.admit("198.51.100.7")
+    assert not pace.admit("198.51.100.7")
+
+
+def test_one_address_out_of_connections_leaves_the_others_their_own():
+    pace = ConnectionPace(per_second=1, burst=2, clock=Clock())
+    for _ in range(10):
+        pace.admit("198.51.100.7")
+
+    assert pace.admit("203.0.113.9")
+    assert not pace.admit("198.51.100.7")
+
+
+def test_the_pace_forgets_refilled_addresses_so_its_memory_stays_bounded():
+    clock = Clock()
+    pace = ConnectionPace(per_second=10, burst=5, clock=clock)
+    for n in range(ConnectionPace.FORGET_AFTER):
+        pace.admit(f"10.0.{n // 256}.{n % 256}")
+    clock.now += 1.0  # every bucket is full again, the same as never seen
+    pace.admit("198.51.100.7")
+    pace.admit("198.51.100.7")
+
+    assert list(pace.buckets) == ["198.51.100.7"]
+    assert not [pace.admit("198.51.100.7") for _ in range(4)][-1]  # still counted
+
+
+def ask(port: int, request: bytes, *, source: str = "127.0.0.1") -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0)) as s:
+        s.sendall(request)
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+        return answer
+
+
+HEALTH = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+DONATE = (
+    b"POST /donate/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 9\r\n\r\namount=10"
+)
+
+
+def status(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1])
+
+
+def paced_env(tmp_path, **overrides: str) -> dict:
+    env = server_env(
+        DJANGO_SETTINGS_MODULE="smearsite.settings",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        REDIS_URL=None,
+        SMEAR_CONNECTIONS_BURST_PER_ADDRESS="3",
+        SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS="1",
+        **{"TRUSTED_PROXY_COUNT": "0", **overrides},
+    )
+    manage(["migrate", "--noinput"], env=env)
+    return env
+
+
+@pytest.mark.slow
+def test_an_address_past_its_pace_is_answered_429_in_words_and_others_are_served(tmp_path):
+    with daphne(env=paced_env(tmp_path), log=tmp_path / "daphne.log") as server:
+        answers = [status(ask(server.port, HEALTH)) for _ in range(10)]
+        refusal = ask(server.port, DONATE)  # a body the refusal never reads: still answered
+        other = ask(server.port, HEALTH, source="127.0.0.2")
+
+    assert 429 in answers[:6] and answers[-1] == 429
+    assert status(refusal) == 429
+    assert b"Retry-After: 1" in refusal
+    assert b"Too many new connections from your address" in refusal
+    assert status(other) == 200
+
+
+@pytest.mark.slow
+def test_behind_a_proxy_every_connection_is_the_proxys_so_none_is_paced(tmp_path):
+    env = paced_env(tmp_path, TRUSTED_PROXY_COUNT="1")
+    with daphne(env=env, log=tmp_path / "daphne.log") as server:
+        answers = [status(ask(server.port, HEALTH)) for _ in range(10)]
+
+    assert answers == [200] * 10
