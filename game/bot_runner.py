@@ -20,9 +20,11 @@ twice and nothing is lost.
 
 Fair to everyone: the workers are handed one choice each at a time (SMEAR_BOT_PROCESSES
 of them), from a queue that serves tables with a person here first, then the longest
-waiting; a table has at most one choice queued or thinking, and a choice that waited
-thinks only until its move is due (``LATE_THINK_S`` at least), so no table holds a worker
-for long. The workers end with their server, however it ends (``game.workers``).
+waiting; a table has at most one choice queued or thinking, and a choice thinks only
+until its move is due (``LATE_THINK_S`` at least) and, while others wait behind it, only
+its share of one pace, so no table holds a worker for long and the bots stay on time when
+many tables play. The workers think at a lower CPU priority than their server and end
+with it, however it ends (``game.workers``).
 """
 
 from __future__ import annotations
@@ -217,11 +219,16 @@ class Runner:
             return None
         return time.monotonic()  # the table moved on meanwhile: look at where it is now
 
-    def _choice(self, level: str, turn: turns.Turn) -> tuple:
-        """choose_once's arguments, thought out by the time the move is due: a choice that
-        waits in a busy worker's queue thinks less, so that bots stay on time under load."""
+    def _choice(self, level: str, turn: turns.Turn, behind: int = 0) -> tuple:
+        """choose_once's arguments, thought out by the time the move is due. Under load a bot
+        thinks less, so that bots stay on time: a choice that waited in the queue has less
+        time left, and with ``behind`` choices still waiting for the workers each thinks
+        its share of one pace, so that the last of them is handed out before its own move
+        is due."""
+        now = time.time()
         due = turn.since.timestamp() + self.pace_s
-        think_until = max(due, time.time() + LATE_THINK_S)
+        share = self.pace_s * self._think_slots / (behind + self._think_slots)
+        think_until = max(min(due, now + share), now + LATE_THINK_S)
         seed = random.SystemRandom().getrandbits(64)
         return (level, turn.view, turn.legal, seed, self.bot_options.get(level, {}), think_until)
 
@@ -246,8 +253,9 @@ class Runner:
                 if self._thinking.get(table_id) != turn.key:
                     continue  # a later turn of that table asked meanwhile
                 self._in_flight += 1
+                behind = len(self._waiting)
             try:
-                future = self._think.submit(choose_once, *self._choice(level, turn))
+                future = self._think.submit(choose_once, *self._choice(level, turn, behind))
             except RuntimeError:  # the pool is shut down: the process is ending
                 with self._lock:
                     self._stopped = True
@@ -302,8 +310,8 @@ def runner() -> Runner:
                 ProcessPoolExecutor(
                     processes,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=workers.watch_parent,
-                    initargs=(os.getpid(),),
+                    initializer=workers.start,
+                    initargs=(os.getpid(), settings.SMEAR_BOT_NICENESS),
                 )
                 if processes
                 else None

@@ -160,6 +160,8 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # a background timetable moves them after a human pace, thinking in worker processes
 SMEAR_BOT_PACE_MS = env.env_int(os.environ, "SMEAR_BOT_PACE_MS", default=900)
 SMEAR_BOT_PROCESSES = env.env_int(os.environ, "SMEAR_BOT_PROCESSES", default=1)
+# how far below the server's CPU priority the bots think (os.nice): people's moves first
+SMEAR_BOT_NICENESS = env.env_int(os.environ, "SMEAR_BOT_NICENESS", default=10)
 # a person who lets their turn run this long is played by a bot until they return
 SMEAR_AWAY_AFTER_S = env.env_int(os.environ, "SMEAR_AWAY_AFTER_S", default=45)
 # once every person at a table has been away this long, its bots stop until one returns

@@ -299,6 +299,24 @@ def test_the_choices_handed_out_at_once_scale_with_the_worker_count():
     assert len(pool.handed) == 0 and not runner._waiting
 
 
+def test_with_choices_waiting_behind_it_a_bot_thinks_its_share_of_one_pace():
+    pool = HeldPool()
+    pace_s = 40.0
+    runner = Runner(
+        pace_s=pace_s, away_after_s=FOREVER, think=pool, think_slots=1, synchronous=True
+    )
+    tables = [guest_table(f"guest-{n}") for n in range(5)]
+    for table in tables:
+        runner._think_about(table.pk, "greedy", _turn_of(table, someone_here=True))
+    first_until = pool.handed[0][1][5]
+    pool.finish_first()  # the next is handed out with three still waiting behind it
+    handed_at = time.time()
+    second_until = pool.handed[0][1][5]
+
+    assert first_until > handed_at + pace_s - 5  # nothing behind it: until its move is due
+    assert second_until == pytest.approx(handed_at + pace_s / 4, abs=2)
+
+
 def test_a_choice_asked_while_the_process_ends_is_dropped_without_a_traceback(caplog):
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     pool.shutdown()

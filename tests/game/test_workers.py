@@ -1,23 +1,27 @@
-"""A server's bot workers end with it: a daphne killed outright (SIGKILL, as the OOM killer
-would) leaves no worker process behind."""
+"""A server's bot workers think below its priority and end with it: a daphne killed outright
+(SIGKILL, as the OOM killer would) leaves no worker process behind."""
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import time
 import urllib.request
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from game import workers
 from tests.servers import child_processes, daphne, manage, server_env
 
 pytestmark = pytest.mark.slow
 
 NEW_TABLE = """
 import json
+from game import workers
 from tests.servers import seat_guests
 table, _ = seat_guests(["nobody-here"], bot_level="expert")
 print(json.dumps({"code": table.code}))
@@ -50,6 +54,16 @@ def busy_server_env(tmp_path) -> tuple[dict, str]:
     manage(["migrate", "--noinput"], env=env)
     code = json.loads(manage(["shell", "-c", NEW_TABLE], env=env).stdout.splitlines()[-1])["code"]
     return env, code
+
+
+def test_a_worker_thinks_at_a_lower_priority_than_its_server():
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        1, mp_context=context, initializer=workers.start, initargs=(os.getpid(), 5)
+    ) as pool:
+        worker_niceness = pool.submit(os.nice, 0).result(timeout=60)
+
+    assert worker_niceness == min(os.nice(0) + 5, 19)
 
 
 def test_a_server_killed_outright_takes_its_bot_workers_with_it(tmp_path):
