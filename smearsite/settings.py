@@ -185,7 +185,7 @@ SMEAR_REQUESTS_WAITING = env.env_int(os.environ, "SMEAR_REQUESTS_WAITING", defau
 # new connections per client address, paced as they are accepted (smearsite.serve; off
 # behind proxies, which pace their clients): a burst at once, then so many a second
 SMEAR_CONNECTIONS_BURST_PER_ADDRESS = env.env_int(
-    os.environ, "SMEAR_CONNECTIONS_BURST_PER_ADDRESS", default=60
+    os.environ, "SMEAR_CONNECTIONS_BURST_PER_ADDRESS", default=40
 )
 SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS = env.env_int(
     os.environ, "SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS", default=20
