@@ -76,7 +76,7 @@ class TooManyConnections(Protocol):
     be dropped (closing with it unread would reset the connection, refusal and all), until
     the client closes too or LINGER_S is up."""
 
-    LINGER_S = 5.0
+    LINGER_S = 2.0
 
     def connectionMade(self) -> None:
         self.transport.write(TOO_MANY_CONNECTIONS)
