@@ -17,6 +17,9 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the site's launcher
 
 _profiles: list[cProfile.Profile] = []
 _lock = threading.Lock()
