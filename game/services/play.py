@@ -299,14 +299,13 @@ def table_play_for_turn(*, table_id: int, turn: Turn, action: int) -> bool:
     (another server process got there first, or the person played after all).
     """
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+        table, seats = store.locked_rows(table_id)
         if table.status != Table.Status.PLAYING:
             return False
         match = store.match_for_table(table, fresh=True)  # the locked row
         now_at = (len(match.rounds) - 1, len(match.round.history), match.current_player())
         if now_at != turn.key:
             return False
-        seats = list(table.seats.all())
         if not turn.bot_level:
             row = next(s for s in seats if s.number == turn.seat)
             if row.away_since is None:

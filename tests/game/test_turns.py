@@ -1,7 +1,10 @@
 """Whose turn it is at a table, as the bots' timetable reads it at every bot move: the seat,
-its view and legal actions, and when the turn began, in two queries."""
+its view and legal actions, and when the turn began, in two queries; and a bot's move for
+that turn stored."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from game import store, turns
 from game.identity import SeatOwner
@@ -51,3 +54,21 @@ def test_a_table_not_in_play_has_no_turn():
 
     assert turns.table_turn(table_id=table.pk) is None
     assert turns.table_turn(table_id=table.pk + 1000) is None
+
+
+def test_a_bot_move_for_the_turn_is_stored_in_three_statements():
+    table = _table_with_moves(2)
+    turn = turns.table_turn(table_id=table.pk)
+
+    with CaptureQueriesContext(connection) as run:
+        assert play.table_play_for_turn(table_id=table.pk, turn=turn, action=turn.legal[0])
+
+    statements = [q["sql"].split()[0] for q in run.captured_queries]
+    # the table locked with its seats, the move, the table's version (the test's own
+    # transaction adds savepoints around them)
+    assert [s for s in statements if s not in ("SAVEPOINT", "RELEASE")] == [
+        "SELECT",
+        "INSERT",
+        "UPDATE",
+    ]
+    assert ActionLog.objects.filter(table=table).count() == 3
