@@ -123,14 +123,18 @@ class Probe:
     def __init__(self, base: str) -> None:
         self.base, self.times, self.failures = base, [], 0
         context = multiprocessing.get_context("spawn")
-        self._stop = context.Event()
+        self._stop, self._ready = context.Event(), context.Event()
         self._results, sending = context.Pipe(duplex=False)
         self._process = context.Process(
-            target=_probe_loop, args=(base, self._stop, sending), daemon=True
+            target=_probe_loop, args=(base, self._stop, self._ready, sending), daemon=True
         )
 
     def __enter__(self) -> Probe:
+        """Once the probe has asked once: a flood refused at the door can end in a fraction
+        of a second, sooner than a new process starts."""
         self._process.start()
+        if not self._ready.wait(60):
+            raise RuntimeError("the probe did not start")
         return self
 
     def __exit__(self, *exc) -> None:
@@ -146,9 +150,11 @@ class Probe:
         )
 
 
-def _probe_loop(base: str, stop, results) -> None:
+def _probe_loop(base: str, stop, ready, results) -> None:
     times, failures = [], 0
     address = urllib.parse.urlsplit(base)
+    _newcomer_get(address.hostname, address.port)  # a warm-up, not timed
+    ready.set()
     while not stop.is_set():
         began = time.monotonic()
         try:
