@@ -108,10 +108,13 @@ class PacedHTTPFactory(HTTPFactory):
 
 
 def configured_pace() -> ConnectionPace | None:
+    """The pace the settings ask for; None (no pace) behind proxies or when either number
+    is 0 (a burst of 0 would refuse every connection)."""
     per_second = settings.SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS
-    if settings.TRUSTED_PROXY_COUNT or per_second <= 0:
+    burst = settings.SMEAR_CONNECTIONS_BURST_PER_ADDRESS
+    if settings.TRUSTED_PROXY_COUNT or per_second <= 0 or burst <= 0:
         return None
-    return ConnectionPace(per_second, settings.SMEAR_CONNECTIONS_BURST_PER_ADDRESS)
+    return ConnectionPace(per_second, burst)
 
 
 class PacedServer(Server):

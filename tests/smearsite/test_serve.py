@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from smearsite.serve import ConnectionPace
+from smearsite.serve import ConnectionPace, configured_pace
 from tests.servers import daphne, manage, server_env
 
 
@@ -52,6 +52,26 @@ def test_the_pace_forgets_refilled_addresses_so_its_memory_stays_bounded():
 
     assert list(pace.buckets) == ["198.51.100.7"]
     assert not [pace.admit("198.51.100.7") for _ in range(4)][-1]  # still counted
+
+
+@pytest.mark.parametrize(
+    "burst, per_second, proxies", [(0, 20, 0), (40, 0, 0), (40, 20, 1)], ids=str
+)
+def test_no_pace_when_a_number_is_0_or_behind_proxies(settings, burst, per_second, proxies):
+    settings.SMEAR_CONNECTIONS_BURST_PER_ADDRESS = burst
+    settings.SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS = per_second
+    settings.TRUSTED_PROXY_COUNT = proxies
+
+    assert configured_pace() is None
+
+
+def test_the_pace_is_the_settings(settings):
+    settings.SMEAR_CONNECTIONS_BURST_PER_ADDRESS = 40
+    settings.SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS = 20
+    settings.TRUSTED_PROXY_COUNT = 0
+
+    pace = configured_pace()
+    assert (pace.burst, pace.per_second) == (40, 20)
 
 
 def ask(port: int, request: bytes, *, source: str = "127.0.0.1") -> bytes:
