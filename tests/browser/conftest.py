@@ -115,12 +115,15 @@ def artifacts() -> Path:
 
 def daphne_env(database, **extra: str | None) -> dict[str, str]:
     """The environment of a daphne serving the site from a SQLite file of its own, migrated,
-    with bots at a quick pace thinking in a thread."""
+    with bots at a quick pace thinking in a thread. Its new connections are not paced: the
+    browsers of every player of every test come from 127.0.0.1, each with an empty cache
+    (tests/smearsite/test_serve.py tests the pace)."""
     env = server_env(
         DATABASE_URL=f"sqlite:///{database}",
         REDIS_URL=None,
         SMEAR_BOT_PACE_MS="150",
         SMEAR_BOT_PROCESSES="0",
+        SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS="0",
         DJANGO_SETTINGS_MODULE="smearsite.settings",
         **extra,
     )
