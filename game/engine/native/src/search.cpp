@@ -517,6 +517,14 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     if (!remaining) return final_value(a, b, games);
     if (popcount(remaining) == players_) return last_trick(leader, a, b, games);
     if (popcount(remaining) <= horizon_) return estimate_at(a, b, games, remaining);
+    // stop when the points still out cannot change the answer
+    const Decided d = decided(a, b, games, remaining, TrickSoFar{});
+    auto [lower, upper] = bounds_of(d);
+    if (upper <= alpha || lower == upper) return upper;
+    if (lower >= beta) return lower;
+    if (game_search_ && d.out == 0)
+        return game_only(d, games, alpha, beta,
+                         [&](int lo, int hi) { return game_start(leader, lo, hi); });
     const int still_out = r_.game_total(remaining);
     const std::uint64_t relative = game_key(games, still_out);
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
@@ -528,15 +536,6 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
         std::copy(hands_, hands_ + players_, hands);
     const TableKey key = TableKey::of(hands, players_);
     const std::uint64_t hash = key_hash(key, relative, meta);
-    tt_.prefetch(hash);  // the table is larger than the cache: fetch while the bounds run
-    // stop when the points still out cannot change the answer
-    const Decided d = decided(a, b, games, remaining, TrickSoFar{});
-    auto [lower, upper] = bounds_of(d);
-    if (upper <= alpha || lower == upper) return upper;
-    if (lower >= beta) return lower;
-    if (game_search_ && d.out == 0)
-        return game_only(d, games, alpha, beta,
-                         [&](int lo, int hi) { return game_start(leader, lo, hi); });
     if (const auto* entry = tt_.find(hash, key, relative, meta)) {
         if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
         if (entry->hi <= alpha) return entry->hi;
