@@ -205,6 +205,7 @@ class Search {
     const int horizon_;
     // the maximising side's last cut-off card, per seat, place in the trick, cards in hand
     int killer_[kMaxSeats][kMaxSeats][8];
+    int game_killer_[kMaxSeats][kMaxSeats][8];
 };
 
 // Checked every 1024 nodes: the deadline, and the node limit of a probe.
@@ -267,6 +268,8 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
     killers_ = players_ >= kKillerSeats;
     game_search_ = two_sides_ && horizon_ == 0;
     for (auto& place : killer_)
+        for (auto& row : place) std::fill(row, row + 8, -1);
+    for (auto& place : game_killer_)
         for (auto& row : place) std::fill(row, row + 8, -1);
     for (int c = 0; c < kCards; ++c) {
         const bool joker = r_.is_joker(c);
@@ -668,6 +671,15 @@ int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winnin
     for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
     const int trick_len = popcount(trick_mask);
     order(cards, n, seat, trick_len, winning, win_seat);
+    // the maximising side's last cut-off goes first, as in play (a table of its own)
+    int unused = -1;
+    int& killer = killers_ && trick_len && side_of_seat_[seat]
+                      ? game_killer_[seat][trick_len][popcount(hands_[seat])]
+                      : unused;
+    if (killer >= 0 && (legal >> killer & 1)) {
+        int* found = std::find(cards, cards + n, killer);
+        std::rotate(cards, found, found + 1);
+    }
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
     for (int i = 0; i < n; ++i) {
@@ -693,7 +705,10 @@ int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winnin
             if (value < best) best = value;
             if (best < beta) beta = best;
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            if (maximizing) killer = card;
+            break;
+        }
     }
     return best;
 }
