@@ -108,6 +108,16 @@ class Search {
     int last_two(int i, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta);
     int last_trick(int leader, int a, int b, std::uint64_t games) const;
+    // Once game is the only point still open (two sides), the value is the utility of who
+    // ends with more game, and that is monotone in one number: the game the maximising
+    // side captures from here on minus what the other side does. Its minimax (the "game
+    // search", in game points) depends on nothing but the cards still held, the leader
+    // and trump, so its table entries serve every position with the same hands whatever
+    // the points and game taken so far, and every threshold asked of them.
+    int game_start(int leader, int alpha, int beta);
+    int game_play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat,
+                  int alpha, int beta);
+    int last_trick_winner(int leader) const;
     struct Bounds {
         int lower, upper;
     };
@@ -126,6 +136,10 @@ class Search {
                     const TrickSoFar& trick) const;
     Bounds bounds(int a, int b, std::uint64_t games, Mask remaining,
                   const TrickSoFar& trick) const;
+    Bounds bounds_of(const Decided& d) const;
+    // ``search(alpha, beta)`` is the game search from the position
+    template <typename GameSearch>
+    int game_only(const Decided& d, std::uint64_t games, int alpha, int beta, GameSearch search);
     int estimate_at(int a, int b, std::uint64_t games, Mask remaining) const;
     int points_in(Mask cards) const;
     Mask beaters_of(int winning) const;
@@ -164,15 +178,34 @@ class Search {
     int max_unit_ = 0;        // then: the maximising side's unit
     bool side_of_seat_[kMaxSeats];
     Mask hands_[kMaxSeats];
+    // kept with hands_: every card still held, and those of each side [other, maximising]
+    Mask held_ = 0;
+    Mask side_held_[2] = {0, 0};
+    void remove(int seat, Mask card) {
+        hands_[seat] ^= card;
+        held_ ^= card;
+        side_held_[side_of_seat_[seat]] ^= card;
+    }
+    void restore(int seat, Mask card) { remove(seat, card); }
+    void reset_hands() {
+        held_ = side_held_[0] = side_held_[1] = 0;
+        for (int s = 0; s < players_; ++s) {
+            hands_[s] = p_.hands[s];
+            held_ |= hands_[s];
+            side_held_[side_of_seat_[s]] |= hands_[s];
+        }
+    }
     int sure_a_ = 0, sure_b_ = 0;  // points already fixed: the maximising side's, the other's
     std::uint64_t games0_ = 0;     // each unit's game total so far, one byte each
     int lead_key_[kCards], feed_key_[kCards], cheap_key_[kCards], dump_key_[kCards];
     std::uint64_t node_limit_ = UINT64_MAX;
     Mask last_cards_ = 0;  // in the last two tricks: every card still held or in the trick
     bool killers_ = false;
+    bool game_search_ = false;  // two sides and no estimate: see game_only
     const int horizon_;
     // the maximising side's last cut-off card, per seat, place in the trick, cards in hand
     int killer_[kMaxSeats][kMaxSeats][8];
+    int game_killer_[kMaxSeats][kMaxSeats][8];
 };
 
 // Checked every 1024 nodes: the deadline, and the node limit of a probe.
@@ -203,10 +236,8 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
     twice_ = high & jack;
     if (2 + popcount(once_) + popcount(twice_) >= kPointsRange)
         bad_input("a round holds at most 6 points under these rules");
-    for (int s = 0; s < players_; ++s) {
-        side_of_seat_[s] = u.side_of_unit[p.unit_of[s]];
-        hands_[s] = p.hands[s];
-    }
+    for (int s = 0; s < players_; ++s) side_of_seat_[s] = u.side_of_unit[p.unit_of[s]];
+    reset_hands();
     for (int unit = 0; unit < units_; ++unit) {
         const Mask cards = p.taken[unit];
         const int points = popcount(cards & once_) + popcount(cards & twice_);
@@ -235,7 +266,10 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
             if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
     }
     killers_ = players_ >= kKillerSeats;
+    game_search_ = two_sides_ && horizon_ == 0;
     for (auto& place : killer_)
+        for (auto& row : place) std::fill(row, row + 8, -1);
+    for (auto& place : game_killer_)
         for (auto& row : place) std::fill(row, row + 8, -1);
     for (int c = 0; c < kCards; ++c) {
         const bool joker = r_.is_joker(c);
@@ -265,17 +299,17 @@ int Search::after(int card, int alpha, int beta) {
     for (int i = 0; i < len; ++i) trick_mask |= bit(trick[i]);
     const int index = trick_winner(r_, trick, len, trump_);
     const int win_seat = (p_.leader + index) % players_;
-    hands_[seat] &= ~bit(card);
+    remove(seat, bit(card));
     int value;
     try {
         value = next(seat, p_.leader, trick[0], trick_mask, len, trick[index], win_seat, sure_a_,
                      sure_b_, games0_, alpha, beta);
     } catch (...) {
         // every hand, not only this one: a probe given up is not the end of the search
-        std::copy(p_.hands, p_.hands + players_, hands_);
+        reset_hands();
         throw;
     }
-    hands_[seat] = p_.hands[seat];
+    restore(seat, bit(card));
     return value;
 }
 
@@ -384,8 +418,7 @@ Mask Search::beaters_of(int winning) const {
 // (a seat in ``pending``) can beat its winning card.
 Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remaining,
                                 const TrickSoFar& trick) const {
-    Mask hands_of_side[2] = {0, 0};  // [other side, maximising side]
-    for (int s = 0; s < players_; ++s) hands_of_side[side_of_seat_[s]] |= hands_[s];
+    const Mask* hands_of_side = side_held_;  // [other side, maximising side]
     int sure[2] = {0, 0};       // points, per side
     int game_sure[2] = {0, 0};  // game value, per side
     int out = points_in(remaining);
@@ -454,8 +487,11 @@ Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remainin
 
 Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
                               const TrickSoFar& trick) const {
-    const auto [a_low, b_low, out, settled, game_ahead] =
-        decided(a, b, games, remaining, trick);
+    return bounds_of(decided(a, b, games, remaining, trick));
+}
+
+Search::Bounds Search::bounds_of(const Decided& d) const {
+    const auto [a_low, b_low, out, settled, game_ahead] = d;
     const auto& t = u_.table;
     if (settled < 0) return {t[a_low][b_low + out + 1], t[a_low + out + 1][b_low]};
     if (settled == 1) return {t[a_low + 1][b_low + out], t[a_low + out + 1][b_low]};
@@ -480,11 +516,18 @@ std::uint64_t Search::key_hash(const TableKey& key, std::uint64_t relative,
 }
 
 int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
-    Mask remaining = 0;
-    for (int s = 0; s < players_; ++s) remaining |= hands_[s];
+    const Mask remaining = held_;
     if (!remaining) return final_value(a, b, games);
     if (popcount(remaining) == players_) return last_trick(leader, a, b, games);
     if (popcount(remaining) <= horizon_) return estimate_at(a, b, games, remaining);
+    // stop when the points still out cannot change the answer
+    const Decided d = decided(a, b, games, remaining, TrickSoFar{});
+    auto [lower, upper] = bounds_of(d);
+    if (upper <= alpha || lower == upper) return upper;
+    if (lower >= beta) return lower;
+    if (game_search_ && d.out == 0)
+        return game_only(d, games, alpha, beta,
+                         [&](int lo, int hi) { return game_start(leader, lo, hi); });
     const int still_out = r_.game_total(remaining);
     const std::uint64_t relative = game_key(games, still_out);
     const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
@@ -496,11 +539,6 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
         std::copy(hands_, hands_ + players_, hands);
     const TableKey key = TableKey::of(hands, players_);
     const std::uint64_t hash = key_hash(key, relative, meta);
-    tt_.prefetch(hash);  // the table is larger than the cache: fetch while the bounds run
-    // stop when the points still out cannot change the answer
-    auto [lower, upper] = bounds(a, b, games, remaining, TrickSoFar{});
-    if (upper <= alpha || lower == upper) return upper;
-    if (lower >= beta) return lower;
     if (const auto* entry = tt_.find(hash, key, relative, meta)) {
         if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
         if (entry->hi <= alpha) return entry->hi;
@@ -534,20 +572,145 @@ int Search::holder(int card) const {
 // One card each: the last trick plays itself. The order of play matters only between
 // two jokers (the first one wins) and for the suit led.
 int Search::last_trick(int leader, int a, int b, std::uint64_t games) const {
-    Mask cards = 0;
-    for (int s = 0; s < players_; ++s) cards |= hands_[s];
-    int winner;
-    if (const Mask trumps = cards & trump_mask_) {
-        winner = holder(highest(trumps));
-    } else if (const Mask jokers = cards & r_.jokers) {
-        winner = leader;
-        while (!(hands_[winner] & jokers)) winner = winner + 1 == players_ ? 0 : winner + 1;
-    } else {
-        const int led_suit = r_.suit_of[lowest(hands_[leader])];
-        winner = holder(highest(cards & r_.suit_mask[led_suit]));
-    }
-    take(cards, winner, a, b, games);
+    take(held_, last_trick_winner(leader), a, b, games);
     return final_value(a, b, games);
+}
+
+int Search::last_trick_winner(int leader) const {
+    const Mask cards = held_;
+    if (const Mask trumps = cards & trump_mask_) return holder(highest(trumps));
+    if (const Mask jokers = cards & r_.jokers) {
+        int winner = leader;
+        while (!(hands_[winner] & jokers)) winner = winner + 1 == players_ ? 0 : winner + 1;
+        return winner;
+    }
+    const int led_suit = r_.suit_of[lowest(hands_[leader])];
+    return holder(highest(cards & r_.suit_mask[led_suit]));
+}
+
+// The value of a trick start where game is the only point open and settled by neither
+// side: the three outcomes' values (game to the maximising side, to nobody, to the
+// other) and the game search asked only what the window needs of it. Fail-soft like the
+// search it stands in for.
+template <typename GameSearch>
+int Search::game_only(const Decided& d, std::uint64_t games, int alpha, int beta,
+                      GameSearch game_search) {
+    const auto& t = u_.table;
+    const int v_win = t[d.a_low + 1][d.b_low], v_tie = t[d.a_low][d.b_low],
+              v_lose = t[d.a_low][d.b_low + 1];
+    const int ahead = int((games >> (8 * max_unit_)) & 0xFF) -
+                      int((games >> (8 * (1 - max_unit_))) & 0xFF);
+    const int win_at = 1 - ahead, tie_at = -ahead;  // game search results that win, tie
+    if (v_tie <= alpha) {  // only a win reaches the window
+        const int found = game_search(win_at - 1, win_at);
+        return found >= win_at ? v_win : found >= tie_at ? v_tie : v_lose;
+    }
+    if (v_tie >= beta) {  // a tie already passes it
+        const int found = game_search(tie_at - 1, tie_at);
+        return found >= win_at ? v_win : found >= tie_at ? v_tie : v_lose;
+    }
+    const int found = game_search(tie_at - 1, win_at);
+    return found >= win_at ? v_win : found >= tie_at ? v_tie : v_lose;
+}
+
+// The game search from a trick start: the maximising side's game captured from here
+// minus the other's, fail-soft in (alpha, beta).
+int Search::game_start(int leader, int alpha, int beta) {
+    const Mask remaining = held_;
+    if (!remaining) return 0;
+    if (popcount(remaining) == players_) {
+        const int total = r_.game_total(remaining);
+        return side_of_seat_[last_trick_winner(leader)] ? total : -total;
+    }
+    // a trump no opponent can beat takes its own game value to its holder's side
+    int sure[2] = {0, 0};
+    for (Mask rest = remaining & trump_mask_; rest; rest &= rest - 1) {
+        const int card = lowest(rest);
+        if (!r_.game_value[card]) continue;
+        const bool mine = (side_held_[1] >> card) & 1;
+        if (side_held_[!mine] & trump_mask_ & ~((bit(card) << 1) - 1)) continue;
+        sure[mine] += r_.game_value[card];
+    }
+    const int open = r_.game_total(remaining) - sure[0] - sure[1];
+    int lower = sure[1] - sure[0] - open, upper = sure[1] - sure[0] + open;
+    if (upper <= alpha || lower == upper) return upper;
+    if (lower >= beta) return lower;
+    const std::uint32_t meta = 1u << 31 | std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
+                               std::uint32_t(merges_) << 5;
+    Mask hands[kMaxSeats];
+    if (merges_)
+        canonical_hands(remaining, hands);
+    else
+        std::copy(hands_, hands_ + players_, hands);
+    const TableKey key = TableKey::of(hands, players_);
+    const std::uint64_t hash = key_hash(key, 0, meta);
+    if (const auto* entry = tt_.find(hash, key, 0, meta)) {
+        if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
+        if (entry->hi <= alpha) return entry->hi;
+        lower = std::max(lower, entry->lo);
+        upper = std::min(upper, entry->hi);
+    }
+    const int alpha0 = std::max(alpha, lower), beta0 = std::min(beta, upper);
+    const int value = game_play(leader, leader, -1, 0, -1, -1, alpha0, beta0);
+    if (value <= alpha0)
+        tt_.store(hash, key, 0, meta, lower, value);
+    else if (value >= beta0)
+        tt_.store(hash, key, 0, meta, value, upper);
+    else
+        tt_.store(hash, key, 0, meta, value, value);
+    return value;
+}
+
+int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat,
+                      int alpha, int beta) {
+    count_node();
+    Mask legal = legal_cards(r_, hands_[seat], led, trump_);
+    if (merges_) legal = merge(legal, trick_mask);
+    int cards[16];
+    int n = 0;
+    for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
+    const int trick_len = popcount(trick_mask);
+    order(cards, n, seat, trick_len, winning, win_seat);
+    // the maximising side's last cut-off goes first, as in play (a table of its own)
+    int unused = -1;
+    int& killer = killers_ && trick_len && side_of_seat_[seat]
+                      ? game_killer_[seat][trick_len][popcount(hands_[seat])]
+                      : unused;
+    if (killer >= 0 && (legal >> killer & 1)) {
+        int* found = std::find(cards, cards + n, killer);
+        std::rotate(cards, found, found + 1);
+    }
+    const bool maximizing = side_of_seat_[seat];
+    int best = maximizing ? -kInfinity : kInfinity;
+    for (int i = 0; i < n; ++i) {
+        const int card = cards[i];
+        const bool wins = winning < 0 || beats(card, winning);
+        const int now_winning = wins ? card : winning, now_seat = wins ? seat : win_seat;
+        const Mask now_trick = trick_mask | bit(card);
+        remove(seat, bit(card));
+        int value;
+        if (trick_len + 1 < players_) {
+            value = game_play(seat + 1 == players_ ? 0 : seat + 1, leader, led < 0 ? card : led,
+                              now_trick, now_winning, now_seat, alpha, beta);
+        } else {
+            const int total = r_.game_total(now_trick);
+            const int gain = side_of_seat_[now_seat] ? total : -total;
+            value = gain + game_start(now_seat, alpha - gain, beta - gain);
+        }
+        restore(seat, bit(card));
+        if (maximizing) {
+            if (value > best) best = value;
+            if (best > alpha) alpha = best;
+        } else {
+            if (value < best) best = value;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) {
+            if (maximizing) killer = card;
+            break;
+        }
+    }
+    return best;
 }
 
 // Two cards of one hand that play alike: touching in their suit (no card of the last two
@@ -583,11 +746,11 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
     for (int k = 0; k < n; ++k) {
         const int card = cards[k];
         const bool wins = winning < 0 || beats(card, winning);
-        hands_[seat] = hand & ~bit(card);
+        remove(seat, bit(card));
         const int value = last_two(i + 1, leader, led < 0 ? card : led, trick_mask | bit(card),
                                    wins ? card : winning, wins ? seat : win_seat, a, b, games,
                                    alpha, beta);
-        hands_[seat] = hand;
+        restore(seat, bit(card));
         if (maximizing ? value > best : value < best) best = value;
         if (maximizing) alpha = std::max(alpha, value);
         else beta = std::min(beta, value);
@@ -599,9 +762,7 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
 // Keep one card of each run of touching cards worth the same (and not scoring): no card
 // still in play, the current trick included, ranks between them.
 Mask Search::merge(Mask legal, Mask trick_mask) const {
-    Mask others = trick_mask;
-    for (int s = 0; s < players_; ++s) others |= hands_[s];
-    others &= ~legal;
+    const Mask others = (trick_mask | held_) & ~legal;
     Mask keep = legal & (r_.jokers | once_);
     Mask plain = legal & ~keep;
     int last = -1, run_value = -1;
@@ -646,12 +807,16 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
         // mid-trick, once a scoring card is in the trick (checking every node costs more
         // than it saves), stop when what is decided settles the answer
         TrickSoFar trick{trick_mask, winning, win_seat, 0};
-        Mask remaining = 0;
-        for (int s = 0; s < players_; ++s) remaining |= hands_[s];
+        const Mask remaining = held_;
         for (int s = seat; s != leader; s = s + 1 == players_ ? 0 : s + 1) trick.pending |= 1u << s;
-        const auto [lower, upper] = bounds(a, b, games, remaining, trick);
+        const Decided d = decided(a, b, games, remaining, trick);
+        const auto [lower, upper] = bounds_of(d);
         if (upper <= alpha || lower == upper) return upper;
         if (lower >= beta) return lower;
+        if (game_search_ && d.out == 0)
+            return game_only(d, games, alpha, beta, [&](int lo, int hi) {
+                return game_play(seat, leader, led, trick_mask, winning, win_seat, lo, hi);
+            });
     }
     const Mask hand = hands_[seat];
     Mask legal = legal_cards(r_, hand, led, trump_);
@@ -677,11 +842,11 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
     for (int i = 0; i < n; ++i) {
         const int card = cards[i];
         const bool wins = winning < 0 || beats(card, winning);
-        hands_[seat] = hand & ~bit(card);
+        remove(seat, bit(card));
         const int value = next(seat, leader, led < 0 ? card : led, trick_mask | bit(card),
                                trick_len + 1, wins ? card : winning, wins ? seat : win_seat, a, b,
                                games, alpha, beta);
-        hands_[seat] = hand;
+        restore(seat, bit(card));
         if (maximizing) {
             if (value > best) {
                 best = value;
