@@ -195,9 +195,21 @@ class PublicPage:
     # the public partials once drawn, by name (game.templatetags.tables)
     drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
+    is_lobby = False  # not a field: the template's switch between a lobby and this
+
     @property
     def public(self) -> PublicPage:
         return self
+
+    @property
+    def cards_played(self) -> bool:
+        """The round's first card has been played."""
+        return bool(self.view.plays)
+
+    @property
+    def shows_last_trick(self) -> bool:
+        """The page shows the last trick apart: one is finished and the next begun."""
+        return bool(self.last_trick) and bool(self.view.current_trick)
 
     @property
     def in_auction(self) -> bool:
