@@ -293,3 +293,34 @@ def test_a_move_stored_elsewhere_that_does_not_follow_what_is_kept_here_is_read(
     drawn = redraw._render_job(table.pk, job)[owner]
     read = redraw._Job(loop=None, waiting={owner: None}, snapshots=[None])
     assert drawn == redraw._render_job(table.pk, read)[owner]
+
+
+@pytest.mark.usefixtures("quiet_timetable")
+def test_a_moves_group_message_carries_only_that_move_and_never_a_hand(monkeypatch):
+    table = _table_a_person_is_to_act_at()
+    for n in range(4):
+        Seat.objects.filter(table=table, number=n).update(bot_level=None, session_key=f"p-{n}")
+    sent = []
+    monkeypatch.setattr(events, "_broadcast", lambda layer, group, message: sent.append(message))
+    rounds_ended = 0
+    while rounds_ended < 1:
+        match = store.match_for_table(table)
+        action = match.legal_actions()[-1]
+        owner = SeatOwner(session_key=f"p-{match.current_player()}")
+        play.table_play(table_id=table.pk, seat_owner=owner, action=action)
+        message = sent.pop()
+        after = _truth(table.pk)
+        if len(after.rounds) > len(match.rounds) or after.is_terminal():
+            rounds_ended += 1
+            assert message["move"] is None  # a deal follows: its hands are read, never sent
+            continue
+        assert set(message) == {"type", "snapshot", "move"}
+        before, round_, index, seat, code, away = message["move"]
+        assert (round_, index, seat) == (
+            len(match.rounds) - 1,
+            len(match.round.history),
+            match.current_player(),
+        )
+        assert code == rules.action_code(action)
+        held = {card_code(c) for hand in after.round.hands for c in cards_of(hand)}
+        assert code not in held
