@@ -441,6 +441,8 @@ async def run_tables(
     window.end = window.start + args.duration
     await asyncio.sleep(args.warmup)
     meter.signal_profiled(signal.SIGUSR1)  # its profile starts afresh
+    # on stderr, for a sampling profiler to attach to the servers over the window
+    print(f"timed window: {args.duration:g} s from now", file=sys.stderr, flush=True)
     cpu_start = meter.read()
     await asyncio.sleep(args.duration)
     cpu_end = meter.read()

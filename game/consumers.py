@@ -115,7 +115,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None
 
     async def table_changed(self, event: dict) -> None:
-        html = await redraw.after_change(self.table_id, self.owner, event.get("snapshot"))
+        move = events.PublicMove.heard(event.get("move"))
+        html = await redraw.after_change(self.table_id, self.owner, event.get("snapshot"), move)
         if html is None:
             await self.close(code=NOT_ALLOWED)
             return

@@ -1,10 +1,12 @@
 """What a stored change tells the rest of the site, once its transaction commits.
 
 A leaf: services announce here, and this module imports none of the game's own. After the
-commit every connection to the table hears "table changed" (the message carries no
-cards: each re-renders from its own seat's view), and every listener registered at start
-(the bots' timetable, ``game.apps``) hears who is to act. A listener never reaches back
-into the code that announced, so nothing here can form an import cycle.
+commit every connection to the table hears "table changed" (the message carries no hand:
+each re-renders from its own seat's view; after a plain move it carries that move as every
+seat saw it played, so that another server advances the match it keeps instead of reading
+the table), and every listener registered at start (the bots' timetable, ``game.apps``)
+hears who is to act. A listener never reaches back into the code that announced, so
+nothing here can form an import cycle.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
@@ -34,6 +37,28 @@ class Next(Enum):
     PERSON = "person"  # a person who is here
 
 
+class PublicMove(NamedTuple):
+    """A move as every seat saw it made: what the record says of it, and where. Only a
+    plain one is announced so (no deal after it, the match goes on, the seats as they
+    were): the other processes' redraws advance the table they keep by it, and read the
+    table when they cannot (a gap in the versions, a deal, a seat changed)."""
+
+    before: int  # the table's version (``Table.moves``) the move was made at
+    round: int
+    index: int  # the number of actions before it in its round
+    seat: int
+    code: str  # the record's code of the bid, pass or card: public once made
+    away: tuple[bool, ...]  # by seat number: whose seat a bot stands in for, after it
+
+    @classmethod
+    def heard(cls, value) -> PublicMove | None:
+        """The move a group message carried (the layer sends tuples as lists), or None."""
+        if not value:
+            return None
+        before, round_, index, seat, code, away = value
+        return cls(before, round_, index, seat, code, tuple(away))
+
+
 @dataclass(frozen=True)
 class TableChanged:
     """Something about the table was stored: its seats, its moves, its status."""
@@ -43,6 +68,7 @@ class TableChanged:
     # names the rows the change left in the process that stored it (game.store): a redraw
     # there reads nothing. Never cards: each connection renders its own seat's view.
     snapshot: tuple[str, int] | None = None
+    move: PublicMove | None = None  # a plain move, for the other processes' redraws
 
 
 @dataclass(frozen=True)
@@ -85,7 +111,8 @@ def announce(change: TableChanged) -> None:
 def _deliver(change: TableChanged) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        message = {"type": TABLE_CHANGED, "snapshot": change.snapshot}
+        move = None if change.move is None else list(change.move)
+        message = {"type": TABLE_CHANGED, "snapshot": change.snapshot, "move": move}
         _broadcast(layer, table_group(change.table_id), message)
     for listener in _listeners:
         listener(change)

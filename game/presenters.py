@@ -8,6 +8,8 @@ so it cannot show another seat's cards.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -16,7 +18,7 @@ from django.urls import reverse
 
 from game.bots import LEVELS
 from game.engine import cards, notation, rules
-from game.engine.state import MatchState
+from game.engine.state import MatchState, RoundState
 from game.engine.view import PublicView, SeatView
 from game.models import Seat, Table
 from game.turns import abandoned
@@ -195,9 +197,21 @@ class PublicPage:
     # the public partials once drawn, by name (game.templatetags.tables)
     drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
+    is_lobby = False  # not a field: the template's switch between a lobby and this
+
     @property
     def public(self) -> PublicPage:
         return self
+
+    @property
+    def cards_played(self) -> bool:
+        """The round's first card has been played."""
+        return bool(self.view.plays)
+
+    @property
+    def shows_last_trick(self) -> bool:
+        """The page shows the last trick apart: one is finished and the next begun."""
+        return bool(self.last_trick) and bool(self.view.current_trick)
 
     @property
     def in_auction(self) -> bool:
@@ -270,7 +284,7 @@ def public_page(
     finished = [r for r in match.rounds if r.is_terminal()]
     previous = None
     if finished:
-        previous = round_summary(len(finished) - 1, finished[-1].public_view(), names)
+        previous = _summary_kept(len(finished) - 1, finished[-1], names)
     shown, shown_winner, shown_key = _shown_trick(view, finished, names)
     trump, trump_name = trump_words(view)
     winner = match.winner
@@ -302,6 +316,27 @@ def public_page(
         rematch_code=rematch_code,
         abandoned=abandoned(seat_rows),
     )
+
+
+# The round just finished, summed up once: every move of the next round shows it again.
+# Kept by the round itself (an immutable state, checked by identity) and the seats' names.
+_SUMMARIES: OrderedDict[tuple, tuple[RoundState, RoundSummary]] = OrderedDict()
+_SUMMARIES_LOCK = threading.Lock()
+SUMMARIES_KEPT = 1024
+
+
+def _summary_kept(number: int, state: RoundState, names: dict[int, str]) -> RoundSummary:
+    key = (id(state), number, tuple(names.items()))
+    with _SUMMARIES_LOCK:
+        kept = _SUMMARIES.get(key)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    summary = round_summary(number, state.public_view(), names)
+    with _SUMMARIES_LOCK:
+        _SUMMARIES[key] = (state, summary)  # holding the state: its id is not reused
+        while len(_SUMMARIES) > SUMMARIES_KEPT:
+            _SUMMARIES.popitem(last=False)
+    return summary
 
 
 def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], int | None, str]:

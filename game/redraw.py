@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 
 from game import selectors, store
 from game.engine.state import MatchState
+from game.events import PublicMove
 from game.identity import SeatOwner
 from game.models import Table
 from game.templatetags import tables
@@ -47,6 +48,7 @@ class _Job:
     loop: asyncio.AbstractEventLoop
     waiting: dict[SeatOwner, asyncio.Future] = field(default_factory=dict)
     snapshots: list = field(default_factory=list)  # what each announcement heard named
+    moves: list = field(default_factory=list)  # and the move each carried (or None)
 
 
 _queued: dict[int, _Job] = {}  # table id -> a job that has not started reading
@@ -57,9 +59,12 @@ _shown_moves: OrderedDict[int, int] = OrderedDict()
 SHOWN_KEPT = 4096
 
 
-async def after_change(table_id: int, owner: SeatOwner, snapshot=None) -> str | None:
+async def after_change(
+    table_id: int, owner: SeatOwner, snapshot=None, move: PublicMove | None = None
+) -> str | None:
     """The table partial for ``owner`` after a change was announced (``snapshot``: the
-    rows the announcement named); None when the table is gone."""
+    rows the announcement named, ``move``: the plain move it carried); None when the
+    table is gone."""
     loop = asyncio.get_running_loop()
     with _queued_lock:
         job = _queued.get(table_id)
@@ -69,6 +74,7 @@ async def after_change(table_id: int, owner: SeatOwner, snapshot=None) -> str | 
         if owner not in job.waiting:
             job.waiting[owner] = loop.create_future()
         job.snapshots.append(tuple(snapshot) if snapshot else None)
+        job.moves.append(move)
         future = job.waiting[owner]
     if new:
         # a task of its own: it finishes for everyone even if this connection goes away
@@ -95,9 +101,10 @@ async def _run(table_id: int, job: _Job) -> None:
 
 def _render_here(table_id: int, job: _Job) -> dict[SeatOwner, str | None] | None:
     """The job done on the event loop, without a hop to the database thread, when it needs
-    no database: a move stored in this process left its rows and its match. None when it
-    does (the job is then the database thread's, as it stands)."""
-    rows = _rows_heard(table_id, job.snapshots)
+    no database: a move stored in this process left its rows and its match, or the moves
+    announced advance those kept here. None when it does (the job is then the database
+    thread's, as it stands)."""
+    rows = _rows_heard(table_id, job)
     if rows is None or not rows[0].dealt or rows[0].rematch_id is not None:
         return None  # a rematch's code is read from the database
     match = store.kept_match(rows[0])
@@ -117,7 +124,7 @@ def _render_job(
         if _queued.get(table_id) is job:
             del _queued[table_id]
         owners = list(job.waiting)
-    rows = rows or _rows_heard(table_id, job.snapshots) or store.read_rows(table_id)
+    rows = rows or _rows_heard(table_id, job) or store.read_rows(table_id)
     if rows is None:
         return dict.fromkeys(owners)
     table, seats = rows
@@ -138,13 +145,26 @@ def _render_job(
     return tables.draw_each(TABLE_PARTIAL, {"t": public}, contexts)
 
 
-def _rows_heard(table_id: int, snapshots: list):
-    """The rows of the newest change the job's callers heard of, when this process stored
-    it and every one of them heard of a change stored here; else None (read them)."""
-    if not snapshots or None in snapshots:
+def _rows_heard(table_id: int, job: _Job):
+    """The rows of the newest change the job's callers heard of, when every one of them
+    heard of a change stored here or of a plain move (which advances the rows kept here);
+    else None (read them)."""
+    if not job.snapshots:
         return None
-    rows = store.stored_rows(max(snapshots, key=lambda s: s[1]))
-    if rows is None or any(store.stored_rows(s) is None for s in snapshots):
+    stored, moves = [], []
+    for n, snapshot in enumerate(job.snapshots):
+        rows = store.stored_rows(snapshot)
+        move = job.moves[n] if n < len(job.moves) else None
+        if rows is not None:
+            stored.append(rows)
+        elif move is not None:
+            moves.append(move)
+        else:
+            return None  # a change that names no rows here and carries no move
+    rows = max(stored, key=lambda r: r[0].moves) if stored else None
+    if moves and (rows is None or max(m.before for m in moves) >= rows[0].moves):
+        rows = store.advanced_rows(table_id, moves)
+    if rows is None:
         return None
     with _queued_lock:
         behind = rows[0].moves < _shown_moves.get(table_id, 0)

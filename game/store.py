@@ -9,6 +9,7 @@ each process keeps the matches it rebuilt, by table version (``Table.moves``).
 
 from __future__ import annotations
 
+import copy
 import itertools
 import secrets
 import threading
@@ -22,7 +23,8 @@ from django.db.transaction import TransactionManagementError
 
 from game.engine.cards import mask_of, parse_card
 from game.engine.rules import parse_action_code
-from game.engine.state import Deal, MatchSetup, MatchState
+from game.engine.state import Deal, IllegalAction, MatchSetup, MatchState
+from game.events import PublicMove
 from game.models import ActionLog, Round, Seat, Table
 
 
@@ -99,6 +101,73 @@ def _keep_rows(token: int, table: Table, seats: list[Seat]) -> None:
         _SNAPSHOTS[token] = (table, seats)
         while len(_SNAPSHOTS) > SNAPSHOTS_KEPT:
             _SNAPSHOTS.popitem(last=False)
+        _seen(table, seats)
+
+
+# The newest rows of each table this process has read or stored (or advanced by a move
+# another process announced): what the next such move advances.
+_ROWS: OrderedDict[int, tuple[Table, list[Seat]]] = OrderedDict()
+ROWS_KEPT = 2048
+
+
+def _seen(table: Table, seats: list[Seat]) -> None:
+    """Keep ``table``'s rows as its newest here, unless newer ones are kept (call with
+    ``_MATCHES_LOCK`` held)."""
+    kept = _ROWS.get(table.pk)
+    if kept is not None and _identity(kept[0]) == _identity(table):
+        if kept[0].moves > table.moves:
+            return
+    _ROWS[table.pk] = (table, seats)
+    _ROWS.move_to_end(table.pk)
+    while len(_ROWS) > ROWS_KEPT:
+        _ROWS.popitem(last=False)
+
+
+def advanced_rows(table_id: int, moves: list[PublicMove]) -> tuple[Table, list[Seat]] | None:
+    """The rows at the newest of ``moves`` (announced by other processes), made from the
+    newest rows and match kept here by applying the moves from there on, in order; the
+    match they make is kept. None when that cannot be done without a read: nothing kept,
+    a move missing in between (a gap), a move that does not fit (another round, another
+    index, the seats changed), or one that ends the round or the match (a deal is read).
+    No query, ever: an event loop may call it."""
+    target = max(move.before for move in moves) + 1
+    by_version = {move.before: move for move in moves}
+    with _MATCHES_LOCK:
+        kept = _ROWS.get(table_id)
+        if kept is None:
+            return None
+        table, seats = kept
+        match = _MATCHES.get(_version_key(table))
+    if table.moves >= target:  # already here (stored or read since)
+        return kept if table.moves == target else None
+    if match is None or table.status != Table.Status.PLAYING:
+        return None
+    away = tuple(seat.away_since is not None for seat in sorted(seats, key=_number))
+    for version in range(table.moves, target):
+        move = by_version.get(version)
+        if move is None or move.away != away:
+            return None
+        if (move.round, move.index) != (len(match.rounds) - 1, len(match.round.history)):
+            return None
+        try:
+            match = match.apply(parse_action_code(move.code), move.seat)
+        except (IllegalAction, ValueError):
+            return None
+        if match.is_terminal() or match.needs_deal():
+            return None
+    table = copy.copy(table)
+    table.moves = target
+    seats = [copy.copy(seat) for seat in seats]
+    for seat in seats:
+        seat.table = table
+    _remember(_version_key(table), match)
+    with _MATCHES_LOCK:
+        _seen(table, seats)
+    return table, seats
+
+
+def _number(seat: Seat) -> int:
+    return seat.number
 
 
 def stored_rows(snapshot) -> tuple[Table, list[Seat]] | None:
@@ -215,12 +284,16 @@ _DEALS_FROM_ROUND = CompiledQuery(
 
 
 def read_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
-    """A table and its seats in one query (None when the table is gone)."""
+    """A table and its seats in one query (None when the table is gone), kept as its
+    newest rows here."""
     seats = list(_SEATS_WITH_TABLE(table_id))
     if not seats:
         table = Table.objects.filter(pk=table_id).first()
         return None if table is None else (table, [])
-    return _one_table(seats)
+    table, seats = _one_table(seats)
+    with _MATCHES_LOCK:
+        _seen(table, seats)
+    return table, seats
 
 
 def locked_rows(table_id: int) -> tuple[Table, list[Seat]]:
@@ -249,8 +322,11 @@ def finished_match_for_table(table: Table) -> MatchState:
 def _version_key(table: Table) -> tuple:
     """Which match a table row stands for: the table (its id alone could be reused by a
     test database), then how far it has got."""
-    identity = (table.code, table.created, table.target, table.first_dealer)
-    return (table.pk, identity, table.status, table.moves)
+    return (table.pk, _identity(table), table.status, table.moves)
+
+
+def _identity(table: Table) -> tuple:
+    return (table.code, table.created, table.target, table.first_dealer)
 
 
 def _remember(key: tuple, match: MatchState) -> None:

@@ -72,7 +72,7 @@ def _store_deal(table: Table, match: MatchState) -> MatchState:
     return match
 
 
-def _announce(table: Table, seats: list[Seat], match: MatchState, snapshot=None) -> None:
+def _announce(table: Table, seats: list[Seat], match: MatchState, snapshot=None, move=None) -> None:
     seat = match.current_player()
     if seat is None:
         next_actor = events.Next.NOBODY
@@ -80,7 +80,7 @@ def _announce(table: Table, seats: list[Seat], match: MatchState, snapshot=None)
         row = next(s for s in seats if s.number == seat)
         bot = row.bot_level or row.away_since is not None
         next_actor = events.Next.BOT if bot else events.Next.PERSON
-    events.announce(events.TableChanged(table.pk, next_actor, snapshot))
+    events.announce(events.TableChanged(table.pk, next_actor, snapshot, move))
 
 
 def _owner_name(owner: SeatOwner) -> str:
@@ -178,13 +178,20 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
         match = match.apply(action, seat)
     except IllegalAction as error:
         raise TableError(str(error)) from None
+    code = rules.action_code(action)
     try:
         # no savepoint of its own: the caller's transaction (or savepoint) ends with the
         # TableError raised here, so nothing after a duplicate runs in it
         with transaction.atomic(savepoint=False):
-            _store_action(table.pk, number, index, seat, rules.action_code(action))
+            _store_action(table.pk, number, index, seat, code)
     except IntegrityError:
         raise TableError("not your turn: that move was already made") from None
+    # the move as every seat saw it, for the other processes' redraws: not when a deal
+    # follows (its hands are read, never sent) or the match is over
+    move = None
+    if not match.is_terminal() and not match.needs_deal():
+        away = tuple(s.away_since is not None for s in sorted(seats, key=_number))
+        move = events.PublicMove(table.moves, number, index, seat, code, away)
     table.moves += 1
     if match.is_terminal():
         table.status = Table.Status.FINISHED
@@ -192,7 +199,11 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
     elif match.needs_deal():
         match = _store_deal(table, match)
     store.match_stored(table, match)  # before the announcement's redraws need it
-    _announce(table, seats, match, store.rows_stored(table, seats))
+    _announce(table, seats, match, store.rows_stored(table, seats), move)
+
+
+def _number(seat: Seat) -> int:
+    return seat.number
 
 
 def _store_action(table_id: int, number: int, index: int, seat: int, code: str) -> None:

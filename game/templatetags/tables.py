@@ -21,12 +21,14 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from operator import attrgetter
+from typing import NamedTuple
 
 from django import template
 from django.template import Context
 from django.template.loader import get_template, render_to_string
+from django.urls import get_script_prefix, reverse
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -44,6 +46,7 @@ SLOT = f"<!--seat-part {secrets.token_hex(16)}-->"
 PART_INPUTS = {
     "trump_line": ("target", "trump", "trump_name", "bid", "bidder_name"),
     "seat": ("abandoned",),  # and the seat itself: ``{% public_part "seat" each="seats" %}``
+    "place": ("round_number", "action_index"),
     "trick": (
         "shown_trick",
         "trick_done",
@@ -74,6 +77,22 @@ SEAT_PART_INPUTS = {
     "dock": ("spectator", "my_turn", "in_auction", "code", "form_index", "bid_choices", "hand"),
     "history": ("finished_rounds", "spectator", "code", "finished_round_numbers"),
 }
+# What the page outside its parts reads of the public part. In a redraw that drawing, with
+# a slot where each part (public or a seat's) stands, is kept by their values as well: a
+# move changes none of them but in a new round or at the match's end, so a redraw draws
+# only the parts a move changed and fills the slots.
+OUTER_INPUTS = (
+    "is_lobby",
+    "code",
+    "round_number",
+    "target",
+    "players",
+    "winner_names",
+    "previous",
+    "cards_played",
+    "finished_rounds",
+    "shows_last_trick",
+)
 CHANGE_EVERY_MOVE = frozenset({"trick"})  # never kept: it would only churn the rest
 _kept: OrderedDict[tuple, str] = OrderedDict()  # (name, item, input values) -> the part drawn
 _kept_lock = threading.Lock()  # the event loop and the database thread both draw
@@ -104,13 +123,35 @@ class PartInputs(dict):
         )
 
 
+class PublicSlot(NamedTuple):
+    """Where a public part stands in the drawing of a page outside its parts."""
+
+    name: str
+    each: str | None
+
+
+class SeatSlot(NamedTuple):
+    """Where a seat part stands, and how it is to be drawn there."""
+
+    node: SeatPartNode
+    autoescape: bool
+    use_l10n: bool | None
+
+
 @register.simple_tag(takes_context=True)
 def public_part(context, name: str, each: str | None = None) -> str:
     """The table page's partial ``name``, drawn from its inputs in the page's public part
     alone (so it cannot show a hand): every seat's page in a redraw shares it. With
     ``each="seats"``: the part once for each element of that public field, which it sees
     as ``name`` (``seat``)."""
-    public = context["t"].public
+    slots = context.get(SLOTS)
+    if slots is not None:  # the page outside its parts, for a redraw: a slot
+        slots.append(PublicSlot(name, each))
+        return mark_safe(SLOT)
+    return _public_part(context["t"].public, name, each)
+
+
+def _public_part(public, name: str, each: str | None) -> str:
     if each is not None:
         return mark_safe("".join(_draw_part(name, public, item) for item in getattr(public, each)))
     drawn = public.drawn.get(name)
@@ -159,7 +200,7 @@ class SeatPartNode(template.Node):
         if slots is None:  # one page: the part in place
             return self.nodelist.render(context)
         # the public draw: a slot, and how the part is to be drawn in it
-        slots.append((self, context.autoescape, context.use_l10n))
+        slots.append(SeatSlot(self, context.autoescape, context.use_l10n))
         return mark_safe(SLOT)
 
 
@@ -180,21 +221,37 @@ def seat_part(parser, token) -> SeatPartNode:
 def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
     """Template ``name`` for each of ``pages`` (key -> its context, whose ``t`` is built on
     the public part that ``public["t"]`` is): everything outside the seat parts is drawn
-    once, from ``public``, and only the seat parts once per page."""
-    slots: list = []
-    drawn = render_to_string(name, {**public, SLOTS: slots})
-    segments = drawn.split(SLOT)
-    if len(segments) != len(slots) + 1:
-        raise ValueError(f"{name}: the public draw does not hold its {len(slots)} slots")
+    once, from ``public``, and only the seat parts once per page. The page outside all its
+    parts is drawn from ``OUTER_INPUTS`` alone and kept by their values; each public part
+    is then filled in once for every page."""
+    segments, slots = _outer(name, public["t"])
+    shared = [
+        _public_part(public["t"], slot.name, slot.each) if type(slot) is PublicSlot else None
+        for slot in slots
+    ]
     compiled = get_template(name).template
     result = {}
     for key, page in pages.items():
         parts = [segments[0]]
-        for slot, after in zip(slots, segments[1:], strict=True):
-            parts.append(_seat_part(compiled, slot, page["t"]))
+        for slot, drawn, after in zip(slots, shared, segments[1:], strict=True):
+            parts.append(drawn if drawn is not None else _seat_part(compiled, slot, page["t"]))
             parts.append(after)
         result[key] = "".join(parts)
     return result
+
+
+def _outer(name: str, public) -> tuple[tuple[str, ...], tuple]:
+    """Template ``name`` drawn from the ``OUTER_INPUTS`` of ``public`` with a slot for
+    each part (split at the slots), and the slots; or as kept for equal inputs."""
+
+    def draw(inputs: PartInputs) -> tuple[tuple[str, ...], tuple]:
+        slots: list = []
+        segments = render_to_string(name, {"t": inputs, SLOTS: slots}).split(SLOT)
+        if len(segments) != len(slots) + 1:
+            raise ValueError(f"{name}: the public draw does not hold its {len(slots)} slots")
+        return tuple(segments), tuple(slots)
+
+    return _kept_or_drawn(f"outer:{name}", None, public, OUTER_INPUTS, draw)
 
 
 def _seat_part(compiled, slot, page) -> str:
@@ -207,3 +264,15 @@ def _seat_part(compiled, slot, page) -> str:
             return node.nodelist.render(context)
 
     return _kept_or_drawn(f"seat:{node.name}", None, page, SEAT_PART_INPUTS[node.name], draw)
+
+
+@register.simple_tag
+def table_url(name: str, code: str) -> str:
+    """``{% url name code %}`` for one of a table's own addresses, reversed once per table:
+    a seat's dock is drawn again on every turn, and reversing cost it a tenth."""
+    return _table_url(get_script_prefix(), name, code)
+
+
+@lru_cache(maxsize=4096)
+def _table_url(prefix: str, name: str, code: str) -> str:
+    return reverse(name, args=[code])

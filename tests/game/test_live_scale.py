@@ -10,6 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from game import bot_runner, events, redraw, selectors, store
+from game.engine import rules
 from game.engine.cards import card_code, cards_of
 from game.identity import SeatOwner
 from game.models import Seat, Table
@@ -223,3 +224,103 @@ def test_a_redraw_of_a_move_stored_here_reads_nothing(django_assert_num_queries)
         drawn_from_the_database = redraw._render_job(table.pk, elsewhere)[owner]
 
     assert drawn_on_the_loop == drawn_here == drawn_from_the_database
+
+
+def _move_stored_elsewhere(table: Table, monkeypatch) -> tuple[events.TableChanged, str]:
+    """Play the mover's first legal action as another process would have stored it:
+    nothing it left is kept here. The change announced, and the code of the action."""
+    match = store.match_for_table(table)
+    action = match.legal_actions()[0]
+    heard = []
+    events.listen(heard.append)
+    with monkeypatch.context() as elsewhere:
+        elsewhere.setattr(store, "match_stored", lambda table, match: None)
+        elsewhere.setattr(store, "_keep_rows", lambda token, table, seats: None)
+        try:
+            play.table_play(
+                table_id=table.pk, seat_owner=SeatOwner(session_key="the-mover"), action=action
+            )
+        finally:
+            events._listeners.remove(heard.append)
+    [change] = heard
+    return change, rules.action_code(action)
+
+
+@pytest.mark.usefixtures("quiet_timetable")  # the table stands at the move
+def test_a_plain_move_stored_elsewhere_is_redrawn_from_its_announcement_without_a_query(
+    monkeypatch, django_assert_num_queries
+):
+    table = _table_a_person_is_to_act_at()
+    rows = store.read_rows(table.pk)  # this process drew the table as it stood
+    store.match_for_table(rows[0], fresh=True)
+    change, code = _move_stored_elsewhere(table, monkeypatch)
+    # the move as every seat saw it made, where it was made: no hand travels with it
+    assert change.move == events.PublicMove(0, 0, 0, change.move.seat, code, (False,) * 4)
+    heard = events.PublicMove.heard(list(change.move))  # as the layer delivers it
+    owner = SeatOwner(session_key="the-host")
+
+    job = redraw._Job(loop=None, waiting={owner: None}, snapshots=[("elsewhere", 1)])
+    job.moves.append(heard)
+    with django_assert_num_queries(0):  # on the event loop: no hop to the database thread
+        drawn = redraw._render_here(table.pk, job)[owner]
+    # the next move's service here finds the match the announcement made
+    assert store.kept_match(Table.objects.get(pk=table.pk)) is not None
+    read = redraw._Job(loop=None, waiting={owner: None}, snapshots=[None])
+    assert drawn == redraw._render_job(table.pk, read)[owner]
+
+
+@pytest.mark.parametrize(
+    "heard",
+    [
+        lambda move: move._replace(before=move.before + 1),
+        lambda move: move._replace(away=(True,) * len(move.away)),
+        lambda move: move._replace(index=move.index + 1),
+        lambda move: None,
+    ],
+    ids=["a move missed before it", "the seats changed", "another place", "no move"],
+)
+@pytest.mark.usefixtures("quiet_timetable")
+def test_a_move_stored_elsewhere_that_does_not_follow_what_is_kept_here_is_read(monkeypatch, heard):
+    table = _table_a_person_is_to_act_at()
+    rows = store.read_rows(table.pk)
+    store.match_for_table(rows[0], fresh=True)
+    change, _ = _move_stored_elsewhere(table, monkeypatch)
+    owner = SeatOwner(session_key="the-host")
+    job = redraw._Job(loop=None, waiting={owner: None}, snapshots=[("elsewhere", 1)])
+    job.moves.append(heard(change.move))
+
+    assert redraw._render_here(table.pk, job) is None  # the database is needed
+    drawn = redraw._render_job(table.pk, job)[owner]
+    read = redraw._Job(loop=None, waiting={owner: None}, snapshots=[None])
+    assert drawn == redraw._render_job(table.pk, read)[owner]
+
+
+@pytest.mark.usefixtures("quiet_timetable")
+def test_a_moves_group_message_carries_only_that_move_and_never_a_hand(monkeypatch):
+    table = _table_a_person_is_to_act_at()
+    for n in range(4):
+        Seat.objects.filter(table=table, number=n).update(bot_level=None, session_key=f"p-{n}")
+    sent = []
+    monkeypatch.setattr(events, "_broadcast", lambda layer, group, message: sent.append(message))
+    rounds_ended = 0
+    while rounds_ended < 1:
+        match = store.match_for_table(table)
+        action = match.legal_actions()[-1]
+        owner = SeatOwner(session_key=f"p-{match.current_player()}")
+        play.table_play(table_id=table.pk, seat_owner=owner, action=action)
+        message = sent.pop()
+        after = _truth(table.pk)
+        if len(after.rounds) > len(match.rounds) or after.is_terminal():
+            rounds_ended += 1
+            assert message["move"] is None  # a deal follows: its hands are read, never sent
+            continue
+        assert set(message) == {"type", "snapshot", "move"}
+        before, round_, index, seat, code, away = message["move"]
+        assert (round_, index, seat) == (
+            len(match.rounds) - 1,
+            len(match.round.history),
+            match.current_player(),
+        )
+        assert code == rules.action_code(action)
+        held = {card_code(c) for hand in after.round.hands for c in cards_of(hand)}
+        assert code not in held

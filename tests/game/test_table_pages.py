@@ -162,3 +162,19 @@ def test_a_public_part_is_drawn_again_only_when_its_fields_change(monkeypatch):
 
     assert first == again and len(drawn) == 2
     assert "Guest 2: pass" in other and "Guest 2" not in first
+
+
+def test_the_page_outside_its_parts_is_drawn_once_and_a_move_only_fills_its_slots(monkeypatch):
+    table = _people_table(target=21)
+    before = _pages_of_a_redraw(table.pk)
+    drawn = []
+    real = tables.render_to_string
+    monkeypatch.setattr(tables, "render_to_string", lambda *a: drawn.append(a[0]) or real(*a))
+    match = store.match_for_table(table)
+    seat = match.current_player()
+    play.table_play(table_id=table.pk, seat_owner=OWNERS[seat], action=match.legal_actions()[0])
+
+    after = _pages_of_a_redraw(table.pk)
+
+    assert redraw.TABLE_PARTIAL not in drawn  # kept: only the parts the move changed
+    assert after == _pages_alone(table.pk) and after != before
