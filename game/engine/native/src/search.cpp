@@ -21,6 +21,13 @@ std::uint64_t mix64(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
+// The maximising side's last cut-off card, when it is legal here, is tried first.
+void killer_first(int* cards, int n, Mask legal, int killer) {
+    if (killer < 0 || !(legal >> killer & 1)) return;
+    int* found = std::find(cards, cards + n, killer);
+    std::rotate(cards, found, found + 1);
+}
+
 // Small stable insertion sort of cards by key: hands hold at most a few cards.
 void sort_by(int* cards, int n, int* keys) {
     for (int i = 1; i < n; ++i) {
@@ -676,10 +683,7 @@ int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winnin
     int& killer = killers_ && trick_len && side_of_seat_[seat]
                       ? game_killer_[seat][trick_len][popcount(hands_[seat])]
                       : unused;
-    if (killer >= 0 && (legal >> killer & 1)) {
-        int* found = std::find(cards, cards + n, killer);
-        std::rotate(cards, found, found + 1);
-    }
+    killer_first(cards, n, legal, killer);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
     for (int i = 0; i < n; ++i) {
@@ -833,10 +837,7 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
     int& killer =
         killers_ && trick_len && side_of_seat_[seat] ? killer_[seat][trick_len][popcount(hand)]
                                                      : unused;
-    if (killer >= 0 && (legal >> killer & 1)) {
-        int* found = std::find(cards, cards + n, killer);
-        std::rotate(cards, found, found + 1);
-    }
+    killer_first(cards, n, legal, killer);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
     for (int i = 0; i < n; ++i) {
