@@ -21,11 +21,11 @@ std::uint64_t mix64(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
-// The maximising side's last cut-off card, when it is legal here, is tried first.
-void killer_first(int* cards, int n, Mask legal, int killer) {
-    if (killer < 0 || !(legal >> killer & 1)) return;
+// The maximising side's last cut-off card, when it is one of ``cards`` (the legal ones),
+// is tried first.
+void killer_first(int* cards, int n, int killer) {
     int* found = std::find(cards, cards + n, killer);
-    std::rotate(cards, found, found + 1);
+    if (found != cards + n) std::rotate(cards, found, found + 1);
 }
 
 // Small stable insertion sort of cards by key: hands hold at most a few cards.
@@ -164,6 +164,8 @@ class Search {
     bool beats(int card, int current) const;
     bool is_trump(int card) const { return (trump_mask_ >> card) & 1; }
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
+    int ordered_legal(int* cards, int seat, int led, Mask trick_mask, int trick_len, int winning,
+                      int win_seat) const;
     void canonical_hands(Mask remaining, Mask* key) const;
     std::uint64_t game_key(std::uint64_t games, int still_out) const;
     std::uint64_t key_hash(const TableKey& key, std::uint64_t relative, std::uint32_t meta) const;
@@ -671,19 +673,15 @@ int Search::game_start(int leader, int alpha, int beta) {
 int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat,
                       int alpha, int beta) {
     count_node();
-    Mask legal = legal_cards(r_, hands_[seat], led, trump_);
-    if (merges_) legal = merge(legal, trick_mask);
-    int cards[16];
-    int n = 0;
-    for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
     const int trick_len = popcount(trick_mask);
-    order(cards, n, seat, trick_len, winning, win_seat);
+    int cards[16];
+    const int n = ordered_legal(cards, seat, led, trick_mask, trick_len, winning, win_seat);
     // the maximising side's last cut-off goes first, as in play (a table of its own)
     int unused = -1;
     int& killer = killers_ && trick_len && side_of_seat_[seat]
                       ? game_killer_[seat][trick_len][popcount(hands_[seat])]
                       : unused;
-    killer_first(cards, n, legal, killer);
+    killer_first(cards, n, killer);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
     for (int i = 0; i < n; ++i) {
@@ -765,6 +763,17 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
 
 // Keep one card of each run of touching cards worth the same (and not scoring): no card
 // still in play, the current trick included, ranks between them.
+// The cards ``seat`` may play, equivalent ones merged, in the order they are tried; how many.
+int Search::ordered_legal(int* cards, int seat, int led, Mask trick_mask, int trick_len,
+                          int winning, int win_seat) const {
+    Mask legal = legal_cards(r_, hands_[seat], led, trump_);
+    if (merges_) legal = merge(legal, trick_mask);
+    int n = 0;
+    for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
+    order(cards, n, seat, trick_len, winning, win_seat);
+    return n;
+}
+
 Mask Search::merge(Mask legal, Mask trick_mask) const {
     const Mask others = (trick_mask | held_) & ~legal;
     Mask keep = legal & (r_.jokers | once_);
@@ -823,13 +832,9 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
             });
     }
     const Mask hand = hands_[seat];
-    Mask legal = legal_cards(r_, hand, led, trump_);
-    if (merges_) legal = merge(legal, trick_mask);
-    int cards[16];
-    int n = 0;
-    for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
     const int trick_len = popcount(trick_mask);
-    order(cards, n, seat, trick_len, winning, win_seat);
+    int cards[16];
+    const int n = ordered_legal(cards, seat, led, trick_mask, trick_len, winning, win_seat);
     // the maximising side's last cut-off from the same seat, place in the trick and
     // hand size goes first (measured at 8 seats: a quarter fewer nodes from the first
     // lead; below that it gained nothing, or lost)
@@ -837,7 +842,7 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
     int& killer =
         killers_ && trick_len && side_of_seat_[seat] ? killer_[seat][trick_len][popcount(hand)]
                                                      : unused;
-    killer_first(cards, n, legal, killer);
+    killer_first(cards, n, killer);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
     for (int i = 0; i < n; ++i) {
