@@ -59,6 +59,10 @@ def test_a_table_not_in_play_has_no_turn():
 def test_a_bot_move_for_the_turn_is_stored_in_three_statements():
     table = _table_with_moves(2)
     turn = turns.table_turn(table_id=table.pk)
+    while turn.bot_level is None:  # a bot's own seat: no stand-in to mark as away
+        assert play.table_play_for_turn(table_id=table.pk, turn=turn, action=turn.legal[0])
+        turn = turns.table_turn(table_id=table.pk)
+    stored = ActionLog.objects.filter(table=table).count()
 
     with CaptureQueriesContext(connection) as run:
         assert play.table_play_for_turn(table_id=table.pk, turn=turn, action=turn.legal[0])
@@ -71,4 +75,4 @@ def test_a_bot_move_for_the_turn_is_stored_in_three_statements():
         "INSERT",
         "UPDATE",
     ]
-    assert ActionLog.objects.filter(table=table).count() == 3
+    assert ActionLog.objects.filter(table=table).count() == stored + 1
