@@ -142,7 +142,7 @@ def advanced_rows(table_id: int, moves: list[PublicMove]) -> tuple[Table, list[S
         return kept if table.moves == target else None
     if match is None or table.status != Table.Status.PLAYING:
         return None
-    away = tuple(seat.away_since is not None for seat in sorted(seats, key=_number))
+    away = stand_ins(seats)
     for version in range(table.moves, target):
         move = by_version.get(version)
         if move is None or move.away != away:
@@ -166,8 +166,10 @@ def advanced_rows(table_id: int, moves: list[PublicMove]) -> tuple[Table, list[S
     return table, seats
 
 
-def _number(seat: Seat) -> int:
-    return seat.number
+def stand_ins(seats: list[Seat]) -> tuple[bool, ...]:
+    """By seat number: whose seat a bot stands in for (a person away), as a move's
+    announcement says it (``PublicMove.away``)."""
+    return tuple(seat.away_since is not None for seat in sorted(seats, key=lambda s: s.number))
 
 
 def stored_rows(snapshot) -> tuple[Table, list[Seat]] | None:

@@ -190,8 +190,7 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
     # follows (its hands are read, never sent) or the match is over
     move = None
     if not match.is_terminal() and not match.needs_deal():
-        away = tuple(s.away_since is not None for s in sorted(seats, key=_number))
-        move = events.PublicMove(table.moves, number, index, seat, code, away)
+        move = events.PublicMove(table.moves, number, index, seat, code, store.stand_ins(seats))
     table.moves += 1
     if match.is_terminal():
         table.status = Table.Status.FINISHED
@@ -200,10 +199,6 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
         match = _store_deal(table, match)
     store.match_stored(table, match)  # before the announcement's redraws need it
     _announce(table, seats, match, store.rows_stored(table, seats), move)
-
-
-def _number(seat: Seat) -> int:
-    return seat.number
 
 
 def _store_action(table_id: int, number: int, index: int, seat: int, code: str) -> None:
