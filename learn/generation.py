@@ -105,6 +105,11 @@ class Keep:
     min_margin: float = 0.3  # match points between the best option and the second
     z: float = 2.0  # and this many combined standard errors
     min_deals: int = 8  # fewer sampled deals than this say too little
+    # an analysis may end once it is kept this far beyond the sampling error, or once
+    # even the benefit of the doubt leaves it short, with at least these many deals
+    settle_z: float = 4.0
+    settle_kept_deals: int = 36
+    settle_dropped_deals: int = 16
     # a pass is no lesson when every bid is hopeless: made less often than this
     hopeless: float = 0.3
     # every call of an auction priced from the deals: an analysis that did not search the
@@ -120,6 +125,31 @@ class Keep:
         margin = best.value - second.value
         error = math.hypot(best.value_se, second.value_se)
         return margin >= self.min_margin and margin > self.z * error
+
+    def settled(self, options: Sequence[Option], deals: int, expected: int) -> bool:
+        """Whether more deals would hardly change the verdict on an analysis so far, of
+        ``deals`` deals where the budget should reach ``expected``: kept far beyond the
+        sampling error, or out of reach of the threshold even at ``expected`` deals."""
+        if len(options) < 2 or self._obvious_pass(options):
+            return deals >= self.settle_dropped_deals
+        if self.priced_calls and _unpriced_call(options):
+            return True
+        best, second = options[0], options[1]
+        margin = best.value - second.value
+        error = math.hypot(best.value_se, second.value_se)
+        if deals >= self.settle_kept_deals and margin >= self.min_margin:
+            if margin > self.settle_z * error:
+                return True
+        if deals < self.settle_dropped_deals:
+            return False
+        if margin + self.z * error < self.min_margin:
+            return True
+        # Futile: the error shrinks with the square root of the deals, and a margin one
+        # standard deviation of its own drift above today's (about one chance in six)
+        # would still fall short of the threshold at the deals the budget reaches.
+        error_at_end = error * math.sqrt(deals / max(deals, expected))
+        drift = math.sqrt(max(0.0, error**2 - error_at_end**2))
+        return margin + drift < max(self.min_margin, self.z * error_at_end)
 
     def promising(self, options: Sequence[Option], deals: int, expected: int) -> bool:
         """Whether a quick look at ``deals`` sampled deals leaves a fair chance that an
@@ -222,11 +252,23 @@ def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
     return described(view, analysis, options, analyst, rng)
 
 
-def price(view: SeatView, analyst: ExpertBot, rng: Random) -> tuple[Analysis, tuple[Option, ...]]:
-    """The analysis of every legal action, and its options as the bank stores them."""
-    analysis = analyst.analyse(view, view.legal_actions(), rng, detailed=True)
+def price(
+    view: SeatView, analyst: ExpertBot, rng: Random, keep: Keep | None = None
+) -> tuple[Analysis, tuple[Option, ...]]:
+    """The analysis of every legal action, and its options as the bank stores them. With
+    ``keep`` the analysis ends as soon as its verdict is settled."""
     phase = phase_of(view)
-    return analysis, tuple(_option(stats, phase) for stats in analysis.actions)
+
+    def options_of(analysis: Analysis) -> tuple[Option, ...]:
+        return tuple(_option(stats, phase) for stats in analysis.actions)
+
+    def settled(analysis: Analysis, expected: int) -> bool:
+        return keep.settled(options_of(analysis), analysis.deals, expected)
+
+    analysis = analyst.analyse(
+        view, view.legal_actions(), rng, detailed=True, settled=settled if keep else None
+    )
+    return analysis, options_of(analysis)
 
 
 def described(
@@ -371,7 +413,7 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
             screen = Random(f"{job.seed}/{number}/screen")
             if worth_analysing(view, analyst, budget.screener(analyst), keep, screen):
                 rng = Random(f"{job.seed}/{number}")
-                analysis, options = price(view, analyst, rng)
+                analysis, options = price(view, analyst, rng, keep)
                 if keep.accepts(options, analysis.deals):  # the line only for a kept one
                     assessment = described(view, analysis, options, analyst, rng)
                     kept.append(position_at(match, seat, assessment).to_json())

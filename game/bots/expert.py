@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from random import Random
 
@@ -67,6 +67,10 @@ DEAL_SHARE = 0.25
 # (the core's bounds, the open points shared evenly), in this share of the budget more.
 ESTIMATE_TRICKS = 2
 ESTIMATE_SHARE = 0.15
+# An analysis asked when it is settled looks at its figures after this many deals and
+# again each time their number has grown by half.
+SETTLE_FIRST = 16
+SETTLE_GROWTH = 1.5
 
 
 @dataclass(frozen=True)
@@ -130,32 +134,45 @@ class ExpertBot:
         return analysis.best
 
     def analyse(
-        self, view: SeatView, legal: Sequence[int], rng: Random, detailed: bool = True
+        self,
+        view: SeatView,
+        legal: Sequence[int],
+        rng: Random,
+        detailed: bool = True,
+        settled: Callable[[Analysis, int], bool] | None = None,
     ) -> Analysis:
         """Every legal action priced over sampled deals. ``detailed`` adds each card's
         expected points and bid chances and the best line of play in one sampled deal;
-        without it the search is coarser and faster (what live play uses)."""
+        without it the search is coarser and faster (what live play uses). ``settled``,
+        if given, is shown the analysis so far at checkpoints (SETTLE_FIRST deals, then
+        half as many again each time) with the number of deals the budget is expected to
+        reach at the pace so far: once it says the figures answer its question, the
+        analysis ends there, with fewer deals than ``max_deals``."""
         deadline = time.perf_counter() + self.budget_ms / 1000
         if view.bidder is None and self.version < 2:
             return self._analyse_auction_v1(view, legal, rng, deadline)
         if view.bidder is None:
-            return self._analyse_auction(view, legal, rng, deadline)
-        return self._analyse_play(view, legal, rng, deadline, detailed)
+            return self._analyse_auction(view, legal, rng, deadline, settled)
+        return self._analyse_play(view, legal, rng, deadline, detailed, settled)
 
     # --- Card play ----------------------------------------------------------------
 
-    def _analyse_play(self, view, legal, rng, deadline, detailed) -> Analysis:
+    def _analyse_play(self, view, legal, rng, deadline, detailed, settled) -> Analysis:
         situation = _situation(view, view.unit_of[view.bidder], view.bid)
         utility = self._play_utility(view, situation, detailed)
-        batch = self._solve(view, utility, "actions", rng, deadline)
+        read = self._reader(situation, utility, detailed)
+        if settled is None:
+            batch = self._solve(view, utility, "actions", rng, deadline)
+        else:
+
+            def figures(batch):
+                return _play_stats(batch, legal, read, situation)
+
+            batch = self._solve_until_settled(view, utility, rng, deadline, figures, settled)
         estimated = not batch.values and not detailed and native_available()
         if estimated:
             batch = self._estimate(view, utility, rng)
-        column = {card: i for i, card in enumerate(batch.cards)}
-        read = self._reader(situation, utility, detailed)
-        samples = {action: [read(row[column[action]]) for row in batch.values] for action in legal}
-        stats = [_summarise(action, rows, situation) for action, rows in samples.items()]
-        stats.sort(key=lambda s: -s.value)
+        stats = _play_stats(batch, legal, read, situation)
         first_deal = batch.positions[0] if batch.positions else None
         line: tuple = ()
         if detailed and first_deal is not None:
@@ -215,18 +232,24 @@ class ExpertBot:
 
     # --- The auction --------------------------------------------------------------
 
-    def _analyse_auction(self, view, legal, rng, deadline) -> Analysis:
+    def _analyse_auction(self, view, legal, rng, deadline, settled) -> Analysis:
         """Every bid and the pass, priced over the same sampled deals: in each, the seats
         still to act bid by the model, the winner leads, and the exact search says what
         the round then gives each side."""
         deals = sample_deals(knowledge(view), self.max_deals, rng.getrandbits(63))
         table = _AuctionTable(view, legal)
         complete = True
+        checkpoint = SETTLE_FIRST
         for deal in deals:
             if table.deals and time.perf_counter() >= deadline:
                 complete = False
                 break
             table.add(deal, rng, deadline)
+            if settled is not None and table.deals == checkpoint:
+                checkpoint = math.ceil(checkpoint * SETTLE_GROWTH)
+                partial = Analysis(view.seat, table.stats(), table.deals, True, (), ())
+                if settled(partial, self._expected_deals(table.deals, deadline)):
+                    break
         complete = complete and not table.estimated
         return Analysis(view.seat, table.stats(), table.deals, complete, (), ())
 
@@ -263,16 +286,42 @@ class ExpertBot:
         stats.sort(key=lambda s: (-s.value, s.action))
         return Analysis(view.seat, tuple(stats), len(outcomes), batch.complete, (), ())
 
+    def _solve_until_settled(self, view, utility, rng, deadline, figures, settled) -> SampledSolve:
+        """The sampled deals solved in growing batches, until ``settled`` accepts the
+        ``figures`` of those so far, the budget is spent or ``max_deals`` are solved."""
+        batch = self._solve(view, utility, "actions", rng, deadline, SETTLE_FIRST)
+        while batch.complete and (solved := len(batch.values)) < self.max_deals:
+            partial = Analysis(view.seat, figures(batch), solved, True, (), ())
+            if settled(partial, self._expected_deals(solved, deadline)):
+                break
+            wanted = min(math.ceil(solved * SETTLE_GROWTH), self.max_deals) - solved
+            more = self._solve(view, utility, "actions", rng, deadline, max(1, wanted))
+            batch = _joined(batch, more)
+        return batch
+
+    def _expected_deals(self, solved: int, deadline: float) -> int:
+        """The deals solved by the deadline if the pace so far holds, at most max_deals."""
+        now = time.perf_counter()
+        spent = max(1e-6, self.budget_ms / 1000 - (deadline - now))
+        return min(self.max_deals, solved + int(solved / spent * max(0.0, deadline - now)))
+
     def _solve(
-        self, view: SeatView, utility: Utility, mode: str, rng: Random, deadline: float
+        self,
+        view: SeatView,
+        utility: Utility,
+        mode: str,
+        rng: Random,
+        deadline: float,
+        count: int | None = None,
     ) -> SampledSolve:
-        """Sampled deals from the seat's knowledge, solved in one call until the budget is
-        spent (during the auction, each as if this seat had won it and led)."""
+        """Sampled deals from the seat's knowledge (``max_deals`` unless ``count`` says
+        fewer), solved in one call until the budget is spent (during the auction, each as
+        if this seat had won it and led)."""
         remaining_ms = max(0.0, (deadline - time.perf_counter()) * 1000)
         return solve_sampled(
             knowledge(view),
             utility,
-            count=self.max_deals,
+            count=min(self.max_deals, count or self.max_deals),
             seed=rng.getrandbits(63),
             mode=mode,
             budget_ms=remaining_ms,
@@ -485,6 +534,26 @@ def _weighted_mean_se(values: Sequence[float], weights: Sequence[float]) -> tupl
         return mean, 0.0
     variance = sum(w * (v - mean) ** 2 for v, w in zip(values, weights, strict=True)) / total
     return mean, math.sqrt(variance / effective)
+
+
+def _play_stats(batch: SampledSolve, legal, read, situation: Situation) -> tuple[ActionStats, ...]:
+    """Each legal card's figures over the batch's deals, best first."""
+    column = {card: i for i, card in enumerate(batch.cards)}
+    samples = {action: [read(row[column[action]]) for row in batch.values] for action in legal}
+    stats = [_summarise(action, rows, situation) for action, rows in samples.items()]
+    return tuple(sorted(stats, key=lambda s: -s.value))
+
+
+def _joined(first: SampledSolve, then: SampledSolve) -> SampledSolve:
+    """Two batches of the same knowledge as one, the first's deals first."""
+    return SampledSolve(
+        positions=first.positions + then.positions,
+        values=first.values + then.values,
+        cards=first.cards or then.cards,
+        complete=then.complete,
+        nodes=first.nodes + then.nodes,
+        dropped=first.dropped + then.dropped,
+    )
 
 
 def _summarise(action: int, rows: list[tuple], situation: Situation) -> ActionStats:

@@ -94,6 +94,61 @@ def test_a_call_priced_without_the_rest_of_the_auction_is_not_kept():
     assert Keep().accepts(options(("AS", 2.0), ("KS", 1.0), se=0.1), deals=20)  # cards: no calls
 
 
+# --- Ending an analysis once its verdict is settled --------------------------------------
+
+
+def test_an_analysis_kept_far_beyond_its_error_is_settled_once_it_has_enough_deals():
+    clear = options(("AS", 2.0), ("KS", 1.0), se=0.1)  # 1.0 apart, error 0.14: 7 errors
+    assert Keep(settle_z=4.0, settle_kept_deals=36).settled(clear, deals=36, expected=120)
+    assert not Keep(settle_z=4.0, settle_kept_deals=36).settled(clear, deals=24, expected=120)
+    # 1.0 apart with an error of 0.35: kept today, but not yet beyond doubt
+    assert not Keep(settle_z=4.0).settled(options(("AS", 2.0), ("KS", 1.0), se=0.25), 36, 120)
+
+
+def test_an_analysis_short_of_the_margin_even_given_the_doubt_is_settled():
+    # 0.1 apart, error 0.07: at best 0.24 < 0.3
+    short = options(("AS", 2.0), ("KS", 1.9), se=0.05)
+    assert Keep(settle_dropped_deals=16).settled(short, deals=16, expected=120)
+    assert not Keep(settle_dropped_deals=16).settled(short, deals=12, expected=120)
+
+
+def test_an_analysis_whose_budget_cannot_shrink_the_error_enough_is_settled():
+    # 1.0 apart with an error of 1.41: the 24 deals the budget reaches shrink it to 1.15;
+    # a margin drifting up by one deviation (0.82) still falls short of 2 x 1.15
+    wide = options(("AS", 2.0), ("KS", 1.0), se=1.0)
+    assert Keep().settled(wide, deals=16, expected=24)
+    # with many more deals to come, it is worth going on
+    assert not Keep().settled(wide, deals=16, expected=1600)
+
+
+def test_a_forced_or_hopeless_decision_is_settled_and_a_close_one_goes_on():
+    assert Keep().settled(options(("AS", 2.0), se=0.1), deals=16, expected=120)
+    hopeless = searched_calls(("pass", 0.5), ("bid:4", -5.0), made=0.1)
+    assert Keep().settled(hopeless, deals=16, expected=120)
+    close = options(("AS", 2.0), ("KS", 1.6), se=0.2)  # 0.4 apart, error 0.28: wait and see
+    assert not Keep().settled(close, deals=24, expected=120)
+
+
+def test_a_settled_analysis_stops_before_its_deal_limit_and_an_open_one_does_not(monkeypatch):
+    state = MatchState(MatchSetup.partnerships(4, 2), 0).deal_round(Random(5))
+    while state.current_player() is not None and state.round.bidder is None:
+        state = state.apply(GreedyBot().choose(state.view_for(state.current_player()),
+                                               state.legal_actions(), Random(0)))  # fmt: skip
+    view = state.view_for(state.current_player())
+    analyst = ExpertBot(budget_ms=1e9, max_deals=40)
+    seen = []
+
+    def settled_at_once(options, deals, expected):
+        seen.append((deals, expected))
+        return True
+
+    monkeypatch.setattr(Keep, "settled", lambda self, *args: settled_at_once(*args))
+    analysis, _ = generation.price(view, analyst, Random(1), Keep())
+    assert analysis.deals == seen[0][0] < 40 and seen == [(analysis.deals, 40)]
+    monkeypatch.setattr(Keep, "settled", lambda self, *args: False)
+    assert generation.price(view, analyst, Random(1), Keep())[0].deals == 40
+
+
 # --- The quick look before a dear analysis ---------------------------------------------
 
 

@@ -125,3 +125,24 @@ def test_at_eight_seats_a_first_lead_with_no_time_for_an_exact_deal_is_estimated
     assert {s.action for s in analysis.actions} == set(legal)
     # a detailed analysis (what the trainer shows) is never an estimate
     assert not hurried.analyse(view, legal, Random(1), detailed=True).estimated
+
+
+def test_an_analysis_ends_at_the_first_checkpoint_its_caller_calls_settled():
+    auction = RoundState(MatchSetup.partnerships(4, 2), shuffle_deal(
+        MatchSetup.partnerships(4, 2), 0, Random(6)))  # fmt: skip
+    play = auction_won_by(round_with({}, players=4, dealer=0), seat=1, amount=3)
+    for state in (auction, play):
+        view, legal = state.view_for(state.current_player()), state.legal_actions()
+        bot = ExpertBot(budget_ms=1e9, max_deals=50)
+        asked = []
+
+        def settled(analysis, expected, asked=asked):
+            asked.append((analysis.deals, expected, {s.action for s in analysis.actions}))
+            return len(asked) == 2
+
+        analysis = bot.analyse(view, legal, Random(2), settled=settled)
+        # 16 deals, then half as many again: the second checkpoint ends it
+        assert [deals for deals, _, _ in asked] == [16, 24]
+        assert analysis.deals == 24 and analysis.complete
+        assert all(expected == 50 and actions == set(legal) for _, expected, actions in asked)
+        assert bot.analyse(view, legal, Random(2), settled=lambda a, e: False).deals == 50
