@@ -2,13 +2,14 @@
 positions the generator keeps per minute at its default budget.
 
     python bench/trainer.py [--bank PATH] [--requests 200] [--generate-seconds 60]
+                            [--players 3,4,5,6] [--workers 1]
 
 Serving runs through Django's test client (middleware, views, templates) against a
 temporary SQLite database loaded with the bank (the starter bank, else the test sample).
 Prints p50/p95/max of a practice page (serve a position) and of an htmx answer (grade,
 rate, render the reveal). The analysis is precomputed, so both should take tens of ms.
 Generation plays real matches with ``learn.generation.run_job`` at the default Budget and
-Keep on one worker; ``--generate-seconds 0`` skips it.
+Keep on ``--workers`` processes (one unless told); ``--generate-seconds 0`` skips it.
 """
 
 from __future__ import annotations
@@ -80,24 +81,30 @@ def bench_serving(bank: Path, requests: int) -> None:
     report("answer + reveal (htmx POST)", reveal)
 
 
-def bench_generation(seconds: float, players: list[int]) -> None:
+def bench_generation(seconds: float, players: list[int], workers: int) -> None:
+    from contextlib import closing
+
     from learn import generation
 
     jobs = generation.job_stream(0, players, 0)
     kept = examined = played = 0
     phases: dict[str, int] = {}
     started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        result = generation.run_job(next(jobs))
-        played += 1
-        examined += getattr(result, "examined", 0)
-        kept += len(result.positions)
-        for item in result.positions:
-            phases[item["phase"]] = phases.get(item["phase"], 0) + 1
+    results = generation.job_results(jobs, generation.Budget(), generation.Keep(), workers)
+    with closing(results):
+        for result in results:
+            played += 1
+            examined += result.examined
+            kept += len(result.positions)
+            for item in result.positions:
+                phases[item["phase"]] = phases.get(item["phase"], 0) + 1
+            if time.perf_counter() - started >= seconds:
+                break
     elapsed = time.perf_counter() - started
     print(
-        f"generation (default budget, 1 worker, players {players}): {kept} positions kept "
-        f"from {examined} decisions analysed in {played} matches, {elapsed:.0f} s: "
+        f"generation (default budget, {workers} worker(s), players {players}): "
+        f"{kept} positions kept from {examined} decisions analysed in {played} matches, "
+        f"{elapsed:.0f} s: "
         f"{60 * kept / elapsed:.1f} positions/minute; by phase {phases}"
     )
 
@@ -118,12 +125,14 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--generate-seconds", type=float, default=60.0)
     parser.add_argument("--players", default="3,4,5,6")
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
 
     if args.requests > 0:
         serve_from(args.bank, args.requests)
     if args.generate_seconds > 0:
-        bench_generation(args.generate_seconds, [int(n) for n in args.players.split(",")])
+        players = [int(n) for n in args.players.split(",")]
+        bench_generation(args.generate_seconds, players, args.workers)
 
 
 if __name__ == "__main__":

@@ -558,7 +558,7 @@ def generate(
     if bank.count >= count:
         return progress
     jobs = job_stream(seed, players, bank.count)
-    results = _results(jobs, budget, keep, workers)
+    results = job_results(jobs, budget, keep, workers)
     with bank.path.open("a", encoding="utf-8") as out, closing(results):
         for result in results:
             progress.count(result)
@@ -578,7 +578,8 @@ def generate(
     return progress
 
 
-def _results(jobs: Iterator[Job], budget: Budget, keep: Keep, workers: int):
+def job_results(jobs: Iterator[Job], budget: Budget, keep: Keep, workers: int):
+    """The jobs' results in order, run by ``workers`` processes (here, with one)."""
     if workers <= 1:
         for job in jobs:
             yield run_job(job, budget, keep)
