@@ -27,14 +27,13 @@ from game.engine.solver import (
     MAX_POINTS,
     Position,
     SampledSolve,
-    SearchStats,
-    SearchTimeout,
     Utility,
     advance,
+    idle_threads,
     native_available,
     principal_variation,
     sample_deals,
-    solve,
+    solve_each,
     solve_sampled,
 )
 from game.engine.view import SeatView
@@ -240,12 +239,13 @@ class ExpertBot:
         table = _AuctionTable(view, legal)
         complete = True
         checkpoint = SETTLE_FIRST
-        for deal in deals:
+        at_once = idle_threads()  # deals searched together: one per thread
+        for start in range(0, len(deals), at_once):
             if table.deals and time.perf_counter() >= deadline:
                 complete = False
                 break
-            table.add(deal, rng, deadline)
-            if settled is not None and table.deals == checkpoint:
+            table.add(deals[start : start + at_once], rng, deadline)
+            if settled is not None and table.deals >= checkpoint:
                 checkpoint = math.ceil(checkpoint * SETTLE_GROWTH)
                 partial = Analysis(view.seat, table.stats(), table.deals, True, (), ())
                 if settled(partial, self._expected_deals(table.deals, deadline)):
@@ -378,7 +378,28 @@ class _AuctionTable:
     def deals(self) -> int:
         return len(self.exact)
 
-    def add(self, deal: Position, rng: Random, deadline: float) -> None:
+    def add(self, deals: Sequence[Position], rng: Random, deadline: float) -> None:
+        """The deals' rows: in each, where the auction ends for every action by the model,
+        then each of those ends' leader's outcome, all the deals' searches together."""
+        plans = [self._plan(deal, rng) for deal in deals]
+        wanted = [
+            (i, holder)
+            for i, (_, ends, _) in enumerate(plans)
+            for holder in dict.fromkeys(end.holder for end in ends)
+        ]
+        found = _leader_outcomes([(deals[i], holder) for i, holder in wanted], deadline)
+        outcomes = {
+            job: exact if exact is not None else self._modelled(deals[job[0]], job[1])
+            for job, exact in zip(wanted, found, strict=True)
+        }
+        for i, (weight, ends, draw) in enumerate(plans):
+            self.weights.append(weight)
+            self.draws.append(draw)
+            self.exact.append([(end, *outcomes[i, end.holder]) for end in ends])
+
+    def _plan(self, deal: Position, rng: Random) -> tuple[float, list[Auction], float]:
+        """The deal's weight by the evidence in the bids so far, where the auction ends
+        after each legal action, and the draw that settles play's shortfall."""
         view = self.view
         values = {
             s: m.value(deal.hands[s], view.players)
@@ -391,22 +412,10 @@ class _AuctionTable:
             finish(self.now.after(view.seat, action), self.later, judged, view.unit_of)
             for action in self.legal
         ]
-        outcomes = {}
-        for end in ends:
-            if end.holder not in outcomes:
-                outcomes[end.holder] = self._outcome_of(deal, end.holder, deadline)
-        self.weights.append(weight)
-        self.draws.append(rng.random())
-        self.exact.append([(end, *outcomes[end.holder]) for end in ends])
+        return weight, ends, rng.random()
 
-    def _outcome_of(self, deal: Position, leader: int, deadline: float) -> tuple[int, int]:
-        """The exact outcome if the search finishes within its share of the time left
-        (a quarter, so that a hard deal cannot take all of it); else the hand model's."""
-        now = time.perf_counter()
-        share = now + max(SOLVE_SHARE_MIN_S, (deadline - now) / 4)
-        exact = _leader_outcome(deal, leader, min(deadline, share))
-        if exact is not None:
-            return exact
+    def _modelled(self, deal: Position, leader: int) -> tuple[int, int]:
+        """The hand model's outcome, where the search ran out of time."""
         self.estimated += 1
         model = self.models[leader]
         players = self.view.players
@@ -489,16 +498,17 @@ class _AuctionTable:
         )
 
 
-def _leader_outcome(deal: Position, leader: int, deadline: float) -> tuple[int, int] | None:
-    """(points the leader's side takes, points the rest take) when ``leader`` leads this
-    deal, both sides playing their best for the leader's points; None past the deadline."""
-    utility = leader_utility(deal.unit_of[leader])
-    try:
-        value = solve(replace(deal, leader=leader), utility, SearchStats(deadline=deadline))
-    except SearchTimeout:
-        return None
-    _, side, rest = decode(value)
-    return side, rest
+def _leader_outcomes(
+    jobs: Sequence[tuple[Position, int]], deadline: float
+) -> list[tuple[int, int] | None]:
+    """For each (deal, leader): (points the leader's side takes, points the rest take)
+    when the leader leads the deal, both sides playing their best for the leader's points;
+    None where its search does not finish within a quarter of the time left (so that a
+    hard deal cannot take all of it)."""
+    searches = [(replace(deal, leader=leader), leader_utility(deal.unit_of[leader]))
+                for deal, leader in jobs]  # fmt: skip
+    values = solve_each(searches, deadline=deadline, share=0.25, least_s=SOLVE_SHARE_MIN_S)
+    return [None if value is None else decode(value)[1:] for value in values]
 
 
 def _in_play(outcome: tuple[int, int], excess: float, draw: float) -> tuple[int, int]:

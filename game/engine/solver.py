@@ -14,6 +14,9 @@ C++ with the GIL released.
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from time import perf_counter
 
@@ -37,7 +40,7 @@ __all__ = [
     "INFINITY", "MAX_POINTS", "Knowledge", "NoConsistentDeal", "Position", "SampledSolve",
     "SearchStats", "SearchTimeout", "Utility", "action_values", "advance", "best_card",
     "native_available", "native_unavailable_reason", "position_of", "principal_variation",
-    "sample_deals", "solve", "solve_sampled", "utility_side_moves",
+    "sample_deals", "solve", "solve_each", "solve_sampled", "utility_side_moves",
 ]  # fmt: skip
 
 logger = logging.getLogger(__name__)
@@ -80,6 +83,44 @@ def position_of(state) -> Position:
 def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
     """The exact value of the position to the maximising side."""
     return _backend.solve(position, utility, stats)
+
+
+def solve_each(
+    jobs: Sequence[tuple[Position, Utility]], *, deadline: float, share: float, least_s: float
+) -> list[int | None]:
+    """Each position's exact value, or None where its time ran out first: a position may
+    take ``share`` of the time left to ``deadline`` when its search starts (at least
+    ``least_s``, at most up to ``deadline``). The core releases the GIL, so the positions
+    are shared between two threads while a core is idle."""
+
+    def value(job: tuple[Position, Utility]) -> int | None:
+        now = perf_counter()
+        stats = SearchStats(deadline=min(deadline, now + max(least_s, (deadline - now) * share)))
+        try:
+            return solve(*job, stats)
+        except SearchTimeout:
+            return None
+
+    if len(jobs) < 2 or _backend is not solver_native or idle_threads() < 2:
+        return [value(job) for job in jobs]
+    return list(_pool().map(value, jobs))
+
+
+def idle_threads() -> int:
+    """Two while the last minute's load average leaves a whole core idle, else one: the
+    rule the core's batch (``solve_sampled``) follows when not told."""
+    cores = os.cpu_count() or 1
+    return 2 if cores >= 2 and cores - os.getloadavg()[0] >= 1.0 else 1
+
+
+_threads: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _threads
+    if _threads is None:
+        _threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="solve")
+    return _threads
 
 
 def action_values(

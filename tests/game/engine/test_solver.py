@@ -1,12 +1,13 @@
 """The solver against a brute-force minimax that knows nothing but the rules."""
 
 from random import Random
+from time import perf_counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.engine import rules
+from game.engine import rules, solver
 from game.engine.solver import (
     Utility,
     action_values,
@@ -16,6 +17,7 @@ from game.engine.solver import (
     solve,
 )
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from tests.game.engine.builders import auction_won_by
 from tests.game.engine.test_properties import setups
 
 # A bid-shaped utility: making 3 is worth much more than 2; the other side's points count less.
@@ -132,3 +134,24 @@ def test_touching_cards_merge_only_when_no_card_in_play_lies_between():
     kept = search._merge_equivalent(hands[0], hands, trick_mask=0)
     assert kept == m("6D", "9D")  # 7D is 6D's twin; 8D, held by seat 1, separates 9D
     assert search._merge_equivalent(hands[0], hands, trick_mask=m("8D")) == m("6D", "9D")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_solving_each_of_several_positions_gives_each_its_own_value(monkeypatch, threads):
+    monkeypatch.setattr(solver, "idle_threads", lambda: threads)
+    jobs = []
+    for seed in range(5):
+        position = position_of(endgame(MatchSetup.partnerships(4, 2), seed, 4))
+        jobs.append((position, Utility(frozenset({position.unit_of[position.to_act]}))))
+    found = solver.solve_each(jobs, deadline=float("inf"), share=1.0, least_s=0.0)
+    assert found == [solve(*job) for job in jobs]
+
+
+def test_a_position_whose_time_is_spent_has_no_value():
+    setup = MatchSetup.partnerships(8, 2)  # a first lead at eight seats: never instant
+    state = auction_won_by(RoundState(setup, shuffle_deal(setup, 0, Random(8))), 1)
+    position = position_of(state)
+    utility = Utility(frozenset({position.unit_of[position.to_act]}))
+    spent = solver.solve_each([(position, utility)], deadline=perf_counter(), share=1.0, least_s=0)
+    assert spent == [None]
+    assert solver.solve_each([], deadline=perf_counter(), share=1.0, least_s=0) == []
