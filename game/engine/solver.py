@@ -14,7 +14,6 @@ C++ with the GIL released.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -101,16 +100,15 @@ def solve_each(
         except SearchTimeout:
             return None
 
-    if len(jobs) < 2 or _backend is not solver_native or idle_threads() < 2:
+    if len(jobs) < 2 or idle_threads() < 2:
         return [value(job) for job in jobs]
     return list(_pool().map(value, jobs))
 
 
 def idle_threads() -> int:
-    """Two while the last minute's load average leaves a whole core idle, else one: the
-    rule the core's batch (``solve_sampled``) follows when not told."""
-    cores = os.cpu_count() or 1
-    return 2 if cores >= 2 and cores - os.getloadavg()[0] >= 1.0 else 1
+    """Threads worth searching on now: two while the last minute's load average leaves a
+    whole core idle, else one (the core's rule for ``solve_sampled``); one in Python."""
+    return solver_native.idle_threads() if _backend is solver_native else 1
 
 
 _threads: ThreadPoolExecutor | None = None

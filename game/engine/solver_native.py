@@ -85,6 +85,10 @@ def _count(stats: SearchStats | None, nodes: int) -> None:
         stats.nodes += nodes
 
 
+def idle_threads() -> int:
+    return _core.idle_threads()
+
+
 def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
     value, nodes = _core.solve(_position(position), _utility(utility), _seconds_left(stats))
     _count(stats, nodes)

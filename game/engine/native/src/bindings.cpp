@@ -344,6 +344,10 @@ PYBIND11_MODULE(smear_native, m) {
         "threads, each timed deal within deal_share of the time left (0: all of it); "
         "exact_tricks above 0: ESTIMATES, that many tricks searched and the rest guessed");
 
+    m.def("idle_threads", &idle_core_threads,
+          "Threads a batch uses when not told: 2 while the last minute's load average leaves "
+          "a whole core idle, else 1.");
+
     m.def(
         "splitmix64",
         [](Mask seed, Mask index, int count) {
