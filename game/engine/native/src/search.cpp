@@ -212,7 +212,7 @@ class Search {
     bool killers_ = false;
     bool game_search_ = false;  // two sides and no estimate: see game_only
     const int horizon_;
-    // the maximising side's last cut-off card, per seat, place in the trick, cards in hand
+    // the last cut-off card, per seat, place in the trick, cards in hand
     int killer_[kMaxSeats][kMaxSeats][8];
     int game_killer_[kMaxSeats][kMaxSeats][8];
 };
@@ -816,9 +816,10 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
 int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta) {
     count_node();
-    if (trick_mask & once_) {
+    if (trick_mask & (killers_ ? ~Mask{0} : once_)) {
         // mid-trick, once a scoring card is in the trick (checking every node costs more
-        // than it saves), stop when what is decided settles the answer
+        // than it saves below 8 seats; at 8 every mid-trick node checks), stop when what
+        // is decided settles the answer
         TrickSoFar trick{trick_mask, winning, win_seat, 0};
         const Mask remaining = held_;
         for (int s = seat; s != leader; s = s + 1 == players_ ? 0 : s + 1) trick.pending |= 1u << s;
@@ -835,13 +836,12 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
     const int trick_len = popcount(trick_mask);
     int cards[16];
     const int n = ordered_legal(cards, seat, led, trick_mask, trick_len, winning, win_seat);
-    // the maximising side's last cut-off from the same seat, place in the trick and
-    // hand size goes first (measured at 8 seats: a quarter fewer nodes from the first
-    // lead; below that it gained nothing, or lost)
+    // the last cut-off from the same seat, place in the trick and hand size goes first
+    // (measured at 8 seats: a quarter fewer nodes from the first lead for the maximising
+    // side's mid-trick cards, an eighth fewer again for the other side's and for leads;
+    // below 8 seats it gained nothing, or lost)
     int unused = -1;
-    int& killer =
-        killers_ && trick_len && side_of_seat_[seat] ? killer_[seat][trick_len][popcount(hand)]
-                                                     : unused;
+    int& killer = killers_ ? killer_[seat][trick_len][popcount(hand)] : unused;
     killer_first(cards, n, killer);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
@@ -868,7 +868,10 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
             best = value;
             if (value < beta) {
                 beta = value;
-                if (alpha >= beta) break;
+                if (alpha >= beta) {
+                    killer = card;
+                    break;
+                }
             }
         }
     }
