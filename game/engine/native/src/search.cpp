@@ -751,11 +751,9 @@ int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winnin
     const int trick_len = popcount(trick_mask);
     int cards[16];
     const int n = ordered_legal(cards, seat, led, trick_mask, trick_len, winning, win_seat);
-    // the maximising side's last cut-off goes first, as in play (a table of its own)
+    // the last cut-off goes first, as in play (a table of its own)
     int unused = -1;
-    int& killer = killers_ && trick_len && side_of_seat_[seat]
-                      ? game_killer_[seat][trick_len][popcount(hands_[seat])]
-                      : unused;
+    int& killer = killers_ ? game_killer_[seat][trick_len][popcount(hands_[seat])] : unused;
     killer_first(cards, n, killer);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
@@ -783,7 +781,7 @@ int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winnin
             if (best < beta) beta = best;
         }
         if (alpha >= beta) {
-            if (maximizing) killer = card;
+            killer = card;
             break;
         }
     }
