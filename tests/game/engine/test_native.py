@@ -124,6 +124,17 @@ def test_the_last_two_tricks_at_large_tables_are_valued_as_python_does(players, 
 
 
 @needs_core
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from((2, 4)), st.integers(0, 2**32), st.data())
+def test_four_tricks_left_at_eight_seats_are_valued_as_python_does(teams, seed, data):
+    # deep enough for the 8-seat orderings (killers for both sides, leads too) and for the
+    # table asked about every trick start at a trick's last card, before any is searched
+    setup = MatchSetup.partnerships(8, teams)
+    position = position_of(endgame(setup, seed, 4))
+    assert_same_answers(position, data.draw(utilities(setup.units)))
+
+
+@needs_core
 @settings(max_examples=12, deadline=None)
 @given(st.sampled_from((6, 8)), st.integers(0, 2**32), st.integers(5, 6), st.data())
 def test_the_value_raced_over_cards_is_the_best_card_value(players, seed, cards_left, data):
