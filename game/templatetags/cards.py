@@ -90,6 +90,36 @@ def _card_html(code: str, state: str) -> str:
     )
 
 
+# what stands around each card of a hand in the table's dock, as the template's loop laid
+# it out (the whitespace between two cards is what keeps them apart on the page)
+_HAND_GAP = "\n        "
+
+
+@register.simple_tag
+def hand_cards(hand, playing: bool = False) -> str:
+    """A hand's cards in the dock, from its (code, playable) pairs: with ``playing`` (the
+    seat is to play a card) each playable card is a button of the hand's form and each
+    other one a slot; else each is a plain card. One piece per card, built once per code:
+    the seat to act has its dock drawn again on every turn, and the template's loop over
+    the cards cost that drawing half its time."""
+    if not playing:
+        return mark_safe("".join(_card_html(code, "") for code, _ in hand))
+    return mark_safe("".join(_hand_piece(code, playable) for code, playable in hand))
+
+
+@lru_cache(maxsize=2 * 64)
+def _hand_piece(code: str, playable: bool) -> str:
+    if playable:
+        piece = format_html(
+            '<button type="submit" class="card-button" name="action" value="{}">{}</button>',
+            code,
+            _card_html(code, "playable"),
+        )
+    else:
+        piece = format_html('<span class="card-slot">{}</span>', _card_html(code, "unplayable"))
+    return f"{_HAND_GAP}{piece}{_HAND_GAP}"
+
+
 @register.filter
 def suit_symbol(suit: str) -> str:
     """The symbol of a suit letter (S, H, D, C)."""

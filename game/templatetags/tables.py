@@ -267,6 +267,19 @@ def _seat_part(compiled, slot, page) -> str:
 
 
 @register.simple_tag
+def trick_plays(plays, winner: int | None) -> str:
+    """The cards of the trick in the middle, each drawn once for its play and whether it
+    wins: the trick is drawn again on every move, and a card once played stays as it was
+    until its trick is won."""
+    return mark_safe("".join(_trick_play(play, play.seat == winner) for play in plays))
+
+
+@lru_cache(maxsize=4096)
+def _trick_play(play, wins: bool) -> str:
+    return render_to_string("game/table.html#trick_play", {"play": play, "wins": wins})
+
+
+@register.simple_tag
 def table_url(name: str, code: str) -> str:
     """``{% url name code %}`` for one of a table's own addresses, reversed once per table:
     a seat's dock is drawn again on every turn, and reversing cost it a tenth."""

@@ -14,6 +14,7 @@ from game.bots.basic import GreedyBot
 from game.engine.cards import card_code, cards_of
 from game.identity import SeatOwner
 from game.models import Seat, Table
+from game.presenters import Play
 from game.services import play
 from game.templatetags import tables
 
@@ -178,3 +179,15 @@ def test_the_page_outside_its_parts_is_drawn_once_and_a_move_only_fills_its_slot
 
     assert redraw.TABLE_PARTIAL not in drawn  # kept: only the parts the move changed
     assert after == _pages_alone(table.pk) and after != before
+
+
+def test_the_tricks_cards_are_drawn_in_order_with_the_winner_marked_once_and_names_escaped():
+    plays = (Play(1, "<b>Ann</b>", "10H"), Play(2, "Bob", "AS"), Play(3, "Cy", "J1"))
+
+    html = tables.trick_plays(plays, 2)
+
+    assert [part.split('"')[0] for part in html.split('data-card="')[1:]] == ["10H", "AS", "J1"]
+    assert html.count("trick__play--winner") == 1 and html.count("trick__won") == 1
+    assert 'class="trick__play at-2 trick__play--winner"' in html
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "<b>" not in html
+    assert "trick__play--winner" not in tables.trick_plays(plays, None)

@@ -211,6 +211,27 @@ def test_card_states_show_and_say_whether_a_card_may_be_played():
         render('{% card "KC" "maybe" %}')
 
 
+def test_a_hand_to_play_from_makes_buttons_of_its_playable_cards_only():
+    html = Template("{% load cards %}{% hand_cards hand playing=True %}").render(
+        Context({"hand": (("10H", True), ("AS", False))})
+    )
+
+    assert re.findall(
+        r'<button type="submit" class="card-button" name="action" value="(\w+)">', html
+    ) == ["10H"]
+    assert "10 of hearts, can be played" in html
+    assert '<span class="card-slot">' in html and "ace of spades, cannot be played" in html
+
+
+def test_a_hand_not_to_play_from_is_plain_cards_in_order():
+    html = Template("{% load cards %}{% hand_cards hand %}").render(
+        Context({"hand": (("QD", True), ("J1", False))})
+    )
+
+    assert "button" not in html and "card-slot" not in html and "played" not in html
+    assert re.findall(r'data-card="(\w+)"', html) == ["QD", "J1"]
+
+
 def test_card_face_filter_and_unknown_codes():
     face = card_face("JD")
     assert (face.rank, face.colour, face.label) == ("J", "red", "jack of diamonds")
