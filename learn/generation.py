@@ -121,9 +121,7 @@ class Keep:
             return False
         if self.priced_calls and _unpriced_call(options):
             return False
-        best, second = options[0], options[1]
-        margin = best.value - second.value
-        error = math.hypot(best.value_se, second.value_se)
+        margin, error = _lead(options)
         return margin >= self.min_margin and margin > self.z * error
 
     def settled(self, options: Sequence[Option], deals: int, expected: int) -> bool:
@@ -134,12 +132,10 @@ class Keep:
             return deals >= self.settle_dropped_deals
         if self.priced_calls and _unpriced_call(options):
             return True
-        best, second = options[0], options[1]
-        margin = best.value - second.value
-        error = math.hypot(best.value_se, second.value_se)
-        if deals >= self.settle_kept_deals and margin >= self.min_margin:
-            if margin > self.settle_z * error:
-                return True
+        margin, error = _lead(options)
+        kept = margin >= self.min_margin and margin > self.settle_z * error
+        if kept and deals >= self.settle_kept_deals:
+            return True
         if deals < self.settle_dropped_deals:
             return False
         if margin + self.z * error < self.min_margin:
@@ -161,11 +157,10 @@ class Keep:
             return False
         if deals < 2:
             return False  # under two deals in the quick look: too few in the long analysis
-        best, second = options[0], options[1]
-        margin = best.value - second.value
+        margin, error = _lead(options)
         if margin <= 0:
             return False  # level in every deal seen: most often two cards that play alike
-        return margin + self.z * math.hypot(best.value_se, second.value_se) >= self.min_margin
+        return margin + self.z * error >= self.min_margin
 
     def _obvious_pass(self, options: Sequence[Option]) -> bool:
         """Pass is best and every bid, once it wins the auction, is seldom made. Only a
@@ -175,6 +170,12 @@ class Keep:
             return False
         chances = [_made_when_leading(o) for o in options if o.code.startswith("bid:")]
         return bool(chances) and all(c is not None and c < self.hopeless for c in chances)
+
+
+def _lead(options: Sequence[Option]) -> tuple[float, float]:
+    """How far the best option leads the second, and that margin's standard error."""
+    best, second = options[0], options[1]
+    return best.value - second.value, math.hypot(best.value_se, second.value_se)
 
 
 def _made_when_leading(option: Option) -> float | None:

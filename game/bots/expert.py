@@ -249,7 +249,7 @@ class ExpertBot:
                 checkpoint = math.ceil(checkpoint * SETTLE_GROWTH)
                 partial = Analysis(view.seat, table.stats(), table.deals, True, (), ())
                 if settled(partial, self._expected_deals(table.deals, deadline)):
-                    break
+                    return replace(partial, complete=not table.estimated)
         complete = complete and not table.estimated
         return Analysis(view.seat, table.stats(), table.deals, complete, (), ())
 

@@ -93,8 +93,7 @@ def solve_each(
     are shared between two threads while a core is idle."""
 
     def value(job: tuple[Position, Utility]) -> int | None:
-        now = perf_counter()
-        stats = SearchStats(deadline=min(deadline, now + max(least_s, (deadline - now) * share)))
+        stats = SearchStats(deadline=_deal_deadline(deadline, share, least_s))
         try:
             return solve(*job, stats)
         except SearchTimeout:
@@ -242,8 +241,10 @@ def _solve_sampled_py(known, utility, count, seed, actions, budget_ms, min_count
     return positions, values, cards, complete, nodes, dropped
 
 
-def _deal_deadline(deadline: float, share: float) -> float:
+def _deal_deadline(deadline: float, share: float, least_s: float = 0.0) -> float:
+    """When a search starting now must end: ``share`` of the time left to ``deadline`` (at
+    least ``least_s``, never past ``deadline``); all of it with no share."""
     if share <= 0:
         return deadline
     now = perf_counter()
-    return min(deadline, now + max(0.0, deadline - now) * share)
+    return min(deadline, now + max(least_s, max(0.0, deadline - now) * share))
