@@ -12,8 +12,8 @@ constexpr int kInfinity = 1 << 30;
 // entries in the transposition table: 2^17 of 64 bytes; 2^15 (2 MB) up to 4 seats
 constexpr int kTableBits = 17;
 constexpr int kSmallTableBits = 15;
-// from this many seats the maximising side tries its last cut-off card first
-constexpr int kKillerSeats = 8;
+// from this many seats the search uses its large-table measures (see large_table_)
+constexpr int kLargeTableSeats = 8;
 
 std::uint64_t mix64(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -227,7 +227,9 @@ class Search {
     int lead_key_[kCards], feed_key_[kCards], cheap_key_[kCards], dump_key_[kCards];
     std::uint64_t node_limit_ = UINT64_MAX;
     Mask last_cards_ = 0;  // in the last two tricks: every card still held or in the trick
-    bool killers_ = false;
+    // from kLargeTableSeats: killer moves for both sides, bounds at every mid-trick node, and the
+    // table asked about every trick start at a trick's last card (each measured to pay there)
+    bool large_table_ = false;
     bool game_search_ = false;  // two sides and no estimate: see game_only
     const int horizon_;
     // the last cut-off card, per seat, place in the trick, cards in hand
@@ -292,7 +294,7 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
         for (Mask rest = in_play & r_.suit_mask[suit] & ~once_; rest; rest &= rest - 1)
             if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
     }
-    killers_ = players_ >= kKillerSeats;
+    large_table_ = players_ >= kLargeTableSeats;
     game_search_ = two_sides_ && horizon_ == 0;
     for (auto& place : killer_)
         for (auto& row : place) std::fill(row, row + 8, -1);
@@ -753,7 +755,7 @@ int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winnin
     const int n = ordered_legal(cards, seat, led, trick_mask, trick_len, winning, win_seat);
     // the last cut-off goes first, as in play (a table of its own)
     int unused = -1;
-    int& killer = killers_ ? game_killer_[seat][trick_len][popcount(hands_[seat])] : unused;
+    int& killer = large_table_ ? game_killer_[seat][trick_len][popcount(hands_[seat])] : unused;
     killer_first(cards, n, killer);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
@@ -889,7 +891,7 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
 int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta) {
     count_node();
-    if (trick_mask & (killers_ ? ~Mask{0} : once_)) {
+    if (trick_mask & (large_table_ ? ~Mask{0} : once_)) {
         // mid-trick, once a scoring card is in the trick (checking every node costs more
         // than it saves below 8 seats; at 8 every mid-trick node checks), stop when what
         // is decided settles the answer
@@ -914,12 +916,12 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
     // side's mid-trick cards, an eighth fewer again for the other side's and for leads;
     // below 8 seats it gained nothing, or lost)
     int unused = -1;
-    int& killer = killers_ ? killer_[seat][trick_len][popcount(hand)] : unused;
+    int& killer = large_table_ ? killer_[seat][trick_len][popcount(hand)] : unused;
     killer_first(cards, n, killer);
     // the trick's last card at 8 seats: first ask the table about every card's trick
     // start (measured: a fifth fewer nodes from the first lead; at 4 and 6 seats a
     // twentieth, for no time saved)
-    if (killers_ && trick_len == players_ - 1 && n > 1) {
+    if (large_table_ && trick_len == players_ - 1 && n > 1) {
         int value;
         if (known_cut(seat, cards, n, trick_mask, winning, win_seat, a, b, games, alpha, beta,
                       value))
