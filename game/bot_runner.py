@@ -142,6 +142,18 @@ class Runner:
         finally:
             self._draining = False
 
+    def stop(self) -> None:
+        """End the timetable thread and wait for the looks in flight (the thinking pool
+        is its owner's to shut down)."""
+        with self._lock:
+            self._stopped = True
+            self._lock.notify()
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+        if self._looking is not None:
+            self._looking.shutdown(wait=True)
+
     def _drain(self) -> None:
         while True:
             with self._lock:
@@ -157,8 +169,10 @@ class Runner:
                     self.wake(table_id, again)
 
     def _run(self) -> None:
-        while not self._stopped:
+        while True:
             with self._lock:
+                if self._stopped:  # read under the lock: stop's notify is never missed
+                    return
                 now = time.monotonic()
                 ready = [t for t, at in self._due.items() if at <= now and t not in self._busy]
                 if not ready:

@@ -184,6 +184,7 @@ def test_the_thinking_runs_in_a_worker_process():
         while to_act(table) != 0 and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
+        runner.stop()
         pool.shutdown()
     assert to_act(table) == 0
     assert ActionLog.objects.filter(table=table).exclude(seat=0).exists()
@@ -194,12 +195,31 @@ def test_the_timetable_thread_moves_the_bots_at_its_pace():
     runner = Runner(pace_s=0.05, away_after_s=FOREVER, think=None)
     bot_runner.use(runner)  # as in production: the process's timetable hears every move
 
-    runner.wake(table.pk)
-
-    deadline = time.monotonic() + 20
-    while to_act(table) != 0 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    try:
+        runner.wake(table.pk)
+        deadline = time.monotonic() + 20
+        while to_act(table) != 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        runner.stop()  # no look may outlive the test's database
     assert to_act(table) == 0
+
+
+def test_a_stopped_timetable_looks_no_more():
+    table = new_table()
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    play.table_play(
+        table_id=table.pk, seat_owner=GUEST, action=store.match_for_table(table).legal_actions()[0]
+    )
+    stored = ActionLog.objects.filter(table=table).count()
+    runner = Runner(pace_s=0, away_after_s=FOREVER, think=None)
+    runner.wake(table.pk, at=time.monotonic() + 3600)  # starts the thread, nothing due yet
+    runner.stop()
+
+    runner.wake(table.pk)  # a bot is due now
+    time.sleep(0.2)
+
+    assert ActionLog.objects.filter(table=table).count() == stored
 
 
 def test_an_away_person_sees_why_and_takes_the_seat_back_from_the_page(client):
