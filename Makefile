@@ -60,16 +60,27 @@ run: install
 	$(BIN)/python -m smearsite.serve -e tcp:port=$(PORT):interface=$(HOST):backlog=$(BACKLOG) \
 		smearsite.asgi:application
 
-# The browser tests run in a pytest of their own (the sync Playwright API keeps an event
-# loop running, which the asyncio tests must not share). Without chromium they are
-# skipped, loudly; under CI=true a missing chromium is a failure. Exit status 5 (no
-# test collected) fails too: both selections are meant to hold tests.
-test: install
-	@$(BIN)/pytest -m "not browser"; status=$$?; \
+# The tests run on TEST_WORKERS processes (pytest-xdist; 0 runs them in this one), a test
+# file to a worker: a file's tests may share what its fixtures start. The browser tests
+# run in a pytest of their own (the sync Playwright API keeps an event loop running,
+# which the asyncio tests must not share). Without chromium they are skipped, loudly;
+# under CI=true a missing chromium is a failure. Exit status 5 (no test collected) fails
+# too: both selections are meant to hold tests.
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+
+.PHONY: test-suite test-browser
+
+test: test-suite test-browser
+
+test-suite: install
+	@$(PYTEST) -m "not browser"; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "FAILED: no non-browser test was collected"; fi; \
 	exit $$status
+
+test-browser: install
 	@if [ -x $(CHROMIUM) ]; then \
-		$(BIN)/pytest -m browser -p no:cacheprovider; status=$$?; \
+		$(PYTEST) -m browser -p no:cacheprovider; status=$$?; \
 		if [ $$status -eq 5 ]; then echo "FAILED: no browser test was collected"; fi; \
 		exit $$status; \
 	elif [ "$$CI" = "true" ]; then \

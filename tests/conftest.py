@@ -1,10 +1,13 @@
 import copy
+import os
 import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.db import connections
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from game import bot_runner
@@ -13,6 +16,22 @@ from game import bot_runner
 # hypothesis's clock (its default 200 ms deadline per example).
 hypothesis_settings.register_profile("smear", deadline=None)
 hypothesis_settings.load_profile("smear")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _channel_groups_of_this_worker():
+    """Under pytest-xdist each worker has a test database of its own, so two workers make
+    tables with the same ids: on a shared Redis their groups would meet. Each worker's
+    groups get a prefix of their own."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    layers = copy.deepcopy(django_settings.CHANNEL_LAYERS)
+    config = layers["default"].get("CONFIG", {})
+    if not worker or "prefix" not in config:
+        yield
+        return
+    config["prefix"] += f"{worker}:"
+    with override_settings(CHANNEL_LAYERS=layers):
+        yield
 
 
 @pytest.fixture
