@@ -87,26 +87,23 @@ def bench_generation(seconds: float, players: list[int], workers: int) -> None:
     from learn import generation
 
     jobs = generation.job_stream(0, players, 0)
-    kept = examined = played = 0
-    phases: dict[str, int] = {}
-    started = time.perf_counter()
+    progress = generation.Progress()
+    played = 0
     results = generation.job_results(jobs, generation.Budget(), generation.Keep(), workers)
     with closing(results):
         for result in results:
             played += 1
-            examined += result.examined
-            kept += len(result.positions)
-            for item in result.positions:
-                phases[item["phase"]] = phases.get(item["phase"], 0) + 1
-            if time.perf_counter() - started >= seconds:
+            progress.count(result)
+            if time.perf_counter() - progress.started >= seconds:
                 break
-    elapsed = time.perf_counter() - started
+    elapsed = time.perf_counter() - progress.started
     print(
         f"generation (default budget, {workers} worker(s), players {players}): "
-        f"{kept} positions kept from {examined} decisions analysed in {played} matches, "
-        f"{elapsed:.0f} s: "
-        f"{60 * kept / elapsed:.1f} positions/minute; by phase {phases}"
+        f"{progress.kept} positions kept from {progress.examined} decisions analysed in "
+        f"{played} matches, {elapsed:.0f} s: {60 * progress.kept / elapsed:.1f} positions/minute"
     )
+    for line in progress.by_kind():
+        print(f"  {line}")
 
 
 def serve_from(bank: Path, requests: int) -> None:

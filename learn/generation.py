@@ -387,8 +387,11 @@ class Job:
 class JobResult:
     positions: tuple[dict, ...]  # Position.to_json() of each kept decision
     examined: int  # decisions analysed
-    examined_kinds: dict = field(default_factory=dict)  # decision kind -> analysed
-    kept_kinds: dict = field(default_factory=dict)  # decision kind -> kept
+    # by table size and decision kind ("5p opening"): decisions analysed, kept, and the
+    # seconds their analyses took (the quick look, the analysis and the line)
+    examined_kinds: dict = field(default_factory=dict)
+    kept_kinds: dict = field(default_factory=dict)
+    analysis_seconds: dict = field(default_factory=dict)
     seconds: float = 0.0
 
 
@@ -399,7 +402,8 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
     match = warm_up(MatchState(setup, rng.randrange(setup.players)), rng)
     match = match.deal_round(rng)
     mover, moves, picks = budget.mover(), Random(f"{job.seed}/moves"), Random(f"{job.seed}/pick")
-    kept, examined, examined_kinds, kept_kinds = [], 0, {}, {}
+    kept, examined = [], 0
+    examined_kinds, kept_kinds, analysis_seconds = Counter(), Counter(), Counter()
     number = 0
     while match.current_player() is not None:
         seat = match.current_player()
@@ -407,9 +411,10 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
         legal = view.legal_actions()
         action, contested = _move(mover, view, legal, moves)
         if contested and picks.random() < examine_rate(view):
+            analysis_started = time.perf_counter()
             examined += 1
-            kind = decision_kind(view)
-            examined_kinds[kind] = examined_kinds.get(kind, 0) + 1
+            kind = f"{job.players}p {decision_kind(view)}"
+            examined_kinds[kind] += 1
             analyst = budget.analyst(view)
             screen = Random(f"{job.seed}/{number}/screen")
             if worth_analysing(view, analyst, budget.screener(analyst), keep, screen):
@@ -418,11 +423,17 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
                 if keep.accepts(options, analysis.deals):  # the line only for a kept one
                     assessment = described(view, analysis, options, analyst, rng)
                     kept.append(position_at(match, seat, assessment).to_json())
-                    kept_kinds[kind] = kept_kinds.get(kind, 0) + 1
+                    kept_kinds[kind] += 1
+            analysis_seconds[kind] += time.perf_counter() - analysis_started
         match = match.apply(action, seat)
         number += 1
     return JobResult(
-        tuple(kept), examined, examined_kinds, kept_kinds, time.perf_counter() - started
+        tuple(kept),
+        examined,
+        dict(examined_kinds),
+        dict(kept_kinds),
+        dict(analysis_seconds),
+        time.perf_counter() - started,
     )
 
 
@@ -534,12 +545,23 @@ class Progress:
     started: float = field(default_factory=time.perf_counter)
     examined_kinds: Counter = field(default_factory=Counter)
     kept_kinds: Counter = field(default_factory=Counter)
+    analysis_seconds: Counter = field(default_factory=Counter)
 
     def count(self, result: JobResult) -> None:
         self.examined += result.examined
         self.kept += len(result.positions)
         self.examined_kinds.update(result.examined_kinds)
         self.kept_kinds.update(result.kept_kinds)
+        self.analysis_seconds.update(result.analysis_seconds)
+
+    def by_kind(self) -> list[str]:
+        """A line for each table size and decision kind: what its analyses cost and
+        kept, the figures the examine rates and budgets are tuned by."""
+        return [
+            f"{kind}: kept {self.kept_kinds.get(kind, 0)} of {examined} examined "
+            f"in {self.analysis_seconds.get(kind, 0.0):.0f} s"
+            for kind, examined in sorted(self.examined_kinds.items())
+        ]
 
 
 def generate(

@@ -2,6 +2,7 @@
 
 import json
 import math
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
@@ -271,6 +272,22 @@ def test_a_small_run_keeps_only_clear_unforced_decisions(tmp_path):
         assert margin > LENIENT.z * math.hypot(best.value_se, second.value_se)
         assert position.deals >= LENIENT.min_deals
         assert LENIENT.accepts(position.options, position.deals)
+
+
+def test_a_run_reports_what_each_table_size_and_kind_examined_kept_and_cost(tmp_path):
+    path = tmp_path / "bank.jsonl"
+    progress = generation.generate(path, count=3, players=[3], seed=5, budget=TINY, keep=LENIENT)
+
+    assert sum(progress.examined_kinds.values()) == progress.examined
+    assert sum(progress.kept_kinds.values()) == progress.kept
+    assert set(progress.analysis_seconds) == set(progress.examined_kinds)
+    assert all(kind.startswith("3p ") for kind in progress.examined_kinds)
+    elapsed = time.perf_counter() - progress.started
+    assert 0 < sum(progress.analysis_seconds.values()) <= elapsed
+    lines = progress.by_kind()
+    assert len(lines) == len(progress.examined_kinds)
+    kind, examined = sorted(progress.examined_kinds.items())[0]
+    assert lines[0].startswith(f"{kind}: kept {progress.kept_kinds.get(kind, 0)} of {examined}")
 
 
 # --- The bank file ------------------------------------------------------------------------

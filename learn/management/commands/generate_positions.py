@@ -96,9 +96,8 @@ class Command(BaseCommand):
             f"{out}: added {progress.added} in {minutes:.1f} min ({rate:.1f}/min); "
             f"kept {progress.kept} of {progress.examined} examined ({ratio:.0%})"
         )
-        for kind, examined in sorted(progress.examined_kinds.items()):
-            kept = progress.kept_kinds.get(kind, 0)
-            self.stdout.write(f"  {kind}: kept {kept} of {examined} examined")
+        for line in progress.by_kind():
+            self.stdout.write(f"  {line}")
 
 
 def _stop(signum, frame):
