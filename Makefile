@@ -24,7 +24,7 @@ SANITIZE_DIR := build/sanitize-core
 NATIVE_MISSING = echo "WARNING: the native search core did not build; searching in Python"; \
 	if [ "$$CI" = "true" ]; then exit 1; fi
 
-.PHONY: run test lint install clean sanitize
+.PHONY: run test test-suite test-browser lint install clean sanitize
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,8 +68,6 @@ run: install
 # too: both selections are meant to hold tests.
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
-
-.PHONY: test-suite test-browser
 
 test: test-suite test-browser
 

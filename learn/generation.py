@@ -402,7 +402,7 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
     match = warm_up(MatchState(setup, rng.randrange(setup.players)), rng)
     match = match.deal_round(rng)
     mover, moves, picks = budget.mover(), Random(f"{job.seed}/moves"), Random(f"{job.seed}/pick")
-    kept, examined = [], 0
+    kept = []
     examined_kinds, kept_kinds, analysis_seconds = Counter(), Counter(), Counter()
     number = 0
     while match.current_player() is not None:
@@ -412,7 +412,6 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
         action, contested = _move(mover, view, legal, moves)
         if contested and picks.random() < examine_rate(view):
             analysis_started = time.perf_counter()
-            examined += 1
             kind = f"{job.players}p {decision_kind(view)}"
             examined_kinds[kind] += 1
             analyst = budget.analyst(view)
@@ -429,7 +428,7 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
         number += 1
     return JobResult(
         tuple(kept),
-        examined,
+        examined_kinds.total(),
         dict(examined_kinds),
         dict(kept_kinds),
         dict(analysis_seconds),
