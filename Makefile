@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# the listening socket's queue: twisted's default of 50 drops a burst's extra connections,
+# the listening socket's queue: a short one drops a burst's extra connections,
 # whose visitors then wait a second for their retry
 BACKLOG ?= 1024
 # the browser tests drive Debian's chromium (apt-get install chromium)
@@ -57,8 +57,7 @@ run: install
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
 	@$(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT; \
-	$(BIN)/python -m smearsite.serve -e tcp:port=$(PORT):interface=$(HOST):backlog=$(BACKLOG) \
-		smearsite.asgi:application
+	$(BIN)/python -m smearsite.serve --host $(HOST) --port $(PORT) --backlog $(BACKLOG)
 
 # The tests run on TEST_WORKERS processes (pytest-xdist; 0 runs them in this one), a test
 # file to a worker: a file's tests may share what its fixtures start. The browser tests

@@ -4,7 +4,7 @@
                           [--concurrency 8] [--keep]
                           [--postgres smear_harden --redis-url redis://127.0.0.1:6379/4]
 
-Starts daphne on a fresh SQLite file, or with --postgres a PostgreSQL database of that
+Starts the site's server on a fresh SQLite file, or with --postgres a PostgreSQL database of that
 name (dropped and made anew) and Redis (flushed) for the cache and channel layer
 (DEBUG off, SMEAR_BOT_PROCESSES=1, the bots' usual
 900 ms pace) with a local fake Stripe (tests/donations/fake_stripe.py), and seats one
@@ -61,7 +61,7 @@ from bench.live import (  # noqa: E402
     setup_django,
 )
 from tests.donations.fake_stripe import SECRET_KEY, WEBHOOK_SECRET, FakeStripe  # noqa: E402
-from tests.servers import manage, server_env, start_daphne  # noqa: E402
+from tests.servers import manage, server_env, start_server  # noqa: E402
 
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ATTEMPT_FIELD = re.compile(r'name="attempt" value="([^"]+)"')
@@ -404,7 +404,7 @@ def main() -> None:
         setup_django(
             env, names=("DATABASE_URL", "SECRET_KEY", "DEBUG", "STRIPE_API_BASE", "REDIS_URL")
         )
-        server = start_daphne(env=env, log=folder / "daphne.log", port=args.port)
+        server = start_server(env=env, log=folder / "server.log", port=args.port)
         try:
             stores = "PostgreSQL + Redis" if args.postgres else "SQLite file"
             print(f"server {server.url} ({stores}, 1 bot worker); {machine_load()}")

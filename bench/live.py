@@ -13,9 +13,9 @@ shows its turn waits a think time drawn uniformly from --think (2-6 s: a person'
 with the partial's data-index, and times the round trip from the send until its own
 connection receives the partial whose data-round/data-index shows the move stored.
 
-The server is daphne started here on a fresh database: the embedded default (a SQLite
+The server (smearsite.serve) is started here on a fresh database: the embedded default (a SQLite
 file, in-memory channel layer) or, with --postgres-redis, PostgreSQL and channels-redis
-(--servers K starts K daphne processes; seats are spread over them, so a table's changes
+(--servers K starts K server processes; seats are spread over them, so a table's changes
 cross Redis). With --url the bench plays against a server already running, creating its
 tables in the database that DATABASE_URL (in this environment) names: the server's own.
 
@@ -31,12 +31,12 @@ update that carries several moves at once is counted apart, not timed. "bots" is
 of the servers' bot worker processes.
 
 Moves counted are those sent during the timed window (after the warm-up). CPU columns are
-shares of one core over the window: the daphne processes, this client process, PostgreSQL
+shares of one core over the window: the server processes, this client process, PostgreSQL
 and Redis (all their processes on the machine), and the whole machine's busy share of all
-its cores, other people's work included. "Server CPU ms/move" is the daphne processes' CPU
+its cores, other people's work included. "Server CPU ms/move" is the server processes' CPU
 time divided by the moves timed: the cost of one move, whatever else loads the machine.
 
---profile FILE runs the first server under cProfile (bench/profiled_daphne.py: every
+--profile FILE runs the first server under cProfile (bench/profiled_server.py: every
 thread) over the timed window and writes the stats to FILE (pstats; the profiler slows
 that server, so read its shares, not the CPU figures of such a run).
 """
@@ -68,7 +68,7 @@ from tests.servers import (  # noqa: E402
     manage,
     seat_guests,
     server_env,
-    start_daphne,
+    start_server,
 )
 
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
@@ -224,7 +224,7 @@ def machine_busy_s() -> tuple[float, float]:
 @dataclass
 class CpuMeter:
     server_pids: list[int]
-    profiled: int | None = None  # the pid of a server under bench/profiled_daphne.py
+    profiled: int | None = None  # the pid of a server under bench/profiled_server.py
 
     def signal_profiled(self, number: int) -> None:
         if self.profiled is not None:
@@ -516,7 +516,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default="25,100,200", help="comma-separated N")
     parser.add_argument("--postgres-redis", action="store_true")
-    parser.add_argument("--servers", type=int, default=1, help="daphne processes (K>1: Redis)")
+    parser.add_argument("--servers", type=int, default=1, help="server processes (K>1: Redis)")
     parser.add_argument("--url", help="a running server instead (comma-separate several)")
     parser.add_argument("--duration", type=float, default=30.0, help="timed seconds per N")
     parser.add_argument("--warmup", type=float, default=5.0)
@@ -580,18 +580,17 @@ def main() -> None:
             # set-up is not timed: a connection may wait for the server while 800 arrive
             profiled = args.profile and k == 0
             servers.append(
-                start_daphne(
+                start_server(
                     env=env,
-                    log=folder / f"daphne-{k}.log",
+                    log=folder / f"server-{k}.log",
                     port=args.port + k if args.port else None,
-                    extra_args=("--websocket_connect_timeout", "120"),
-                    launcher=(str(ROOT / "bench" / "profiled_daphne.py"), args.profile)
+                    launcher=(str(ROOT / "bench" / "profiled_server.py"), args.profile)
                     if profiled
-                    else ("-m", "daphne"),
+                    else ("-m", "smearsite.serve"),
                 )
             )
         urls = [server.url for server in servers]
-        label += f", {len(servers)} daphne process{'es' if len(servers) > 1 else ''}"
+        label += f", {len(servers)} server process{'es' if len(servers) > 1 else ''}"
     setup_django(env)
     meter = CpuMeter([server.process.pid for server in servers])
     meter.profiled = servers[0].process.pid if args.profile and servers else None
@@ -612,7 +611,7 @@ def main() -> None:
                 drop_tables(tables)  # or their bots would play on through the next N
             for server in servers:
                 if server.process.poll() is not None:
-                    raise RuntimeError(f"daphne exited:\n{server.log_text()}")
+                    raise RuntimeError(f"the server exited:\n{server.log_text()}")
     finally:
         for server in servers:
             server.stop()

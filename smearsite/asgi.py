@@ -1,7 +1,7 @@
 """ASGI entry point: plain HTTP goes to Django, websockets to the Channels router.
 
-Served by daphne through the site's launcher, which paces each address's new
-connections: ``python -m smearsite.serve smearsite.asgi:application`` (smearsite.serve).
+Served by uvicorn through the site's launcher, which paces each address's new
+connections: ``python -m smearsite.serve`` (smearsite.serve).
 """
 
 import os

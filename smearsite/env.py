@@ -94,7 +94,7 @@ def channel_layers_config(environ: Mapping[str, str]) -> dict[str, Any]:
     """CHANNEL_LAYERS: Redis when REDIS_URL is set (shared by all processes), else in-memory."""
     url = environ.get("REDIS_URL", "").strip()
     if not url:
-        # one process only: groups are not shared between daphne processes
+        # one process only: groups are not shared between server processes
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # Redis Pub/Sub: a group message is one PUBLISH, pushed once to each process that has
     # a member of the group, which hands it to its own members. The list-based layer
@@ -144,7 +144,7 @@ def cache_config(environ: Mapping[str, str]) -> dict[str, Any]:
     """CACHES: Redis when REDIS_URL is set, else an in-process memory cache.
 
     The log-in rate limits are counted in the default cache, so they hold across every
-    daphne process only when it is shared, i.e. on Redis.
+    server process only when it is shared, i.e. on Redis.
     """
     url = environ.get("REDIS_URL", "").strip()
     if not url:

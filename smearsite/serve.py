@@ -1,16 +1,19 @@
-"""The site's server: daphne, with each address's new connections paced before any byte is read.
+"""The site's server: uvicorn, with each address's new connections paced before any byte is read.
 
-    python -m smearsite.serve -e tcp:port=8000:interface=0.0.0.0:backlog=1024 \
-        smearsite.asgi:application
+    python -m smearsite.serve [--host 127.0.0.1] [--port 8000] [--backlog 1024]
 
-(daphne's own arguments, all of them.) Every new connection costs daphne's one event loop
-its HTTP parsing and, for a websocket, the handshake, before any of the site's own limits
-(``smearsite.fair_share``, ``smearsite.websockets``) can say no. One address opening
-thousands of websockets as fast as it can would hold that loop, and everyone's pages
-would wait behind it. So each client address has a bucket of new connections:
-SMEAR_CONNECTIONS_BURST_PER_ADDRESS at once, refilled at
-SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS. A connection past it is answered a fixed 429
-and closed as it is accepted: nothing is parsed and nothing reaches Django. Open
+uvicorn on uvloop, httptools and websockets (C where it counts: the event loop, HTTP
+parsing, websocket framing) serves ``smearsite.asgi:application``. Its own reading of
+proxy headers is off: the site trusts X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT
+proxies only (``smearsite.ratelimit``, ``SECURE_PROXY_SSL_HEADER``).
+
+Every new connection costs the one event loop its HTTP parsing and, for a websocket, the
+handshake, before any of the site's own limits (``smearsite.fair_share``,
+``smearsite.websockets``) can say no. One address opening thousands of websockets as fast
+as it can would hold that loop, and everyone's pages would wait behind it. So each client
+address has a bucket of new connections: SMEAR_CONNECTIONS_BURST_PER_ADDRESS at once,
+refilled at SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS. A connection past it is answered a
+fixed 429 and closed as it is accepted: nothing is parsed and nothing reaches Django. Open
 connections are not counted, so a held page or socket costs its address nothing.
 
 Behind reverse proxies (TRUSTED_PROXY_COUNT > 0) every connection comes from a proxy's
@@ -19,16 +22,17 @@ address, so the pace is off: the proxy paces its clients' connections instead (R
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import time
 from collections.abc import Callable
 
-from daphne.cli import CommandLineInterface
-from daphne.http_protocol import HTTPFactory
-from daphne.server import Server
+import uvicorn
 from django.conf import settings
-from twisted.internet import reactor
-from twisted.internet.protocol import Protocol
 
+APPLICATION = "smearsite.asgi:application"
+MAX_MESSAGE_BYTES = 64 * 1024  # a move is some 40 bytes (game.consumers: 512 characters at most)
+GRACEFUL_SHUTDOWN_S = 10  # then open sockets are closed: their pages reconnect elsewhere
 TOO_MANY_CONNECTIONS = (
     b"HTTP/1.1 429 Too Many Requests\r\n"
     b"Content-Type: text/plain; charset=utf-8\r\n"
@@ -71,40 +75,46 @@ class ConnectionPace:
             del self.buckets[address]
 
 
-class TooManyConnections(Protocol):
+class TooManyConnections(asyncio.Protocol):
     """Writes the refusal and closes its side at once; the client's request is read only to
     be dropped (closing with it unread would reset the connection, refusal and all), until
     the client closes too or LINGER_S is up."""
 
     LINGER_S = 2.0
 
-    def connectionMade(self) -> None:
-        self.transport.write(TOO_MANY_CONNECTIONS)
-        self.transport.loseWriteConnection()
-        self.linger = reactor.callLater(self.LINGER_S, self.transport.abortConnection)
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        transport.write(TOO_MANY_CONNECTIONS)
+        if transport.can_write_eof():
+            transport.write_eof()
+        self.linger = asyncio.get_running_loop().call_later(self.LINGER_S, transport.abort)
 
-    def dataReceived(self, data: bytes) -> None:
+    def data_received(self, data: bytes) -> None:
         pass
 
-    def connectionLost(self, reason=None) -> None:
-        if self.linger.active():
-            self.linger.cancel()
+    def eof_received(self) -> bool:
+        return False  # the client is done too: the transport closes
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.linger.cancel()
 
 
-class PacedHTTPFactory(HTTPFactory):
-    """daphne's HTTP factory, refusing an address's connections past its pace."""
+def paced(protocol_class: type[asyncio.Protocol], pace: ConnectionPace) -> type:
+    """uvicorn's HTTP protocol, handing an address's connections past its pace to
+    ``TooManyConnections`` as they are accepted."""
 
-    def __init__(self, server: Server, pace: ConnectionPace) -> None:
-        super().__init__(server)
-        self.pace = pace
+    class Paced(protocol_class):
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            peer = transport.get_extra_info("peername")
+            address = peer[0] if isinstance(peer, tuple) else None  # a UNIX socket: none
+            if address is not None and not pace.admit(address):
+                refusal = TooManyConnections()
+                transport.set_protocol(refusal)
+                refusal.connection_made(transport)
+                return
+            super().connection_made(transport)
 
-    def buildProtocol(self, addr):
-        address = getattr(addr, "host", None)  # a UNIX socket's peer has none
-        if address is not None and not self.pace.admit(address):
-            refusal = TooManyConnections()
-            refusal.factory = self
-            return refusal
-        return super().buildProtocol(addr)
+    Paced.__name__ = f"Paced{protocol_class.__name__}"
+    return Paced
 
 
 def configured_pace() -> ConnectionPace | None:
@@ -117,23 +127,42 @@ def configured_pace() -> ConnectionPace | None:
     return ConnectionPace(per_second, burst)
 
 
-class PacedServer(Server):
-    """daphne's server listening through ``PacedHTTPFactory``. daphne makes its factory in
-    ``run``, just before listening; this takes that assignment and puts the paced one in."""
+def config(host: str, port: int, *, backlog: int, access_log: bool) -> uvicorn.Config:
+    """uvicorn's configuration of the site, loaded (the site's settings with it), its HTTP
+    protocol paced as the settings ask."""
+    loaded = uvicorn.Config(
+        APPLICATION,
+        host=host,
+        port=port,
+        backlog=backlog,
+        lifespan="off",  # Channels' router has no lifespan; the site starts nothing there
+        proxy_headers=False,
+        server_header=False,
+        access_log=access_log,
+        ws_max_size=MAX_MESSAGE_BYTES,
+        # every partial sent would be compressed once per socket: CPU on every move
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+    )
+    loaded.load()
+    pace = configured_pace()
+    if pace is not None:
+        loaded.http_protocol_class = paced(loaded.http_protocol_class, pace)
+    return loaded
 
-    @property
-    def http_factory(self) -> HTTPFactory:
-        return self._http_factory
 
-    @http_factory.setter
-    def http_factory(self, factory: HTTPFactory) -> None:
-        pace = configured_pace()
-        self._http_factory = factory if pace is None else PacedHTTPFactory(self, pace)
-
-
-class PacedCommandLineInterface(CommandLineInterface):
-    server_class = PacedServer
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve the site (HTTP and websockets).")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    # the listening socket's queue: a burst's connections past it wait a second to retry
+    parser.add_argument("--backlog", type=int, default=1024)
+    parser.add_argument("--access-log", action="store_true", help="log every request")
+    args = parser.parse_args(argv)
+    uvicorn.Server(
+        config(args.host, args.port, backlog=args.backlog, access_log=args.access_log)
+    ).run()
 
 
 if __name__ == "__main__":
-    PacedCommandLineInterface.entrypoint()
+    main()

@@ -26,7 +26,7 @@ CSRF_TRUSTED_ORIGINS = [SITE_URL]
 # --- Security: HTTPS, cookies, headers ----------------------------------------------
 
 # Production is DEBUG off with a public https:// SITE_URL, TLS terminated by a proxy in
-# front of daphne. DEBUG off with an http:// SITE_URL is a plain-http install (a LAN
+# front of the server. DEBUG off with an http:// SITE_URL is a plain-http install (a LAN
 # without certificates): secure cookies or an HTTPS redirect would lock everyone out.
 HTTPS_ONLY = not DEBUG and SITE_URL.startswith("https://")
 SESSION_COOKIE_SECURE = HTTPS_ONLY
@@ -39,14 +39,14 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.env_bool(
     os.environ, "SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True
 )
 SECURE_HSTS_PRELOAD = env.env_bool(os.environ, "SECURE_HSTS_PRELOAD", default=True)
-# Reverse proxies we run in front of daphne: they set X-Forwarded-Proto (so a request
+# Reverse proxies we run in front of the server: they set X-Forwarded-Proto (so a request
 # that reached the proxy over TLS counts as secure) and X-Forwarded-For (so rate limits
 # count the client's address, not the proxy's). With none, both headers are ignored.
 TRUSTED_PROXY_COUNT = env.env_int(os.environ, "TRUSTED_PROXY_COUNT", default=int(HTTPS_ONLY))
 if TRUSTED_PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
-# a load balancer's liveness probe talks plain HTTP straight to daphne
+# a load balancer's liveness probe talks plain HTTP straight to the server
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -89,8 +89,6 @@ PERMISSIONS_POLICY = {
 # --- Applications -----------------------------------------------------------------
 
 INSTALLED_APPS = [
-    # daphne first: it replaces runserver with an ASGI (websocket-capable) server
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -264,7 +262,7 @@ STORAGES = {
         ),
     },
 }
-# In DEBUG whitenoise serves straight from the finders (no collectstatic under daphne).
+# In DEBUG whitenoise serves straight from the finders (no collectstatic under the server).
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 

@@ -1,4 +1,4 @@
-"""WSGI entry point (plain HTTP only; the site is served with daphne via ``asgi.py``)."""
+"""WSGI entry point (plain HTTP only; the site is served by ``smearsite.serve`` via ``asgi.py``)."""
 
 import os
 

@@ -1,11 +1,12 @@
-"""Real ASGI servers for tests and benches: a daphne child process on a free port.
+"""Real ASGI servers for tests and benches: the site's server (``smearsite.serve``) in a
+child process on a free port.
 
 pytest-django's ``live_server`` speaks WSGI only, so anything that needs websockets, or
-two server processes sharing a channel layer, starts daphne itself::
+two server processes sharing a channel layer, starts one itself::
 
     env = server_env(DATABASE_URL=..., REDIS_URL=...)
     manage(["migrate", "--noinput"], env=env)
-    with daphne(env=env, log=tmp_path / "a.log") as server:
+    with serving(env=env, log=tmp_path / "a.log") as server:
         urllib.request.urlopen(server.url + "/healthz")
         ...  # websockets at server.ws_url("/ws/table/CODE/")
 
@@ -27,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-ASGI_APPLICATION = "smearsite.asgi:application"
 LOG_TAIL_CHARS = 20_000  # enough for a traceback or two, not a whole run's access log
 
 
@@ -67,7 +67,7 @@ def manage(args: list[str], *, env: Mapping[str, str]) -> subprocess.CompletedPr
 
 @dataclass
 class Server:
-    """A running daphne: where it answers, its process and its log file."""
+    """A running server: where it answers, its process and its log file."""
 
     url: str  # http://127.0.0.1:<port>
     port: int
@@ -94,14 +94,7 @@ class Server:
                 self.process.wait(timeout=timeout)
 
 
-def listen_endpoint(interface: str, port: int) -> str:
-    """daphne's listening socket, its queue as long as ``make run``'s: with twisted's default
-    of 50, a burst of connections overflows it and the kernel drops the next visitor's
-    first packet, who then waits a second to try again."""
-    return f"tcp:port={port}:interface={interface}:backlog=1024"
-
-
-def start_daphne(
+def start_server(
     *,
     env: Mapping[str, str],
     log: Path,
@@ -109,13 +102,12 @@ def start_daphne(
     port: int | None = None,
     ready_path: str = "/healthz",
     seconds: float = 60,
-    extra_args: tuple[str, ...] = (),
     launcher: tuple[str, ...] = ("-m", "smearsite.serve"),
 ) -> Server:
-    """Start daphne serving the site and wait until ``ready_path`` answers 200.
+    """Start the site's server (``smearsite.serve``) and wait until ``ready_path`` answers 200.
 
     ``settings_module`` sets DJANGO_SETTINGS_MODULE (else ``env``'s own, or the site's).
-    ``launcher`` is what Python runs with daphne's arguments (a profiling wrapper, say).
+    ``launcher`` is what Python runs with the server's arguments (a profiling wrapper, say).
     The server's output goes to ``log``; on failure it is stopped and the log raised.
     """
     env = dict(env)
@@ -125,9 +117,7 @@ def start_daphne(
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as output:
         process = subprocess.Popen(
-            [sys.executable, *launcher, "-e", listen_endpoint("127.0.0.1", port)]
-            + list(extra_args)
-            + [ASGI_APPLICATION],
+            [sys.executable, *launcher, "--host", "127.0.0.1", "--port", str(port)],
             cwd=REPO,
             env=env,
             stdout=output,
@@ -147,7 +137,7 @@ def _wait_until_up(server: Server, url: str, seconds: float) -> None:
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             raise RuntimeError(
-                f"daphne exited with {server.process.returncode}:\n{server.log_text()}"
+                f"the server exited with {server.process.returncode}:\n{server.log_text()}"
             )
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
@@ -155,18 +145,18 @@ def _wait_until_up(server: Server, url: str, seconds: float) -> None:
                     return
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"daphne did not answer {url} within {seconds} s:\n{server.log_text()}")
+    raise RuntimeError(f"the server did not answer {url} within {seconds} s:\n{server.log_text()}")
 
 
 @contextmanager
-def daphne(**kwargs) -> Iterator[Server]:
-    """``start_daphne(**kwargs)`` for the ``with`` block; stopped after it. An error in the
+def serving(**kwargs) -> Iterator[Server]:
+    """``start_server(**kwargs)`` for the ``with`` block; stopped after it. An error in the
     block carries the server's log as a note (pytest prints it with the traceback)."""
-    server = start_daphne(**kwargs)
+    server = start_server(**kwargs)
     try:
         yield server
     except BaseException as error:
-        error.add_note(f"--- daphne log ({server.log}) ---\n{server.log_text()}")
+        error.add_note(f"--- server log ({server.log}) ---\n{server.log_text()}")
         raise
     finally:
         server.stop()

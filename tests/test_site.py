@@ -119,7 +119,7 @@ async def test_channel_layer_delivers_a_group_message():
 
 
 async def _asgi_get(app, path: str) -> dict:
-    """One GET through an ASGI app, the way daphne calls it."""
+    """One GET through an ASGI app, the way the server calls it."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -163,7 +163,7 @@ async def test_production_mode_serves_collected_hashed_static_files_under_asgi(t
     )
     with production:
         call_command("collectstatic", "--noinput", verbosity=0)
-        # a fresh ASGI app, as daphne builds it: whitenoise indexes STATIC_ROOT at start
+        # a fresh ASGI app, as the server builds it: whitenoise indexes STATIC_ROOT at start
         app = get_asgi_application()
         page = await _asgi_get(app, "/")
         body = page["body"].decode()

@@ -110,11 +110,11 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-# --- Against a real daphne (websockets): tests.servers starts it ---------------------------
+# --- Against a real server (websockets): tests.servers starts it ---------------------------
 
 
-def daphne_env(database, **extra: str | None) -> dict[str, str]:
-    """The environment of a daphne serving the site from a SQLite file of its own, migrated,
+def served_env(database, **extra: str | None) -> dict[str, str]:
+    """The environment of a server serving the site from a SQLite file of its own, migrated,
     with bots at a quick pace thinking in a thread. Its new connections are not paced: the
     browsers of every player of every test come from 127.0.0.1, each with an empty cache
     (tests/smearsite/test_serve.py tests the pace)."""

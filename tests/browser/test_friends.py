@@ -2,7 +2,7 @@
 private table, B joins by its short code, A seats a bot and starts, and they play a whole
 round together.
 
-It runs against a real daphne (``tests.servers``), as the live table does: two browsers
+It runs against a real server (``tests.servers``), as the live table does: two browsers
 polling one pytest-django live server share its in-memory SQLite across threads, which
 locks. The pages update themselves (live, or by polling); ``eventually`` reloads if not.
 """
@@ -12,9 +12,9 @@ import time
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.conftest import daphne_env, phone_at
+from tests.browser.conftest import phone_at, served_env
 from tests.browser.test_play import table_position
-from tests.servers import daphne, free_port, manage
+from tests.servers import free_port, manage, serving
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +31,7 @@ def port() -> int:
 @pytest.fixture
 def site_env(tmp_path, port):
     # SITE_URL names another port: the share link must follow the address actually used
-    env = daphne_env(tmp_path / "friends.sqlite3", SITE_URL="http://127.0.0.1:8000")
+    env = served_env(tmp_path / "friends.sqlite3", SITE_URL="http://127.0.0.1:8000")
     manage(
         [
             "shell",
@@ -104,7 +104,7 @@ def seat_to_act(page: Page) -> str:
 def test_two_friends_set_up_a_private_table_and_play_a_round_on_phones(
     browser: Browser, site_env, port, tmp_path, artifacts
 ):
-    with daphne(env=site_env, log=tmp_path / "daphne.log", port=port) as server:
+    with serving(env=site_env, log=tmp_path / "server.log", port=port) as server:
         ann, bea = phone_at(browser, server.url), phone_at(browser, server.url)
 
         # A: from the nav to a new private table for 3, everyone for themselves

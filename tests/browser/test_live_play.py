@@ -1,20 +1,20 @@
-"""The live table in a real browser against a real daphne (the live server has no
+"""The live table in a real browser against a real server (the live server has no
 websockets): moves go over the socket, bots answer at their pace without a reload, and a
 server restart in mid-round loses nothing."""
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import assert_no_csp_violations, daphne_env, phone_at
+from tests.browser.conftest import assert_no_csp_violations, phone_at, served_env
 from tests.browser.test_play import table_position
-from tests.servers import daphne
+from tests.servers import serving
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def site_env(tmp_path):
-    return daphne_env(tmp_path / "live.sqlite3")
+    return served_env(tmp_path / "live.sqlite3")
 
 
 def _live(page: Page) -> None:
@@ -41,7 +41,7 @@ def test_moves_go_over_the_socket_and_survive_a_server_restart(
     browser: Browser, site_env, tmp_path, artifacts
 ):
     posted = []
-    with daphne(env=site_env, log=tmp_path / "first.log") as server:
+    with serving(env=site_env, log=tmp_path / "first.log") as server:
         phone = phone_at(browser, server.url)
         phone.on(
             "request",
@@ -71,7 +71,7 @@ def test_moves_go_over_the_socket_and_survive_a_server_restart(
     # the server is gone: the page says nothing new, then reconnects to a new server
     expect(phone.locator("#live")).to_have_attribute("data-connected", "no")
     expect(phone.locator("#reconnecting")).to_be_visible()
-    with daphne(env=site_env, log=tmp_path / "second.log", port=port):
+    with serving(env=site_env, log=tmp_path / "second.log", port=port):
         _live(phone)
         expect(phone.locator("#reconnecting")).to_be_hidden()
         assert table_position(phone) == position

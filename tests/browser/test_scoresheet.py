@@ -1,7 +1,7 @@
 """The score sheet in a real browser, on a phone-sized screen.
 
 Most tests run against pytest-django's live server. It speaks HTTP only (WSGI), so the
-read-only live link, which needs websockets, is tested against a real daphne that this
+read-only live link, which needs websockets, is tested against a real server that this
 module starts in a child process, on a SQLite file of its own: the same way under the
 embedded defaults and under PostgreSQL/Redis (it then uses the Redis channel layer).
 """
@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from game.services import profiles as game_profiles
 from scoresheet.models import Hand, Sheet
 from tests.browser.conftest import DESKTOP, PHONE, watch
-from tests.servers import daphne, manage, server_env
+from tests.servers import manage, server_env, serving
 
 pytestmark = pytest.mark.browser
 
@@ -224,12 +224,12 @@ def test_a_hand_can_be_entered_without_javascript(browser: Browser, live_server)
         context.close()
 
 
-# --- The read-only live link, against a real daphne ---------------------------------------
+# --- The read-only live link, against a real server ---------------------------------------
 
 
 @pytest.fixture(scope="module")
-def daphne_url(tmp_path_factory):
-    """A daphne serving the site (HTTP and websockets) on a database of its own."""
+def live_url(tmp_path_factory):
+    """A server serving the site (HTTP and websockets) on a database of its own."""
     folder = tmp_path_factory.mktemp("live")
     env = server_env(
         DJANGO_SETTINGS_MODULE="tests.scoresheet.live_settings",
@@ -238,7 +238,7 @@ def daphne_url(tmp_path_factory):
         DEBUG="true",
     )
     manage(["migrate", "--noinput"], env=env)
-    with daphne(env=env, log=folder / "daphne.log") as server:
+    with serving(env=env, log=folder / "server.log") as server:
         yield server.url
 
 
@@ -254,8 +254,8 @@ def _signed_up_phone(browser: Browser, url: str, username: str) -> Page:
     return phone
 
 
-def test_read_only_link_updates_live_over_the_websocket(browser: Browser, daphne_url, artifacts):
-    phone = _signed_up_phone(browser, daphne_url, "livesam")
+def test_read_only_link_updates_live_over_the_websocket(browser: Browser, live_url, artifacts):
+    phone = _signed_up_phone(browser, live_url, "livesam")
     tv = browser.new_context(viewport=DESKTOP).new_page()
     try:
         create_sheet(phone)
@@ -281,8 +281,8 @@ def test_read_only_link_updates_live_over_the_websocket(browser: Browser, daphne
         tv.context.close()
 
 
-def test_read_only_link_falls_back_to_polling_without_a_websocket(browser: Browser, daphne_url):
-    phone = _signed_up_phone(browser, daphne_url, "pollsam")
+def test_read_only_link_falls_back_to_polling_without_a_websocket(browser: Browser, live_url):
+    phone = _signed_up_phone(browser, live_url, "pollsam")
     tv = browser.new_context(viewport=PHONE).new_page()
     # a network that lets no websocket through: the page keeps itself up to date by polling
     tv.route_web_socket(re.compile(r"/ws/"), lambda ws: ws.close())

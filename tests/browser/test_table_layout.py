@@ -1,4 +1,4 @@
-"""The table as a card table, in a real browser against a real daphne: the hand and the
+"""The table as a card table, in a real browser against a real server: the hand and the
 bid buttons stay wholly on screen and tappable in every phase, on a phone and a desktop,
 at 4 and 8 players; a finished trick stays on the table; a whole round logs no error."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PHONE, WIDE, daphne_env, watch
+from tests.browser.conftest import PHONE, WIDE, served_env, watch
 from tests.browser.test_play import table_position
-from tests.servers import daphne
+from tests.servers import serving
 
 pytestmark = pytest.mark.browser
 
@@ -42,8 +42,8 @@ LOW_CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("table-layout")
-    env = daphne_env(folder / "table.sqlite3")
-    with daphne(env=env, log=folder / "daphne.log") as running:
+    env = served_env(folder / "table.sqlite3")
+    with serving(env=env, log=folder / "server.log") as running:
         yield running
 
 
@@ -220,8 +220,8 @@ def test_the_table_settings_colour_four_suits_and_play_a_single_legal_card(
 
 
 def test_a_countdown_comes_before_a_bot_plays_an_away_persons_turn(browser: Browser, tmp_path):
-    env = daphne_env(tmp_path / "away.sqlite3", SMEAR_AWAY_AFTER_S="20")
-    with daphne(env=env, log=tmp_path / "daphne.log") as running:
+    env = served_env(tmp_path / "away.sqlite3", SMEAR_AWAY_AFTER_S="20")
+    with serving(env=env, log=tmp_path / "server.log") as running:
         page = _deal(browser, running.url, PHONE, 4)
         _wait_for_my_turn_or_summary(page)
         countdown = page.locator(".countdown")

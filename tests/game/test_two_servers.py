@@ -1,4 +1,4 @@
-"""Two daphne processes serve one table: the channel layer (channels-redis) carries a move
+"""Two server processes serve one table: the channel layer (channels-redis) carries a move
 stored by one server to the connections held by the other.
 
 The servers share Redis and a database: PostgreSQL when DATABASE_URL is set (a database of
@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.servers import Server, daphne, manage, server_env
+from tests.servers import Server, manage, server_env, serving
 
 pytestmark = pytest.mark.slow
 
@@ -178,8 +178,8 @@ async def _connect(server: Server, code: str, session: str, name: str) -> Guest:
 async def test_two_servers_share_a_table_through_redis(shared_env, tmp_path):
     made = _shell(SEAT_TWO_GUESTS, shared_env)
     with (
-        daphne(env=shared_env, log=tmp_path / "a.log") as server_a,
-        daphne(env=shared_env, log=tmp_path / "b.log") as server_b,
+        serving(env=shared_env, log=tmp_path / "a.log") as server_a,
+        serving(env=shared_env, log=tmp_path / "b.log") as server_b,
     ):
         guests = [
             await _connect(server_a, made["code"], made["sessions"][0], "guest on server A"),
@@ -235,7 +235,7 @@ async def test_a_connection_idle_for_longer_than_the_layers_blocking_read_stays_
     shared_env, tmp_path
 ):
     made = _shell(SEAT_TWO_GUESTS, shared_env)
-    with daphne(env=shared_env, log=tmp_path / "a.log") as server:
+    with serving(env=shared_env, log=tmp_path / "a.log") as server:
         guest = await _connect(server, made["code"], made["sessions"][0], "idle guest")
         reader = asyncio.create_task(guest.read())
         try:

@@ -1,4 +1,4 @@
-"""A server's bot workers think below its priority and end with it: a daphne killed outright
+"""A server's bot workers think below its priority and end with it: a server killed outright
 (SIGKILL, as the OOM killer would) leaves no worker process behind."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from game import workers
-from tests.servers import child_processes, daphne, manage, server_env
+from tests.servers import child_processes, manage, server_env, serving
 
 pytestmark = pytest.mark.slow
 
@@ -68,7 +68,7 @@ def test_a_worker_thinks_at_a_lower_priority_than_its_server():
 
 def test_a_server_killed_outright_takes_its_bot_workers_with_it(tmp_path):
     env, code = busy_server_env(tmp_path)
-    with daphne(env=env, log=tmp_path / "daphne.log") as server:
+    with serving(env=env, log=tmp_path / "server.log") as server:
         urllib.request.urlopen(f"{server.url}/table/{code}/", timeout=10).read()  # wakes bots
         deadline = time.monotonic() + 60
         workers: list[int] = []
@@ -88,7 +88,7 @@ def test_a_server_killed_outright_takes_its_bot_workers_with_it(tmp_path):
 
 def test_a_server_stopped_while_its_bots_think_logs_no_traceback(tmp_path):
     env, code = busy_server_env(tmp_path)
-    with daphne(env=env, log=tmp_path / "daphne.log") as server:
+    with serving(env=env, log=tmp_path / "server.log") as server:
         urllib.request.urlopen(f"{server.url}/table/{code}/", timeout=10).read()
         time.sleep(3)  # the bots play on, thinking in their workers
 

@@ -1,4 +1,4 @@
-"""Settings for the daphne that the score sheet's live-link browser test starts.
+"""Settings for the server that the score sheet's live-link browser test starts.
 
 That server runs in a process of its own, so it cannot share the test run's database
 (in memory under the embedded defaults): it gets a SQLite file of its own instead,

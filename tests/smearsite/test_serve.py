@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from smearsite.serve import ConnectionPace, configured_pace
-from tests.servers import daphne, manage, server_env
+from tests.servers import manage, server_env, serving
 
 
 class Clock:
@@ -109,7 +109,7 @@ def paced_env(tmp_path, **overrides: str) -> dict:
 
 @pytest.mark.slow
 def test_an_address_past_its_pace_is_answered_429_in_words_and_others_are_served(tmp_path):
-    with daphne(env=paced_env(tmp_path), log=tmp_path / "daphne.log") as server:
+    with serving(env=paced_env(tmp_path), log=tmp_path / "server.log") as server:
         answers = [status(ask(server.port, HEALTH)) for _ in range(10)]
         refusal = ask(server.port, DONATE)  # a body the refusal never reads: still answered
         other = ask(server.port, HEALTH, source="127.0.0.2")
@@ -124,7 +124,7 @@ def test_an_address_past_its_pace_is_answered_429_in_words_and_others_are_served
 @pytest.mark.slow
 def test_behind_a_proxy_every_connection_is_the_proxys_so_none_is_paced(tmp_path):
     env = paced_env(tmp_path, TRUSTED_PROXY_COUNT="1")
-    with daphne(env=env, log=tmp_path / "daphne.log") as server:
+    with serving(env=env, log=tmp_path / "server.log") as server:
         answers = [status(ask(server.port, HEALTH)) for _ in range(10)]
 
     assert answers == [200] * 10

@@ -1,11 +1,10 @@
-"""daphne under cProfile, every thread of it: ``bench/live.py --profile FILE`` runs one
-server this way. Each thread gets a profiler of its own (cProfile follows one thread),
-timed by the thread's CPU clock (time spent waiting on the database or the GIL is not
-counted);
-SIGUSR1 clears them all (the timed window starts) and SIGUSR2 writes them, merged, to
-the file named first (it ends):
+"""The site's server (smearsite.serve) under cProfile, every thread of it:
+``bench/live.py --profile FILE`` runs one server this way. Each thread gets a profiler of
+its own (cProfile follows one thread), timed by the thread's CPU clock (time spent waiting
+on the database or the GIL is not counted); SIGUSR1 clears them all (the timed window
+starts) and SIGUSR2 writes them, merged, to the file named first (it ends):
 
-    python bench/profiled_daphne.py OUT.prof -b 127.0.0.1 -p 8600 smearsite.asgi:application
+    python bench/profiled_server.py OUT.prof --host 127.0.0.1 --port 8600
 """
 
 from __future__ import annotations
@@ -72,10 +71,10 @@ def main() -> None:
 
     signal.signal(signal.SIGUSR1, clear)
     signal.signal(signal.SIGUSR2, dump)
-    from smearsite.serve import PacedCommandLineInterface
+    from smearsite import serve
 
     main_profile.enable()
-    PacedCommandLineInterface.entrypoint()
+    serve.main()
 
 
 if __name__ == "__main__":
