@@ -105,9 +105,10 @@ class Keep:
     min_margin: float = 0.3  # match points between the best option and the second
     z: float = 2.0  # and this many combined standard errors
     min_deals: int = 8  # fewer sampled deals than this say too little
-    # an analysis may end once it is kept this far beyond the sampling error, or once
-    # even the benefit of the doubt leaves it short, with at least these many deals
-    settle_z: float = 4.0
+    # an analysis may end once it is kept this far beyond the sampling error (half as far
+    # again as ``z`` asks: a verdict more deals would seldom overturn), or once even the
+    # benefit of the doubt leaves it short, with at least these many deals
+    settle_z: float = 3.0
     settle_kept_deals: int = 36
     settle_dropped_deals: int = 16
     # a pass is no lesson when every bid is hopeless: made less often than this
