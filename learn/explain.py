@@ -7,8 +7,6 @@ numbers make new sentences. Only the seat's view is read, never the hidden hands
 
 from __future__ import annotations
 
-import math
-
 from game.engine import notation
 from game.engine.cards import (
     JOKER_1,
@@ -291,7 +289,7 @@ def _call_differences(best: Option, other: Option) -> list[str]:
 
 
 def _tolerance(best: Option, other: Option) -> float:
-    return max(EQUAL_WITHIN, math.hypot(best.value_se, other.value_se))
+    return max(EQUAL_WITHIN, other.margin_error(best))
 
 
 def _severity(gap: float) -> str:

@@ -176,7 +176,7 @@ class Keep:
 def _lead(options: Sequence[Option]) -> tuple[float, float]:
     """How far the best option leads the second, and that margin's standard error."""
     best, second = options[0], options[1]
-    return best.value - second.value, math.hypot(best.value_se, second.value_se)
+    return best.value - second.value, second.margin_error(best)
 
 
 def _made_when_leading(option: Option) -> float | None:
@@ -308,6 +308,7 @@ def _option(stats: ActionStats, phase: str) -> Option:
         points=None if points is None else (round(points[0], 2), round(points[1], 2)),
         made=_share(stats.made),
         auction=outcome,
+        margin_se=None if stats.margin_se is None else round(stats.margin_se, 3),
     )
 
 

@@ -12,13 +12,12 @@ units a point that changes hands is worth 2 (one fewer for you, one more for the
 - a **blunder** costs at least 2: a point given away outright to the other side (the jack
   dropped to an opponent), or a bid of 2 gone down.
 
-A cost is only graded when it is also beyond the sampling noise: more than ``Z`` combined
-standard errors of the two options' values (the bank's own test of a clear best option).
+A cost is only graded when it is also beyond the sampling noise: more than ``Z`` standard
+errors of the margin between the two options (the bank's own test of a clear best
+option; ``learn.positions.Option.margin_error``).
 """
 
 from __future__ import annotations
-
-import math
 
 INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
 THRESHOLDS = ((BLUNDER, 2.0), (MISTAKE, 1.0), (INACCURACY, 0.3))
@@ -36,10 +35,10 @@ def grade_of(cost: float) -> str | None:
     return None
 
 
-def graded(cost: float, best_se: float, chosen_se: float) -> str | None:
-    """The grade of a decision that cost ``cost``, or None when it is too small or within
-    the noise of the sampled deals."""
-    if cost <= Z * math.hypot(best_se, chosen_se):
+def graded(cost: float, error: float) -> str | None:
+    """The grade of a decision that cost ``cost`` (``error``: that margin's standard
+    error), or None when it is too small or within the noise of the sampled deals."""
+    if cost <= Z * error:
         return None
     return grade_of(cost)
 

@@ -96,6 +96,16 @@ class Option:
     made: float | None  # chance the bid is made; None when it does not apply
     # an auction action's outcome; None for card plays and for older analyses
     auction: AuctionOutcome | None = None
+    # the standard error of the best option's value minus this one's, deal by deal on
+    # the deals both were priced on (0 for the best); None in banks written before it
+    margin_se: float | None = None
+
+    def margin_error(self, best: Option) -> float:
+        """The standard error of ``best``'s lead over this option: paired where the
+        analysis gave it, else the two errors as if independent."""
+        if self.margin_se is not None:
+            return self.margin_se
+        return math.hypot(best.value_se, self.value_se)
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -107,6 +117,8 @@ class Option:
         }
         if self.auction is not None:  # absent, not null: card plays stay as they were
             data["auction"] = self.auction.to_json()
+        if self.margin_se is not None:
+            data["margin_se"] = self.margin_se
         return data
 
     @classmethod
@@ -127,6 +139,9 @@ class Option:
         auction = data.get("auction")  # banks written before the auction was searched lack it
         if auction is not None:
             auction = AuctionOutcome.from_json(auction, code)
+        margin_se = data.get("margin_se")  # banks written before it lack it
+        if margin_se is not None:
+            margin_se = _number(margin_se, f"option {code} margin_se", minimum=0.0)
         return cls(
             code=code,
             value=_number(data.get("value"), f"option {code} value"),
@@ -134,6 +149,7 @@ class Option:
             points=points,
             made=made,
             auction=auction,
+            margin_se=margin_se,
         )
 
 

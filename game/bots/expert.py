@@ -93,6 +93,11 @@ class ActionStats:
     made: float | None  # chance the bid is made (for a bid: if we bid it)
     # points and made are None when the analysis was not detailed
     auction: AuctionOutcome | None = None  # for an auction action (expert, not expert-v1)
+    # the standard error of the best action's value minus this one's: every action is
+    # priced on the same deals, so it is the spread of their difference deal by deal,
+    # far below the two errors combined when a deal that is good for one is good for
+    # both (0 for the best; None where not priced so)
+    margin_se: float | None = None
 
 
 @dataclass(frozen=True)
@@ -425,9 +430,13 @@ class _AuctionTable:
 
     def stats(self) -> tuple[ActionStats, ...]:
         self._settle_play()
-        stats = [self._action_stats(i, action) for i, action in enumerate(self.legal)]
-        stats.sort(key=lambda s: (-s.value, s.action))
-        return tuple(stats)
+        priced = [self._action_stats(i, action) for i, action in enumerate(self.legal)]
+        order = sorted(range(len(priced)), key=lambda i: (-priced[i][0].value, priced[i][0].action))
+        best = priced[order[0]][1] if order else []
+        return tuple(
+            replace(priced[i][0], margin_se=_margin_se(best, priced[i][1], self.weights))
+            for i in order
+        )
 
     def _settle_play(self) -> None:
         """Each exact outcome as play is likely to leave it. The leader's side gives up
@@ -453,7 +462,8 @@ class _AuctionTable:
                 settled.append((end, *_in_play((bidder, rest), excess, draw)))
             self.rows.append(settled)
 
-    def _action_stats(self, column: int, action: int) -> ActionStats:
+    def _action_stats(self, column: int, action: int) -> tuple[ActionStats, list[float]]:
+        """The action's figures, and its value deal by deal."""
         view = self.view
         unit_of = view.unit_of
         values, ours, theirs, cases = [], [], [], []
@@ -469,7 +479,7 @@ class _AuctionTable:
         mean, se = _weighted_mean_se(values, self.weights)
         outcome = self._outcome(action, cases)
         points = (_weighted_mean(ours, self.weights), _weighted_mean(theirs, self.weights))
-        return ActionStats(action, mean, se, points, outcome.made, outcome)
+        return ActionStats(action, mean, se, points, outcome.made, outcome), values
 
     def _outcome(self, action: int, cases) -> AuctionOutcome:
         weights = self.weights
@@ -550,8 +560,23 @@ def _play_stats(batch: SampledSolve, legal, read, situation: Situation) -> tuple
     """Each legal card's figures over the batch's deals, best first."""
     column = {card: i for i, card in enumerate(batch.cards)}
     samples = {action: [read(row[column[action]]) for row in batch.values] for action in legal}
-    stats = [_summarise(action, rows, situation) for action, rows in samples.items()]
-    return tuple(sorted(stats, key=lambda s: -s.value))
+    stats = sorted(
+        (_summarise(action, rows, situation) for action, rows in samples.items()),
+        key=lambda s: -s.value,
+    )
+    if not stats:
+        return ()
+    values = {action: [m for m, _, _, _ in rows] for action, rows in samples.items()}
+    best = values[stats[0].action]
+    return tuple(replace(s, margin_se=_margin_se(best, values[s.action])) for s in stats)
+
+
+def _margin_se(best: Sequence[float], other: Sequence[float], weights=None) -> float:
+    """The standard error of ``best`` minus ``other``, priced on the same deals."""
+    differences = [b - o for b, o in zip(best, other, strict=True)]
+    if weights is None:
+        return _mean_se(differences)[1]
+    return _weighted_mean_se(differences, weights)[1]
 
 
 def _joined(first: SampledSolve, then: SampledSolve) -> SampledSolve:

@@ -1,7 +1,6 @@
 """The generator keeps only clear decisions, and its bank file resumes cleanly."""
 
 import json
-import math
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -57,6 +56,14 @@ def test_a_margin_under_the_threshold_is_not_kept():
 def test_a_margin_inside_the_sampling_error_is_not_kept():
     # 1.0 apart, but each value is uncertain by 0.5: 1.0 < 2 * hypot(0.5, 0.5)
     assert not Keep(z=2.0).accepts(options(("AS", 2.0), ("KS", 1.0), se=0.5), deals=20)
+
+
+def test_a_margin_beyond_its_paired_error_is_kept_though_the_two_errors_overlap():
+    # both priced on the same deals: the best leads by about 1.0 in every one of them
+    best, second = options(("AS", 2.0), ("KS", 1.0), se=0.5)
+    paired = (replace(best, margin_se=0.0), replace(second, margin_se=0.2))
+    assert Keep(z=2.0).accepts(paired, deals=20)
+    assert not Keep(z=2.0).accepts((best, replace(second, margin_se=0.6)), deals=20)
 
 
 def test_too_few_sampled_deals_are_not_kept():
@@ -193,6 +200,7 @@ class SearchedStats:
     points: tuple[float, float] | None
     made: float | None
     auction: SimpleNamespace | None = None
+    margin_se: float | None = None
 
 
 def test_an_auction_option_keeps_its_outcome_and_a_searched_pass_its_points():
@@ -200,9 +208,10 @@ def test_an_auction_option_keeps_its_outcome_and_a_searched_pass_its_points():
         lead=0.2, outbid=0.0, winning_bid=2.4567, made=0.51234, others_made=0.7, others_points=2.9
     )
     option = generation._option(
-        SearchedStats(PASS, 0.4, 0.1, (1.0, 2.0), None, searched), "auction"
+        SearchedStats(PASS, 0.4, 0.1, (1.0, 2.0), None, searched, margin_se=0.04567), "auction"
     )
     assert option.code == "pass" and option.points == (1.0, 2.0)
+    assert option.margin_se == 0.046
     assert option.auction.lead == 0.2 and option.auction.winning_bid == 2.46
     assert option.auction.made == 0.512 and option.auction.others_points == 2.9
 
@@ -269,7 +278,9 @@ def test_a_small_run_keeps_only_clear_unforced_decisions(tmp_path):
         best, second = position.options[0], position.options[1]
         margin = best.value - second.value
         assert margin >= LENIENT.min_margin
-        assert margin > LENIENT.z * math.hypot(best.value_se, second.value_se)
+        # every option priced on the same deals: the margin's error is theirs, paired
+        assert best.margin_se == 0.0 and second.margin_se is not None
+        assert margin > LENIENT.z * second.margin_error(best)
         assert position.deals >= LENIENT.min_deals
         assert LENIENT.accepts(position.options, position.deals)
 

@@ -3,6 +3,7 @@
 import copy
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -93,6 +94,25 @@ def test_a_bank_line_without_auction_outcomes_still_reads(bank):
     position = Position.from_json(old)
     assert all(option.auction is None for option in position.options)
     assert all("auction" not in option for option in position.to_json()["options"])
+
+
+def test_a_margin_error_is_stored_with_an_option_and_read_back(bank):
+    position = bank[0]
+    paired = tuple(replace(o, margin_se=0.05 * n) for n, o in enumerate(position.options))
+    data = replace(position, options=paired).to_json()
+    assert [o["margin_se"] for o in data["options"]] == [0.05 * n for n in range(len(paired))]
+    again = Position.from_json(json.loads(json.dumps(data)))
+    second = again.options[1]
+    assert second.margin_se == pytest.approx(0.05)
+    assert second.margin_error(again.best) == pytest.approx(0.05)
+
+
+def test_an_option_without_a_margin_error_counts_the_two_errors_as_independent(bank):
+    position = bank[0]  # written before the margin's own error was stored
+    assert all("margin_se" not in o for o in position.to_json()["options"])
+    best, second = position.options[0], position.options[1]
+    assert second.margin_se is None
+    assert second.margin_error(best) == pytest.approx(math.hypot(best.value_se, second.value_se))
 
 
 def test_key_is_sixteen_hex_digits_of_the_record_and_seat(bank):
@@ -229,6 +249,14 @@ def negative_error(data):
     data["options"][0]["value_se"] = -0.1
 
 
+def negative_margin_error(data):
+    data["options"][1]["margin_se"] = -0.1
+
+
+def text_margin_error(data):
+    data["options"][1]["margin_se"] = "0.2"
+
+
 def chance_above_one(data):
     data["options"][0]["made"] = 1.5
 
@@ -316,6 +344,8 @@ SPOILERS = [
     text_value,
     bool_value,
     negative_error,
+    negative_margin_error,
+    text_margin_error,
     chance_above_one,
     three_points,
     negative_points,

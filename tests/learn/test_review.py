@@ -22,8 +22,8 @@ def test_grades_follow_the_thresholds_and_ignore_noise():
     assert grades.grade_of(1.0) == grades.MISTAKE
     assert grades.grade_of(2.0) == grades.BLUNDER
     # a cost within two combined standard errors is not graded, however large
-    assert grades.graded(2.5, 1.0, 0.9) is None
-    assert grades.graded(2.5, 0.3, 0.3) == grades.BLUNDER
+    assert grades.graded(2.5, 1.35) is None  # within two errors of the margin
+    assert grades.graded(2.5, 0.42) == grades.BLUNDER
 
 
 def test_only_the_seats_real_choices_are_decisions():

@@ -1,11 +1,12 @@
 """The expert: exact search over sampled deals, priced in match value."""
 
 from random import Random
+from types import SimpleNamespace
 
 import pytest
 
 from game.bots import make_bot
-from game.bots.expert import ExpertBot
+from game.bots.expert import ExpertBot, _play_stats
 from game.engine.rules import PASS, bid_action, is_bid
 from game.engine.solver import native_available
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
@@ -146,3 +147,15 @@ def test_an_analysis_ends_at_the_first_checkpoint_its_caller_calls_settled():
         assert analysis.deals == 24 and analysis.complete
         assert all(expected == 50 and actions == set(legal) for _, expected, actions in asked)
         assert bot.analyse(view, legal, Random(2), settled=lambda a, e: False).deals == 50
+
+
+def test_the_margins_error_is_paired_over_the_deals_every_card_was_priced_on():
+    # the ace takes one more point than the king in every deal, however good the deal
+    ace = [3.0, 1.0, 5.0, 2.0, 4.0]
+    batch = SimpleNamespace(cards=(10, 11), values=[(a, a - 1.0) for a in ace])
+    best, second = _play_stats(batch, [11, 10], lambda v: (v, None, None, None), None)
+
+    assert (best.action, second.action) == (10, 11)
+    assert second.value == pytest.approx(best.value - 1.0)
+    assert best.margin_se == 0.0 and second.margin_se == pytest.approx(0.0)
+    assert best.value_se > 0.5  # each alone is uncertain; their difference is not
