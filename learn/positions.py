@@ -101,7 +101,8 @@ class Option:
     margin_se: float | None = None
 
     def margin_error(self, best: Option) -> float:
-        """The standard error of ``best``'s lead over this option: paired where the
+        """The standard error of ``best``'s lead over this option (``best``: the
+        analysis's best option, which ``margin_se`` is measured from): paired where the
         analysis gave it, else the two errors as if independent."""
         if self.margin_se is not None:
             return self.margin_se
