@@ -431,12 +431,8 @@ class _AuctionTable:
     def stats(self) -> tuple[ActionStats, ...]:
         self._settle_play()
         priced = [self._action_stats(i, action) for i, action in enumerate(self.legal)]
-        order = sorted(range(len(priced)), key=lambda i: (-priced[i][0].value, priced[i][0].action))
-        best = priced[order[0]][1] if order else []
-        return tuple(
-            replace(priced[i][0], margin_se=_margin_se(best, priced[i][1], self.weights))
-            for i in order
-        )
+        priced.sort(key=lambda p: (-p[0].value, p[0].action))
+        return _with_margins(priced, self.weights)
 
     def _settle_play(self) -> None:
         """Each exact outcome as play is likely to leave it. The leader's side gives up
@@ -560,23 +556,26 @@ def _play_stats(batch: SampledSolve, legal, read, situation: Situation) -> tuple
     """Each legal card's figures over the batch's deals, best first."""
     column = {card: i for i, card in enumerate(batch.cards)}
     samples = {action: [read(row[column[action]]) for row in batch.values] for action in legal}
-    stats = sorted(
-        (_summarise(action, rows, situation) for action, rows in samples.items()),
-        key=lambda s: -s.value,
-    )
-    if not stats:
+    priced = [_summarise(action, rows, situation) for action, rows in samples.items()]
+    priced.sort(key=lambda p: -p[0].value)
+    return _with_margins(priced, None)
+
+
+def _with_margins(priced: list[tuple[ActionStats, list[float]]], weights) -> tuple:
+    """The stats of ``priced`` (best first, each with its value deal by deal), each with
+    the standard error of the best's lead over it on those same deals."""
+    if not priced:
         return ()
-    values = {action: [m for m, _, _, _ in rows] for action, rows in samples.items()}
-    best = values[stats[0].action]
-    return tuple(replace(s, margin_se=_margin_se(best, values[s.action])) for s in stats)
-
-
-def _margin_se(best: Sequence[float], other: Sequence[float], weights=None) -> float:
-    """The standard error of ``best`` minus ``other``, priced on the same deals."""
-    differences = [b - o for b, o in zip(best, other, strict=True)]
-    if weights is None:
-        return _mean_se(differences)[1]
-    return _weighted_mean_se(differences, weights)[1]
+    best = priced[0][1]
+    stats = []
+    for action_stats, values in priced:
+        differences = [b - v for b, v in zip(best, values, strict=True)]
+        if weights is None:
+            _, error = _mean_se(differences)
+        else:
+            _, error = _weighted_mean_se(differences, weights)
+        stats.append(replace(action_stats, margin_se=error))
+    return tuple(stats)
 
 
 def _joined(first: SampledSolve, then: SampledSolve) -> SampledSolve:
@@ -591,14 +590,17 @@ def _joined(first: SampledSolve, then: SampledSolve) -> SampledSolve:
     )
 
 
-def _summarise(action: int, rows: list[tuple], situation: Situation) -> ActionStats:
+def _summarise(
+    action: int, rows: list[tuple], situation: Situation
+) -> tuple[ActionStats, list[float]]:
+    """The card's figures, and its value deal by deal."""
     values = [m for m, _, _, _ in rows]
     mean, se = _mean_se(values)
     if not rows or rows[0][1] is None:
-        return ActionStats(action, mean, se, None, None)
+        return ActionStats(action, mean, se, None, None), values
     made = sum(bidder >= situation.bid for _, _, _, bidder in rows) / len(rows)
     points = (_mean([o for _, o, _, _ in rows]), _mean([t for _, _, t, _ in rows]))
-    return ActionStats(action, mean, se, points, made)
+    return ActionStats(action, mean, se, points, made), values
 
 
 def _mean(values: Sequence[float]) -> float:
