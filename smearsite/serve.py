@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import time
 from collections.abc import Callable
 
@@ -159,9 +160,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backlog", type=int, default=1024)
     parser.add_argument("--access-log", action="store_true", help="log every request")
     args = parser.parse_args(argv)
-    uvicorn.Server(
+    server = uvicorn.Server(
         config(args.host, args.port, backlog=args.backlog, access_log=args.access_log)
-    ).run()
+    )
+    spare_the_collector()
+    server.run()
+
+
+# A move allocates a few thousand objects (its pages' models and drawings) and frees nearly
+# all of them by reference counting; at Python's default of a young collection every 700
+# allocations, the collector ran several times a move and walked the young survivors each
+# time. Collections this many allocations apart made a redraw that draws its parts afresh
+# a quarter cheaper, and the live bench's move round trip p95 about half.
+YOUNG_COLLECTION_EVERY = 50_000
+
+
+def spare_the_collector() -> None:
+    """Start-up's objects (the site's modules, settings, templates) are never garbage:
+    freeze them out of every later collection, and collect the young less often."""
+    gc.collect()
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_EVERY, middle, old)
 
 
 if __name__ == "__main__":

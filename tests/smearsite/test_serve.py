@@ -4,11 +4,17 @@ servers behind proxies, are not paced."""
 
 from __future__ import annotations
 
+import gc
 import socket
 
 import pytest
 
-from smearsite.serve import ConnectionPace, configured_pace
+from smearsite.serve import (
+    YOUNG_COLLECTION_EVERY,
+    ConnectionPace,
+    configured_pace,
+    spare_the_collector,
+)
 from tests.servers import manage, server_env, serving
 
 
@@ -128,3 +134,14 @@ def test_behind_a_proxy_every_connection_is_the_proxys_so_none_is_paced(tmp_path
         answers = [status(ask(server.port, HEALTH)) for _ in range(10)]
 
     assert answers == [200] * 10
+
+
+def test_the_server_freezes_start_up_and_collects_the_young_less_often():
+    threshold = gc.get_threshold()
+    try:
+        spare_the_collector()
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (YOUNG_COLLECTION_EVERY, *threshold[1:])
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
