@@ -207,7 +207,7 @@ class CompiledQuery:
         compiled = getattr(self._local, "compiled", None)
         if compiled is None or compiled[0] is not connection:
             compiled = self._local.compiled = (connection, *self._compile(connection, len(values)))
-        _, sql, slots, compiler, make = compiled
+        _, sql, slots, compiler, converters, make = compiled
         if compiler.query.select_for_update and not connection.in_atomic_block:
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
@@ -216,7 +216,9 @@ class CompiledQuery:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
-        return make(compiler.results_iter(results=[rows], tuple_expected=True))
+        if converters:  # as results_iter would, with the converters it finds on every call
+            rows = compiler.apply_converters(rows, converters)
+        return make(map(tuple, rows))
 
     def _compile(self, connection, arity: int):
         placeholders = [self.PLACEHOLDER + n for n in range(arity)]
@@ -226,15 +228,17 @@ class CompiledQuery:
         slots = [(placeholders.index(p), None) if p in placeholders else (None, p) for p in params]
         if sorted(slot for slot, _ in slots if slot is not None) != list(range(arity)):
             raise ValueError(f"each parameter must reach the SQL once: {sql!r}, {params!r}")
-        if compiler.has_extra_select:
+        fields = [column[0] for column in compiler.select[: compiler.col_count]]
+        if compiler.has_extra_select or compiler.has_composite_fields(fields):
             raise ValueError("only plain selects are compiled once")
+        converters = compiler.get_converters(fields)
         if queryset._fields is None:  # model instances, as ModelIterable makes them
             if compiler.annotation_col_map:
                 raise ValueError("only plain selects are compiled once")
             make = self._instances(compiler, queryset.db)
         else:  # values_list: the selected columns, in order
             make = iter
-        return sql, slots, compiler, make
+        return sql, slots, compiler, converters, make
 
     @staticmethod
     def _instances(compiler, db: str) -> Callable[[Iterator], Iterator]:
