@@ -255,10 +255,16 @@ def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
 
 
 def price(
-    view: SeatView, analyst: ExpertBot, rng: Random, keep: Keep | None = None
+    view: SeatView,
+    analyst: ExpertBot,
+    rng: Random,
+    keep: Keep | None = None,
+    *,
+    detailed: bool = True,
 ) -> tuple[Analysis, tuple[Option, ...]]:
     """The analysis of every legal action, and its options as the bank stores them. With
-    ``keep`` the analysis ends as soon as its verdict is settled."""
+    ``keep`` the analysis ends as soon as its verdict is settled; without ``detailed``
+    the options carry their values alone (no points, chances or line)."""
     phase = phase_of(view)
 
     def options_of(analysis: Analysis) -> tuple[Option, ...]:
@@ -268,7 +274,7 @@ def price(
         return keep.settled(options_of(analysis), analysis.deals, expected)
 
     analysis = analyst.analyse(
-        view, view.legal_actions(), rng, detailed=True, settled=settled if keep else None
+        view, view.legal_actions(), rng, detailed=detailed, settled=settled if keep else None
     )
     return analysis, options_of(analysis)
 
@@ -446,7 +452,8 @@ def worth_analysing(
     if screener is None:
         return True
     started = time.perf_counter()
-    analysis, options = price(view, screener, rng)
+    # values alone: the points a detailed search also settles are never shown from a look
+    analysis, options = price(view, screener, rng, detailed=False)
     seconds = max(time.perf_counter() - started, 1e-6)
     rate = analysis.deals / seconds
     expected = min(analyst.max_deals, int(rate * analyst.budget_ms / 1000))

@@ -395,3 +395,17 @@ def test_the_starter_bank_reads_back_whole_and_without_repeats():
         assert any(p.phase == "auction" for p in here), players
         assert any(p.phase == "lead" and p.tricks_done == 0 for p in here), players
     assert all(Keep().accepts(p.options, p.deals) for p in bank)
+
+
+def test_a_quick_look_prices_the_opening_lead_as_the_full_analysis_does_without_points():
+    state = MatchState(MatchSetup.partnerships(4, 2), 0).deal_round(Random(5))
+    while state.round.in_auction():
+        state = state.apply(GreedyBot().choose(state.view_for(state.current_player()),
+                                               state.legal_actions(), Random(0)))  # fmt: skip
+    view = state.view_for(state.current_player())
+    analyst = ExpertBot(budget_ms=1e9, max_deals=8)
+    _, detailed = generation.price(view, analyst, Random(1))
+    _, look = generation.price(view, analyst, Random(1), detailed=False)
+    assert [(o.code, o.value) for o in look] == [(o.code, o.value) for o in detailed]
+    assert len({o.value for o in look}) > 1  # the leads differ: the comparison says something
+    assert all(o.points is None for o in look) and all(o.points is not None for o in detailed)
