@@ -609,6 +609,12 @@ def generate(
     return progress
 
 
+# Jobs handed to the pool per worker beyond the one whose result is awaited: results are
+# taken in order, and a six-player job can take a minute while a three-player one takes a
+# second, so with two a worker sat idle behind a long job until it was done.
+JOBS_AHEAD = 8
+
+
 def job_results(jobs: Iterator[Job], budget: Budget, keep: Keep, workers: int):
     """The jobs' results in order, run by ``workers`` processes (here, with one)."""
     if workers <= 1:
@@ -618,7 +624,8 @@ def job_results(jobs: Iterator[Job], budget: Budget, keep: Keep, workers: int):
     # a pool's terminate() stops the workers at once when the run ends or is interrupted
     with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals) as pool:
         pending = deque(
-            pool.apply_async(run_job, (next(jobs), budget, keep)) for _ in range(workers * 2)
+            pool.apply_async(run_job, (next(jobs), budget, keep))
+            for _ in range(workers * JOBS_AHEAD)
         )
         while True:
             result = pending.popleft().get()

@@ -409,3 +409,20 @@ def test_a_quick_look_prices_the_opening_lead_as_the_full_analysis_does_without_
     assert [(o.code, o.value) for o in look] == [(o.code, o.value) for o in detailed]
     assert len({o.value for o in look}) > 1  # the leads differ: the comparison says something
     assert all(o.points is None for o in look) and all(o.points is not None for o in detailed)
+
+
+def _finish_time(job, budget, keep):
+    if job.seed.endswith("/0"):
+        time.sleep(0.5)  # the first job is the long one
+    return time.monotonic()
+
+
+def test_workers_go_on_with_later_jobs_while_the_first_is_long_and_results_stay_in_order(
+    monkeypatch,
+):
+    monkeypatch.setattr(generation, "run_job", _finish_time)  # the forked workers see it
+    results = generation.job_results(generation.job_stream(0, [3], 0), Budget(), Keep(), 2)
+    finished = [next(results) for _ in range(12)]
+    results.close()
+    behind_the_first = sum(t < finished[0] for t in finished[1:])
+    assert behind_the_first >= 8  # not only the three jobs handed out beside it
