@@ -563,7 +563,8 @@ def _play_stats(batch: SampledSolve, legal, read, situation: Situation) -> tuple
 
 def _with_margins(priced: list[tuple[ActionStats, list[float]]], weights) -> tuple:
     """The stats of ``priced`` (best first, each with its value deal by deal), each with
-    the standard error of the best's lead over it on those same deals."""
+    the standard error of the best's lead over it on those same deals, measured as each
+    value's own error is: over ``weights`` (the auction's evidence) or, with None, alike."""
     if not priced:
         return ()
     best = priced[0][1]
