@@ -2,7 +2,7 @@
 
     python bench/solver.py [--deals 200] [--python-deals 40] [--players 4] [--every-lead]
                            [--backend both|native|python] [--batch N] [--threads 1|2]
-                           [--tricks-played N]
+                           [--tricks-played N] [--cutthroat]
 
 For each seeded deal the auction is skipped (seat 1 leads) and the solver finds the exact
 value of the best opening lead (which also chooses trump) to the leader's side, with the
@@ -12,7 +12,9 @@ over sampled deals for the leader (on ``--threads`` threads, wall and CPU time b
 reported); ``--tricks-played 1`` starts after a random first
 trick instead. Prints p50/p95 milliseconds and positions (search
 nodes) per second. The Python search is about 100x slower, so it gets fewer deals.
-Even seat counts play as two partnerships (4v4 at 8), odd ones cutthroat.
+Even seat counts play as two partnerships (4v4 at 8), odd ones cutthroat; ``--cutthroat``
+plays every seat for itself at any count (the leader's unit against all the others, whose
+game totals the search must still tell apart: the dearest layout per card held).
 """
 
 from __future__ import annotations
@@ -106,10 +108,11 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=0, help="also time solve_sampled(N)")
     parser.add_argument("--threads", type=int, default=1, help="threads for --batch (0: auto)")
     parser.add_argument("--tricks-played", type=int, default=0, help="random tricks first")
+    parser.add_argument("--cutthroat", action="store_true", help="every seat for itself")
     args = parser.parse_args()
     setup = (
         MatchSetup.partnerships(args.players, 2)
-        if args.players % 2 == 0
+        if args.players % 2 == 0 and not args.cutthroat
         else MatchSetup.cutthroat(args.players)
     )
     backends = []
