@@ -233,7 +233,6 @@ class Search {
     // from kLargeTableSeats: killer moves for both sides and bounds at every mid-trick node
     // (each measured to pay there)
     bool large_table_ = false;
-    bool known_cuts_ = false;  // from kKnownCutSeats: see known_cut
     bool game_search_ = false;  // two sides and no estimate: see game_only
     const int horizon_;
     // the last cut-off card, per seat, place in the trick, cards in hand
@@ -299,7 +298,6 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
             if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
     }
     large_table_ = players_ >= kLargeTableSeats;
-    known_cuts_ = players_ >= kKnownCutSeats;
     game_search_ = two_sides_ && horizon_ == 0;
     for (auto& place : killer_)
         for (auto& row : place) std::fill(row, row + 8, -1);
@@ -926,7 +924,7 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
     // the trick's last card from 5 seats: first ask the table about every card's trick
     // start (measured from the first lead: 8 seats a fifth fewer nodes; 5 seats 166.7k ->
     // 125.6k, 6 seats 155.4k -> 147.3k; at 4 seats a twentieth, for no time saved)
-    if (known_cuts_ && trick_len == players_ - 1 && n > 1) {
+    if (players_ >= kKnownCutSeats && trick_len == players_ - 1 && n > 1) {
         int value;
         if (known_cut(seat, cards, n, trick_mask, winning, win_seat, a, b, games, alpha, beta,
                       value))
