@@ -1,11 +1,13 @@
 """Bot decision latency at the live-play budget, and how many deals the expert solves.
 
-    python bench/bots.py [--rounds 8] [--players 3 4 6 8]
+    python bench/bots.py [--rounds 8] [--players 3 4 6 8] [--cutthroat]
 
-The expert sits at every other seat against greedy bots; every decision with more than
-one legal action is timed. Prints p50/p95/max per table size and phase, with the sampled
-deals solved exactly per decision (p50 and the fewest; an estimated decision, one for which
-no deal was solved exactly, counts 0), how many were estimated, and which search ran.
+Even seat counts play as two partnerships, odd ones cutthroat; ``--cutthroat`` seats
+every player for itself at any count. The expert sits at every other seat against greedy
+bots; every decision with more than one legal action is timed. Prints p50/p95/max per
+table size and phase, with the sampled deals solved exactly per decision (p50 and the
+fewest; an estimated decision, one for which no deal was solved exactly, counts 0), how
+many were estimated, and which search ran.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(players: int, rounds: int, seed: int) -> None:
+def measure(players: int, rounds: int, seed: int, cutthroat: bool) -> None:
     setup = (
-        MatchSetup.partnerships(players, 2) if players % 2 == 0 else MatchSetup.cutthroat(players)
+        MatchSetup.partnerships(players, 2)
+        if players % 2 == 0 and not cutthroat
+        else MatchSetup.cutthroat(players)
     )
     expert, greedy = make_bot("expert"), GreedyBot()
     rng = Random(seed)
@@ -82,12 +86,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 6, 8])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cutthroat", action="store_true", help="every seat for itself")
     args = parser.parse_args()
     search = "native core" if native_available() else "Python (no native core)"
     expert = make_bot("expert")
     print(f"expert budget {expert.budget_ms:.0f} ms, at most {expert.max_deals} deals; {search}")
     for players in args.players:
-        measure(players, args.rounds, args.seed)
+        measure(players, args.rounds, args.seed, args.cutthroat)
 
 
 if __name__ == "__main__":
