@@ -124,6 +124,26 @@ def test_the_last_two_tricks_at_large_tables_are_valued_as_python_does(players, 
 
 
 @needs_core
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(((3, 3), (4, 4), (5, 5), (6, 3))), st.integers(0, 2**32), st.booleans(),
+    st.data(),
+)
+def test_more_than_two_units_with_one_alone_on_a_side_are_valued_as_python_does(
+    layout, seed, alone_maximises, data
+):
+    # the core bounds these searches by the game of the two sides' summed totals: from
+    # below when the maximising side is one unit, from above when the other side is
+    players, units = layout
+    setup = MatchSetup.partnerships(players, units)
+    position = position_of(endgame(setup, seed, DEEPEST[players]))
+    unit = data.draw(st.integers(0, setup.units - 1))
+    others = frozenset(range(setup.units)) - {unit}
+    side = frozenset({unit}) if alone_maximises else others
+    assert_same_answers(position, Utility(side, data.draw(st.sampled_from(((), BID_TABLE)))))
+
+
+@needs_core
 @settings(max_examples=8, deadline=None)  # the Python reference is slow here: 20 s at 40
 @given(st.sampled_from((2, 4)), st.integers(0, 2**32), st.data())
 def test_four_tricks_left_at_eight_seats_are_valued_as_python_does(teams, seed, data):

@@ -199,7 +199,10 @@ class Search {
     TranspositionTable& tt_;
     const int trump_;
     const int players_;
-    const int units_;
+    // the units game is counted by: the layout's, or the two sides' while relaxed
+    int units_;
+    int unit_of_[kMaxSeats];
+    bool side_of_unit_[kMaxSeats];
     Mask trump_mask_;
     Mask once_, twice_;
     bool merges_;
@@ -234,6 +237,17 @@ class Search {
     // (each measured to pay there)
     bool large_table_ = false;
     bool game_search_ = false;  // two sides and no estimate: see game_only
+    // Relaxed bounds (more than two units, no estimate). Count game by each side's summed
+    // total instead of each unit's: with the maximising side one unit, every outcome of
+    // that game is as bad for it as the real one or worse (it takes game when it beats the
+    // others' sum, so when it beats each of them; a tie on the sums leaves it tied or
+    // ahead), so the relaxed value is a lower bound on the real one; with the other side
+    // one unit, by the same argument the other way, an upper bound. The relaxed game has
+    // two sides, which the search settles far sooner (see decided and game_only).
+    enum class Relax { none, lower, upper };
+    Relax relax_ = Relax::none;
+    bool relaxed_ = false;  // searching the relaxed game now
+    int relaxed_value(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
     const int horizon_;
     // the last cut-off card, per seat, place in the trick, cards in hand
     int killer_[kMaxSeats][kMaxSeats][8];
@@ -290,6 +304,8 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
             !((once_ >> (card + 1)) & 1))
             merges_ = true;
     }
+    std::copy(p.unit_of, p.unit_of + players_, unit_of_);
+    std::copy(u.side_of_unit, u.side_of_unit + units_, side_of_unit_);
     two_sides_ = units_ == 2 && u.side_of_unit[0] != u.side_of_unit[1];
     max_unit_ = u.side_of_unit[0] ? 0 : 1;
     for (int suit = 0; suit < 4; ++suit) {
@@ -299,6 +315,14 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
     }
     large_table_ = players_ >= kLargeTableSeats;
     game_search_ = two_sides_ && horizon_ == 0;
+    if (units_ > 2 && horizon_ == 0) {
+        int per_side[2] = {0, 0};
+        for (int unit = 0; unit < units_; ++unit) ++per_side[u.side_of_unit[unit]];
+        if (per_side[1] == 1)
+            relax_ = Relax::lower;
+        else if (per_side[0] == 1)
+            relax_ = Relax::upper;
+    }
     for (auto& place : killer_)
         for (auto& row : place) std::fill(row, row + 8, -1);
     for (auto& place : game_killer_)
@@ -363,14 +387,14 @@ int Search::game_winner(std::uint64_t games) const {
 
 int Search::final_value(int a, int b, std::uint64_t games) const {
     const int winner = game_winner(games);
-    if (winner >= 0) (u_.side_of_unit[winner] ? a : b) += 1;
+    if (winner >= 0) (side_of_unit_[winner] ? a : b) += 1;
     return u_.table[a][b];
 }
 
 void Search::take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) const {
     const int points = popcount(cards & once_) + popcount(cards & twice_);
     (side_of_seat_[winner] ? a : b) += points;
-    games += std::uint64_t(r_.game_total(cards)) << (8 * p_.unit_of[winner]);
+    games += std::uint64_t(r_.game_total(cards)) << (8 * unit_of_[winner]);
 }
 
 // After ``seat`` added the card that made ``trick_len`` cards: finish the trick or pass on.
@@ -511,8 +535,8 @@ Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remainin
                 second = total;
             }
         }
-        if (units_ == 1 || top > second + still_out) settled = u_.side_of_unit[top_unit] ? 1 : 0;
-        if (top > second) game_ahead = u_.side_of_unit[top_unit] ? 1 : 0;
+        if (units_ == 1 || top > second + still_out) settled = side_of_unit_[top_unit] ? 1 : 0;
+        if (top > second) game_ahead = side_of_unit_[top_unit] ? 1 : 0;
     }
     return {a_low, b_low, out, settled, game_ahead};
 }
@@ -583,7 +607,7 @@ Search::StartProbe Search::probe_start(int leader, int a, int b, std::uint64_t g
     const int still_out = r_.game_total(remaining);
     sp.relative = game_key(games, still_out);
     sp.meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 | std::uint32_t(a) << 5 |
-              std::uint32_t(b) << 8;
+              std::uint32_t(b) << 8 | std::uint32_t(relaxed_) << 30;
     Mask hands[kMaxSeats];
     if (merges_)
         canonical_hands(remaining, hands);
@@ -619,6 +643,19 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     const int lower = sp.lower, upper = sp.upper;
     const int alpha0 = alpha > lower ? alpha : lower;
     const int beta0 = beta < upper ? beta : upper;
+    if (relax_ == Relax::lower && !relaxed_) {
+        const int bound = relaxed_value(leader, a, b, games, beta0 - 1, beta0);
+        if (bound >= beta0) {
+            tt_.store(sp.hash, sp.key, sp.relative, sp.meta, bound, upper);
+            return bound;
+        }
+    } else if (relax_ == Relax::upper && !relaxed_) {
+        const int bound = relaxed_value(leader, a, b, games, alpha0, alpha0 + 1);
+        if (bound <= alpha0) {
+            tt_.store(sp.hash, sp.key, sp.relative, sp.meta, lower, bound);
+            return bound;
+        }
+    }
     int value;
     if (popcount(held_) == 2 * players_) {
         last_cards_ = held_;
@@ -629,6 +666,31 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     const int lo = value <= alpha0 ? lower : value, hi = value >= beta0 ? upper : value;
     tt_.store(sp.hash, sp.key, sp.relative, sp.meta, lo, hi);
     return value;
+}
+
+// The relaxed game's value from a trick start (see relax_), fail-soft in (alpha, beta).
+int Search::relaxed_value(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
+    std::uint64_t sides = 0;  // the game totals of the sides as two units
+    for (int unit = 0; unit < units_; ++unit)
+        sides += ((games >> (8 * unit)) & 0xFF) << (8 * side_of_unit_[unit]);
+    const int units = units_;
+    struct Restore {
+        Search& s;
+        const int units;
+        ~Restore() {
+            s.relaxed_ = s.two_sides_ = s.game_search_ = false;
+            s.units_ = units;
+            std::copy(s.p_.unit_of, s.p_.unit_of + s.players_, s.unit_of_);
+            std::copy(s.u_.side_of_unit, s.u_.side_of_unit + units, s.side_of_unit_);
+        }
+    } restore{*this, units};
+    relaxed_ = two_sides_ = game_search_ = true;
+    units_ = 2;
+    max_unit_ = 1;
+    for (int s = 0; s < players_; ++s) unit_of_[s] = side_of_seat_[s];
+    side_of_unit_[0] = false;
+    side_of_unit_[1] = true;
+    return trick_start(leader, a, b, sides, alpha, beta);
 }
 
 bool Search::known_cut(int seat, const int* cards, int n, Mask trick_mask, int winning,
