@@ -126,7 +126,9 @@ def test_the_last_two_tricks_at_large_tables_are_valued_as_python_does(players, 
 @needs_core
 @settings(max_examples=40, deadline=None)
 @given(
-    st.sampled_from(((3, 3), (4, 4), (5, 5), (6, 3))), st.integers(0, 2**32), st.booleans(),
+    st.sampled_from(((3, 3), (4, 4), (5, 5), (6, 3))),
+    st.integers(0, 2**32),
+    st.booleans(),
     st.data(),
 )
 def test_more_than_two_units_with_one_alone_on_a_side_are_valued_as_python_does(
