@@ -178,18 +178,24 @@ def _read_cards(codes: list) -> int:
 
 
 def _read_action(data: Any, round_index: int, number: int) -> tuple[int, int]:
+    if data.__class__ is dict:  # the common case first, quickly: a known card played
+        seat = data.get("seat")
+        play = data.get("play")
+        if play.__class__ is str and seat.__class__ is int and len(data) == 2:
+            try:
+                return seat, parse_card(play)
+            except ValueError:
+                pass  # told below
+    return _read_any_action(data, round_index, number)
+
+
+def _read_any_action(data: Any, round_index: int, number: int) -> tuple[int, int]:
     def fail(message: str) -> RecordError:
         return RecordError(message, round_index, number)
 
     if not isinstance(data, dict):
         raise fail("an action is a JSON object")
     seat = data.get("seat")
-    play = data.get("play")
-    if play.__class__ is str and seat.__class__ is int and "bid" not in data and "pass" not in data:
-        try:  # the common case first: a card played
-            return seat, parse_card(play)
-        except ValueError as error:
-            raise fail(str(error)) from None
     if not _is_int(seat):
         raise fail("an action needs a seat number")
     kinds = ("bid" in data) + ("pass" in data) + ("play" in data)
