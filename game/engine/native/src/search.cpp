@@ -418,12 +418,14 @@ void Search::canonical_hands(Mask remaining, Mask* key) const {
         if (others) low &= bit(lowest(others)) - 1;  // only those below every other card
         if (!low) continue;
         const int base = lowest(r_.suit_mask[suit]);
-        for (int s = 0; s < players_; ++s) key[s] &= ~low;
-        int k = 0;
-        for (Mask rest = low; rest; rest &= rest - 1, ++k) {
-            const Mask card = bit(lowest(rest));
-            for (int s = 0; s < players_; ++s)
-                if (hands_[s] & card) key[s] |= bit(base + k);
+        const Mask renumbered = (bit(popcount(low)) - 1) << base;
+        if (low == renumbered) continue;  // none of them played yet: already the bottom
+        for (int s = 0; s < players_; ++s) {
+            const Mask mine = hands_[s] & low;
+            if (!mine) continue;
+            key[s] &= ~mine;
+            for (Mask rest = mine; rest; rest &= rest - 1)
+                key[s] |= bit(base + popcount(low & (bit(lowest(rest)) - 1)));
         }
     }
 }
