@@ -497,20 +497,30 @@ Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remainin
     }
     // A trump (or joker) its holder's opponents cannot beat wins the trick it is played
     // to, so it is captured by its holder's side: its points and its game value with it.
+    // A trump is beaten only by a higher one, a joker by any trump or the other joker.
     const Mask candidates = remaining & (trump_mask_ | r_.jokers);
-    for (Mask rest = candidates; rest; rest &= rest - 1) {
-        const int card = lowest(rest);
-        const bool mine = (hands_of_side[1] >> card) & 1;
-        Mask against = hands_of_side[!mine];
-        if (losing_side == int(mine) && (trick.pending & holders_of(card)))
-            against |= bit(trick.winning);  // played now, it meets the card winning so far
-        const Mask beaters = r_.is_joker(card) ? trump_mask_ | r_.jokers
-                                               : trump_mask_ & ~((bit(card) << 1) - 1);
-        if (against & beaters) continue;
-        game_sure[mine] += r_.game_value[card];
-        if (!((once_ >> card) & 1)) continue;
-        const int points = 1 + int((twice_ >> card) & 1);
-        sure[mine] += points;
+    for (int side = 0; side < 2; ++side) {
+        const Mask own = candidates & hands_of_side[side];
+        if (!own) continue;
+        const Mask against = hands_of_side[!side] & (trump_mask_ | r_.jokers);
+        const Mask their_trumps = against & trump_mask_;
+        Mask unbeaten = own & trump_mask_;
+        if (their_trumps) unbeaten &= ~((bit(highest(their_trumps)) << 1) - 1);
+        if (!against) unbeaten |= own & r_.jokers;
+        if (side == losing_side && unbeaten) {
+            // played now, a card of a seat still to play meets the card winning so far
+            Mask pending_cards = 0;
+            for (std::uint32_t rest = trick.pending; rest; rest &= rest - 1)
+                pending_cards |= hands_[__builtin_ctz(rest)];
+            const int w = trick.winning;
+            const Mask beaten_by_winner = is_trump(w) ? (trump_mask_ & (bit(w) - 1)) | r_.jokers
+                                          : r_.is_joker(w) ? r_.jokers
+                                                           : 0;
+            unbeaten &= ~(pending_cards & beaten_by_winner);
+        }
+        game_sure[side] += r_.game_total(unbeaten);
+        const int points = points_in(unbeaten);
+        sure[side] += points;
         out -= points;
     }
     const int a_low = a + sure[1], b_low = b + sure[0];
