@@ -565,6 +565,19 @@ def test_a_malformed_utility_or_knowledge_raises_a_clear_error():
 
 
 @needs_core
+@pytest.mark.parametrize(
+    "game_value, words",
+    [((-1,) + (0,) * 53, "cannot be negative"), ((10,) * 54, "total at most 255")],
+)
+def test_rules_the_core_cannot_search_are_refused_and_the_rules_before_kept(game_value, words):
+    position = a_position()
+    before = solver_native.solve(position, Utility(frozenset({0})))
+    with pytest.raises(ValueError, match=words):
+        solver_native._configure(replace(solver_native.HOUSE_RULES, game_value=game_value))
+    assert solver_native.solve(position, Utility(frozenset({0}))) == before
+
+
+@needs_core
 def test_threads_searching_at_once_get_the_answers_one_thread_gets():
     # each thread has its own transposition table, and the GIL is released meanwhile
     from concurrent.futures import ThreadPoolExecutor

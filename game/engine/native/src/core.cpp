@@ -2,7 +2,6 @@
 #include "core.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace smear {
 
@@ -28,13 +27,21 @@ void configure(const Rules& given) {
         if (suit >= 0 && suit == r.suit_of[card - 1] && r.rank_of[card] <= r.rank_of[card - 1])
             bad_input("ranks must rise with card codes within a suit");
     }
-    std::map<int, Mask> classes;
+    // game totals are kept a byte per unit
+    int deck_total = 0;
+    std::fill(r.game_planes, r.game_planes + 8, Mask{0});
+    r.game_plane_count = 0;
     for (int card = 0; card < kCards; ++card) {
         if (!((r.deck >> card) & 1)) continue;
         if (r.game_value[card] < 0) bad_input("a game value cannot be negative");
-        if (r.game_value[card]) classes[r.game_value[card]] |= bit(card);
+        deck_total += r.game_value[card];
+        if (deck_total > 255) bad_input("the deck's game values must total at most 255");
+        for (int k = 0; k < 8; ++k)
+            if (r.game_value[card] >> k & 1) {
+                r.game_planes[k] |= bit(card);
+                r.game_plane_count = std::max(r.game_plane_count, k + 1);
+            }
     }
-    r.game_classes.assign(classes.begin(), classes.end());
     g_rules = r;
     g_configured = true;
 }

@@ -29,12 +29,14 @@ struct Rules {
     Mask jack_of[4];
     Mask deck = 0;  // every card code that exists
     int hand_size = 0;
-    // cards grouped by game value, so a mask's game total is a few popcounts
-    std::vector<std::pair<int, Mask>> game_classes;
+    // the game values as bit planes (plane k: the cards whose value has bit k set), so a
+    // mask's game total is a popcount a plane; the deck's total fits a byte
+    Mask game_planes[8] = {};
+    int game_plane_count = 0;
 
     int game_total(Mask cards) const {
         int total = 0;
-        for (const auto& [value, mask] : game_classes) total += value * popcount(cards & mask);
+        for (int k = 0; k < game_plane_count; ++k) total += popcount(cards & game_planes[k]) << k;
         return total;
     }
     bool is_joker(int card) const { return (jokers >> card) & 1; }
