@@ -171,11 +171,6 @@ class Search {
     int estimate_at(int a, int b, std::uint64_t games, Mask remaining) const;
     int points_in(Mask cards) const;
     Mask beaters_of(int winning) const;
-    std::uint32_t holders_of(int card) const {
-        std::uint32_t seats = 0;
-        for (int s = 0; s < players_; ++s) seats |= std::uint32_t((hands_[s] >> card) & 1) << s;
-        return seats;
-    }
     bool interchangeable(int x, int y) const;
     int holder(int card) const;
     int final_value(int a, int b, std::uint64_t games) const;
@@ -199,16 +194,22 @@ class Search {
     TranspositionTable& tt_;
     const int trump_;
     const int players_;
-    // the units game is counted by: the layout's, or the two sides' while relaxed
-    int units_;
-    int unit_of_[kMaxSeats];
-    bool side_of_unit_[kMaxSeats];
+    // How game is counted: by the layout's units or, while relaxed (see relax_), by the
+    // two sides as two units. Switched whole.
+    struct Counting {
+        int units = 0;
+        int unit_of[kMaxSeats] = {};
+        bool side_of_unit[kMaxSeats] = {};
+        bool two_sides = false;    // two units, one on each side
+        int max_unit = 0;          // then: the maximising side's unit
+        bool game_search = false;  // two sides and no estimate: see game_only
+        bool relaxed = false;
+    };
+    Counting count_, relaxed_count_;
     Mask trump_mask_;
     Mask once_, twice_;
     bool merges_;
     Mask plain_zero_[4];  // cards in play worth nothing toward game and scoring nothing
-    bool two_sides_ = false;  // two units, one on each side
-    int max_unit_ = 0;        // then: the maximising side's unit
     bool side_of_seat_[kMaxSeats];
     Mask hands_[kMaxSeats];
     // kept with hands_: every card still held, and those of each side [other, maximising]
@@ -236,7 +237,6 @@ class Search {
     // from kLargeTableSeats: killer moves for both sides and bounds at every mid-trick node
     // (each measured to pay there)
     bool large_table_ = false;
-    bool game_search_ = false;  // two sides and no estimate: see game_only
     // Relaxed bounds (more than two units, no estimate). Count game by each side's summed
     // total instead of each unit's: with the maximising side one unit, every outcome of
     // that game is as bad for it as the real one or worse (it takes game when it beats the
@@ -246,8 +246,8 @@ class Search {
     // two sides, which the search settles far sooner (see decided and game_only).
     enum class Relax { none, lower, upper };
     Relax relax_ = Relax::none;
-    bool relaxed_ = false;  // searching the relaxed game now
-    int relaxed_value(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
+    std::optional<int> relaxed_bound(int leader, int a, int b, std::uint64_t games, int alpha,
+                                     int beta);
     const int horizon_;
     // the last cut-off card, per seat, place in the trick, cards in hand
     int killer_[kMaxSeats][kMaxSeats][8];
@@ -271,7 +271,6 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
       tt_(tt),
       trump_(trump),
       players_(p.players),
-      units_(p.units),
       horizon_(horizon) {
     const Mask in_play = p.in_play();
     trump_mask_ = r_.suit_mask[trump];
@@ -284,7 +283,7 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
         bad_input("a round holds at most 6 points under these rules");
     for (int s = 0; s < players_; ++s) side_of_seat_[s] = u.side_of_unit[p.unit_of[s]];
     reset_hands();
-    for (int unit = 0; unit < units_; ++unit) {
+    for (int unit = 0; unit < p.units; ++unit) {
         const Mask cards = p.taken[unit];
         const int points = popcount(cards & once_) + popcount(cards & twice_);
         (u.side_of_unit[unit] ? sure_a_ : sure_b_) += points;
@@ -304,24 +303,30 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
             !((once_ >> (card + 1)) & 1))
             merges_ = true;
     }
-    std::copy(p.unit_of, p.unit_of + players_, unit_of_);
-    std::copy(u.side_of_unit, u.side_of_unit + units_, side_of_unit_);
-    two_sides_ = units_ == 2 && u.side_of_unit[0] != u.side_of_unit[1];
-    max_unit_ = u.side_of_unit[0] ? 0 : 1;
+    count_.units = p.units;
+    std::copy(p.unit_of, p.unit_of + players_, count_.unit_of);
+    std::copy(u.side_of_unit, u.side_of_unit + p.units, count_.side_of_unit);
+    count_.two_sides = p.units == 2 && u.side_of_unit[0] != u.side_of_unit[1];
+    count_.max_unit = u.side_of_unit[0] ? 0 : 1;
+    count_.game_search = count_.two_sides && horizon_ == 0;
     for (int suit = 0; suit < 4; ++suit) {
         plain_zero_[suit] = 0;
         for (Mask rest = in_play & r_.suit_mask[suit] & ~once_; rest; rest &= rest - 1)
             if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
     }
     large_table_ = players_ >= kLargeTableSeats;
-    game_search_ = two_sides_ && horizon_ == 0;
-    if (units_ > 2 && horizon_ == 0) {
+    if (p.units > 2 && horizon_ == 0) {
         int per_side[2] = {0, 0};
-        for (int unit = 0; unit < units_; ++unit) ++per_side[u.side_of_unit[unit]];
+        for (int unit = 0; unit < p.units; ++unit) ++per_side[u.side_of_unit[unit]];
         if (per_side[1] == 1)
             relax_ = Relax::lower;
         else if (per_side[0] == 1)
             relax_ = Relax::upper;
+        relaxed_count_.units = 2;
+        std::copy(side_of_seat_, side_of_seat_ + players_, relaxed_count_.unit_of);
+        relaxed_count_.side_of_unit[1] = true;
+        relaxed_count_.two_sides = relaxed_count_.game_search = relaxed_count_.relaxed = true;
+        relaxed_count_.max_unit = 1;
     }
     for (auto& place : killer_)
         for (auto& row : place) std::fill(row, row + 8, -1);
@@ -372,7 +377,7 @@ int Search::after(int card, int alpha, int beta) {
 int Search::game_winner(std::uint64_t games) const {
     int best = -1, winner = -1;
     bool tie = false;
-    for (int unit = 0; unit < units_; ++unit) {
+    for (int unit = 0; unit < count_.units; ++unit) {
         const int total = int((games >> (8 * unit)) & 0xFF);
         if (total > best) {
             best = total;
@@ -387,14 +392,14 @@ int Search::game_winner(std::uint64_t games) const {
 
 int Search::final_value(int a, int b, std::uint64_t games) const {
     const int winner = game_winner(games);
-    if (winner >= 0) (side_of_unit_[winner] ? a : b) += 1;
+    if (winner >= 0) (count_.side_of_unit[winner] ? a : b) += 1;
     return u_.table[a][b];
 }
 
 void Search::take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) const {
     const int points = popcount(cards & once_) + popcount(cards & twice_);
     (side_of_seat_[winner] ? a : b) += points;
-    games += std::uint64_t(r_.game_total(cards)) << (8 * unit_of_[winner]);
+    games += std::uint64_t(r_.game_total(cards)) << (8 * count_.unit_of[winner]);
 }
 
 // After ``seat`` added the card that made ``trick_len`` cards: finish the trick or pass on.
@@ -437,12 +442,12 @@ void Search::canonical_hands(Mask remaining, Mask* key) const {
 std::uint64_t Search::game_key(std::uint64_t games, int still_out) const {
     int totals[kMaxSeats];
     int top = 0;
-    for (int unit = 0; unit < units_; ++unit) {
+    for (int unit = 0; unit < count_.units; ++unit) {
         totals[unit] = int((games >> (8 * unit)) & 0xFF);
         top = std::max(top, totals[unit]);
     }
     int leader = -1, second = -1;
-    for (int unit = 0; unit < units_; ++unit) {
+    for (int unit = 0; unit < count_.units; ++unit) {
         totals[unit] = std::max(totals[unit], top - still_out - 1);
         if (totals[unit] == top && leader < 0)
             leader = unit;
@@ -451,9 +456,9 @@ std::uint64_t Search::game_key(std::uint64_t games, int still_out) const {
     }
     if (second >= 0 && top > second + still_out) totals[leader] = second + still_out + 1;
     int least = totals[0];
-    for (int unit = 1; unit < units_; ++unit) least = std::min(least, totals[unit]);
+    for (int unit = 1; unit < count_.units; ++unit) least = std::min(least, totals[unit]);
     std::uint64_t key = 0;
-    for (int unit = 0; unit < units_; ++unit) key |= std::uint64_t(totals[unit] - least) << (8 * unit);
+    for (int unit = 0; unit < count_.units; ++unit) key |= std::uint64_t(totals[unit] - least) << (8 * unit);
     return key;
 }
 
@@ -525,10 +530,10 @@ Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remainin
     }
     const int a_low = a + sure[1], b_low = b + sure[0];
     int settled = -1, game_ahead = -1;
-    if (two_sides_) {
+    if (count_.two_sides) {
         // each side is one unit: game is settled once even the rest cannot tie it
-        const int ga = int((games >> (8 * max_unit_)) & 0xFF) + game_sure[1];
-        const int gb = int((games >> (8 * (1 - max_unit_))) & 0xFF) + game_sure[0];
+        const int ga = int((games >> (8 * count_.max_unit)) & 0xFF) + game_sure[1];
+        const int gb = int((games >> (8 * (1 - count_.max_unit))) & 0xFF) + game_sure[0];
         const int open = still_out - game_sure[0] - game_sure[1];
         if (ga > gb + open)
             settled = 1;
@@ -537,7 +542,7 @@ Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remainin
         game_ahead = ga > gb ? 1 : gb > ga ? 0 : -1;
     } else {
         int top = -1, second = -1, top_unit = 0;
-        for (int unit = 0; unit < units_; ++unit) {
+        for (int unit = 0; unit < count_.units; ++unit) {
             const int total = int((games >> (8 * unit)) & 0xFF);
             if (total > top) {
                 second = top;
@@ -547,8 +552,8 @@ Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remainin
                 second = total;
             }
         }
-        if (units_ == 1 || top > second + still_out) settled = side_of_unit_[top_unit] ? 1 : 0;
-        if (top > second) game_ahead = side_of_unit_[top_unit] ? 1 : 0;
+        if (count_.units == 1 || top > second + still_out) settled = count_.side_of_unit[top_unit] ? 1 : 0;
+        if (top > second) game_ahead = count_.side_of_unit[top_unit] ? 1 : 0;
     }
     return {a_low, b_low, out, settled, game_ahead};
 }
@@ -612,14 +617,14 @@ Search::StartProbe Search::probe_start(int leader, int a, int b, std::uint64_t g
         return sp;
     }
     sp.answered = false;
-    if (game_search_ && sp.d.out == 0) {
+    if (count_.game_search && sp.d.out == 0) {
         sp.game_only = true;
         return sp;
     }
     const int still_out = r_.game_total(remaining);
     sp.relative = game_key(games, still_out);
     sp.meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 | std::uint32_t(a) << 5 |
-              std::uint32_t(b) << 8 | std::uint32_t(relaxed_) << 30;
+              std::uint32_t(b) << 8 | std::uint32_t(count_.relaxed) << 30;
     Mask hands[kMaxSeats];
     if (merges_)
         canonical_hands(remaining, hands);
@@ -655,21 +660,10 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     const int lower = sp.lower, upper = sp.upper;
     const int alpha0 = alpha > lower ? alpha : lower;
     const int beta0 = beta < upper ? beta : upper;
-    if (relax_ == Relax::lower && !relaxed_) {
-        const int bound = relaxed_value(leader, a, b, games, beta0 - 1, beta0);
-        if (bound >= beta0) {
-            tt_.store(sp.hash, sp.key, sp.relative, sp.meta, bound, upper);
-            return bound;
-        }
-    } else if (relax_ == Relax::upper && !relaxed_) {
-        const int bound = relaxed_value(leader, a, b, games, alpha0, alpha0 + 1);
-        if (bound <= alpha0) {
-            tt_.store(sp.hash, sp.key, sp.relative, sp.meta, lower, bound);
-            return bound;
-        }
-    }
     int value;
-    if (popcount(held_) == 2 * players_) {
+    if (const std::optional<int> bound = relaxed_bound(leader, a, b, games, alpha0, beta0)) {
+        value = *bound;
+    } else if (popcount(held_) == 2 * players_) {
         last_cards_ = held_;
         value = last_two(0, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
     } else {
@@ -680,29 +674,26 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     return value;
 }
 
-// The relaxed game's value from a trick start (see relax_), fail-soft in (alpha, beta).
-int Search::relaxed_value(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
+// The relaxed game's value from a trick start (see relax_) when, as a bound on the real
+// value, it already falls outside (alpha, beta): a lower bound reaching beta, an upper
+// one at alpha or below.
+std::optional<int> Search::relaxed_bound(int leader, int a, int b, std::uint64_t games,
+                                         int alpha, int beta) {
+    if (relax_ == Relax::none || count_.relaxed) return std::nullopt;
     std::uint64_t sides = 0;  // the game totals of the sides as two units
-    for (int unit = 0; unit < units_; ++unit)
-        sides += ((games >> (8 * unit)) & 0xFF) << (8 * side_of_unit_[unit]);
-    const int units = units_;
+    for (int unit = 0; unit < count_.units; ++unit)
+        sides += ((games >> (8 * unit)) & 0xFF) << (8 * count_.side_of_unit[unit]);
+    const bool lower_bound = relax_ == Relax::lower;
+    const int goal = lower_bound ? beta : alpha + 1;
     struct Restore {
         Search& s;
-        const int units;
-        ~Restore() {
-            s.relaxed_ = s.two_sides_ = s.game_search_ = false;
-            s.units_ = units;
-            std::copy(s.p_.unit_of, s.p_.unit_of + s.players_, s.unit_of_);
-            std::copy(s.u_.side_of_unit, s.u_.side_of_unit + units, s.side_of_unit_);
-        }
-    } restore{*this, units};
-    relaxed_ = two_sides_ = game_search_ = true;
-    units_ = 2;
-    max_unit_ = 1;
-    for (int s = 0; s < players_; ++s) unit_of_[s] = side_of_seat_[s];
-    side_of_unit_[0] = false;
-    side_of_unit_[1] = true;
-    return trick_start(leader, a, b, sides, alpha, beta);
+        const Counting layout;
+        ~Restore() { s.count_ = layout; }
+    } restore{*this, count_};
+    count_ = relaxed_count_;
+    const int bound = trick_start(leader, a, b, sides, goal - 1, goal);
+    if ((bound >= goal) == lower_bound) return bound;
+    return std::nullopt;
 }
 
 bool Search::known_cut(int seat, const int* cards, int n, Mask trick_mask, int winning,
@@ -761,8 +752,8 @@ int Search::game_only(const Decided& d, std::uint64_t games, int alpha, int beta
     const auto& t = u_.table;
     const int v_win = t[d.a_low + 1][d.b_low], v_tie = t[d.a_low][d.b_low],
               v_lose = t[d.a_low][d.b_low + 1];
-    const int ahead = int((games >> (8 * max_unit_)) & 0xFF) -
-                      int((games >> (8 * (1 - max_unit_))) & 0xFF);
+    const int ahead = int((games >> (8 * count_.max_unit)) & 0xFF) -
+                      int((games >> (8 * (1 - count_.max_unit))) & 0xFF);
     const int win_at = 1 - ahead, tie_at = -ahead;  // game search results that win, tie
     if (v_tie <= alpha) {  // only a win reaches the window
         const int found = game_search(win_at - 1, win_at);
@@ -979,7 +970,7 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
         const auto [lower, upper] = bounds_of(d);
         if (upper <= alpha || lower == upper) return upper;
         if (lower >= beta) return lower;
-        if (game_search_ && d.out == 0)
+        if (count_.game_search && d.out == 0)
             return game_only(d, games, alpha, beta, [&](int lo, int hi) {
                 return game_play(seat, leader, led, trick_mask, winning, win_seat, lo, hi);
             });
