@@ -157,6 +157,20 @@ def test_four_tricks_left_at_eight_seats_are_valued_as_python_does(teams, seed, 
 
 
 @needs_core
+@pytest.mark.parametrize("seed", [93, 211, 240, 293, 354, 375])
+def test_a_table_entry_serves_other_game_leads_only_where_the_value_can_follow(seed):
+    # whole 4-player deals in which the transposition table meets the same hands at
+    # different game leads; each deal went wrong with a table that ignored the lead, and
+    # all but two with one that applied it the wrong way round (found among 400 seeds)
+    setup = MatchSetup.partnerships(4, 2)
+    position = position_of(endgame(setup, seed, 6))
+    utility = points_utility(position.unit_of[position.to_act])
+    assert solver_native.action_values(position, utility) == solver_py.action_values(
+        position, utility
+    )
+
+
+@needs_core
 @settings(max_examples=12, deadline=None)
 @given(st.sampled_from((6, 8)), st.integers(0, 2**32), st.integers(5, 6), st.data())
 def test_the_value_raced_over_cards_is_the_best_card_value(players, seed, cards_left, data):

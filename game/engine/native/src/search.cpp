@@ -66,25 +66,30 @@ const TranspositionTable::Entry* TranspositionTable::find(std::uint64_t hash,
     return nullptr;
 }
 
-// Two slots per bucket: the first keeps the entry with more cards left (dearer to
-// recompute), the second takes whatever comes.
+// Two slots per bucket: a new entry goes to the first when it has more cards left than
+// the one there (dearer to recompute), which moves to the second; else to the second.
 void TranspositionTable::store(std::uint64_t hash, const TableKey& key, std::uint64_t games,
-                               std::uint32_t meta, int lo, int hi) {
+                               std::uint32_t meta, int lo, int hi, int lead) {
     const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
-    Entry* target = nullptr;
-    for (std::uint64_t slot = base; slot <= base + 1 && !target; ++slot) {
+    for (std::uint64_t slot = base; slot <= base + 1; ++slot) {
         Entry& e = entries_[slot];
-        if (e.generation == generation_ && e.meta == meta && e.games == games && e.key == key)
-            target = &e;
-    }
-    if (!target) {
-        Entry& first = entries_[base];
-        if (first.generation != generation_ || popcount(key.cards) >= popcount(first.key.cards)) {
-            if (first.generation == generation_) entries_[base + 1] = first;
-            target = &first;
-        } else {
-            target = &entries_[base + 1];
+        if (e.generation == generation_ && e.meta == meta && e.games == games && e.key == key) {
+            if (lo > e.lower_at(lead, lo - 1)) {
+                e.lo = lo;
+                e.lo_from = std::int16_t(lead);
+            }
+            if (hi < e.upper_at(lead, hi + 1)) {
+                e.hi = hi;
+                e.hi_to = std::int16_t(lead);
+            }
+            return;
         }
+    }
+    Entry* target = &entries_[base];
+    if (target->generation != generation_ || popcount(key.cards) >= popcount(target->key.cards)) {
+        if (target->generation == generation_) entries_[base + 1] = *target;
+    } else {
+        target = &entries_[base + 1];
     }
     target->key = key;
     target->games = games;
@@ -92,6 +97,7 @@ void TranspositionTable::store(std::uint64_t hash, const TableKey& key, std::uin
     target->generation = generation_;
     target->lo = lo;
     target->hi = hi;
+    target->lo_from = target->hi_to = std::int16_t(lead);
 }
 
 TranspositionTable& thread_table() {
@@ -158,6 +164,7 @@ class Search {
         TableKey key;
         std::uint64_t relative, hash;
         std::uint32_t meta;
+        int lead;  // with two sides: the maximising side's lead on game (see Entry)
     };
     StartProbe probe_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
     // At the last card of a trick: a card whose trick start the table (or its bounds)
@@ -622,7 +629,16 @@ Search::StartProbe Search::probe_start(int leader, int a, int b, std::uint64_t g
         return sp;
     }
     const int still_out = r_.game_total(remaining);
-    sp.relative = game_key(games, still_out);
+    if (count_.two_sides) {
+        // beyond the game still out, a greater lead changes nothing
+        const int lead = int((games >> (8 * count_.max_unit)) & 0xFF) -
+                         int((games >> (8 * (1 - count_.max_unit))) & 0xFF);
+        sp.lead = std::clamp(lead, -still_out - 1, still_out + 1);
+        sp.relative = 0;
+    } else {
+        sp.lead = 0;
+        sp.relative = game_key(games, still_out);
+    }
     sp.meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 | std::uint32_t(a) << 5 |
               std::uint32_t(b) << 8 | std::uint32_t(count_.relaxed) << 30;
     Mask hands[kMaxSeats];
@@ -633,18 +649,18 @@ Search::StartProbe Search::probe_start(int leader, int a, int b, std::uint64_t g
     sp.key = TableKey::of(hands, players_);
     sp.hash = key_hash(sp.key, sp.relative, sp.meta);
     if (const auto* entry = tt_.find(sp.hash, sp.key, sp.relative, sp.meta)) {
+        lower = std::max(lower, entry->lower_at(sp.lead, lower));
+        upper = std::min(upper, entry->upper_at(sp.lead, upper));
         sp.answered = true;
-        if (entry->lo >= beta || entry->lo == entry->hi) {
-            sp.value = entry->lo;
+        if (lower >= beta || lower == upper) {
+            sp.value = lower;
             return sp;
         }
-        if (entry->hi <= alpha) {
-            sp.value = entry->hi;
+        if (upper <= alpha) {
+            sp.value = upper;
             return sp;
         }
         sp.answered = false;
-        lower = std::max(lower, entry->lo);
-        upper = std::min(upper, entry->hi);
     }
     sp.lower = lower;
     sp.upper = upper;
@@ -670,7 +686,7 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
         value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
     }
     const int lo = value <= alpha0 ? lower : value, hi = value >= beta0 ? upper : value;
-    tt_.store(sp.hash, sp.key, sp.relative, sp.meta, lo, hi);
+    tt_.store(sp.hash, sp.key, sp.relative, sp.meta, lo, hi, sp.lead);
     return value;
 }
 

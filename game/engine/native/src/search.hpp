@@ -35,13 +35,21 @@ struct TableKey {
 // A fixed-size transposition table at trick starts; a new generation empties it in O(1).
 class TranspositionTable {
    public:
-    // one cache line each, two to a bucket
+    // One cache line each, two to a bucket. Where only the maximising side's lead on game
+    // (its game total minus the other's) tells positions apart, the value can only rise
+    // with that lead, so one entry serves every lead: ``lo`` bounds the value from below
+    // at ``lo_from`` and every greater lead, ``hi`` from above at ``hi_to`` and every
+    // smaller one. Elsewhere both are 0.
     struct alignas(64) Entry {
         TableKey key;
         std::uint64_t games;
         std::uint32_t meta;
         std::uint32_t generation;
         int lo, hi;
+        std::int16_t lo_from, hi_to;
+
+        int lower_at(int lead, int otherwise) const { return lead >= lo_from ? lo : otherwise; }
+        int upper_at(int lead, int otherwise) const { return lead <= hi_to ? hi : otherwise; }
     };
     explicit TranspositionTable(int bits = 16);
     // Empty it, using only the first 2^bits entries: a small table stays in cache when
@@ -52,8 +60,10 @@ class TranspositionTable {
     }
     const Entry* find(std::uint64_t hash, const TableKey& key, std::uint64_t games,
                       std::uint32_t meta) const;
+    // ``lo`` and ``hi`` bound the value at game lead ``lead``; an entry already there
+    // keeps whichever bound of each kind is the tighter one at ``lead``.
     void store(std::uint64_t hash, const TableKey& key, std::uint64_t games, std::uint32_t meta,
-               int lo, int hi);
+               int lo, int hi, int lead = 0);
 
    private:
     std::vector<Entry> entries_;
