@@ -167,6 +167,10 @@ class Search {
         int lead;  // with two sides: the maximising side's lead on game (see Entry)
     };
     StartProbe probe_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
+    // probe_start in two halves: what the position's bounds answer and its table key; then
+    // what the table answers (when the first half left it to the table)
+    StartProbe bound_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
+    void consult_table(StartProbe& sp, int alpha, int beta) const;
     // At the last card of a trick: a card whose trick start the table (or its bounds)
     // already puts past the window, found without searching any card.
     bool known_cut(int seat, const int* cards, int n, Mask trick_mask, int winning,
@@ -597,6 +601,13 @@ std::uint64_t Search::key_hash(const TableKey& key, std::uint64_t relative,
 
 Search::StartProbe Search::probe_start(int leader, int a, int b, std::uint64_t games, int alpha,
                                        int beta) {
+    StartProbe sp = bound_start(leader, a, b, games, alpha, beta);
+    if (!sp.answered && !sp.game_only) consult_table(sp, alpha, beta);
+    return sp;
+}
+
+Search::StartProbe Search::bound_start(int leader, int a, int b, std::uint64_t games, int alpha,
+                                       int beta) {
     StartProbe sp{};
     sp.answered = true;
     const Mask remaining = held_;
@@ -648,23 +659,29 @@ Search::StartProbe Search::probe_start(int leader, int a, int b, std::uint64_t g
         std::copy(hands_, hands_ + players_, hands);
     sp.key = TableKey::of(hands, players_);
     sp.hash = key_hash(sp.key, sp.relative, sp.meta);
+    sp.lower = lower;
+    sp.upper = upper;
+    return sp;
+}
+
+void Search::consult_table(StartProbe& sp, int alpha, int beta) const {
+    int lower = sp.lower, upper = sp.upper;
     if (const auto* entry = tt_.find(sp.hash, sp.key, sp.relative, sp.meta)) {
         lower = std::max(lower, entry->lower_at(sp.lead, lower));
         upper = std::min(upper, entry->upper_at(sp.lead, upper));
         sp.answered = true;
         if (lower >= beta || lower == upper) {
             sp.value = lower;
-            return sp;
+            return;
         }
         if (upper <= alpha) {
             sp.value = upper;
-            return sp;
+            return;
         }
         sp.answered = false;
     }
     sp.lower = lower;
     sp.upper = upper;
-    return sp;
 }
 
 int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
@@ -716,6 +733,12 @@ bool Search::known_cut(int seat, const int* cards, int n, Mask trick_mask, int w
                        int win_seat, int a, int b, std::uint64_t games, int alpha, int beta,
                        int& value) {
     const bool maximizing = side_of_seat_[seat];
+    auto cuts = [&](const StartProbe& sp) {
+        return sp.answered && (maximizing ? sp.value >= beta : sp.value <= alpha);
+    };
+    // every card's bounds and table key first, fetching each table bucket as it is
+    // known: the table lookups after them then wait on memory together, not in turn
+    StartProbe probes[16];
     for (int i = 0; i < n; ++i) {
         const int card = cards[i];
         const int winner = beats(card, winning) ? seat : win_seat;
@@ -723,10 +746,19 @@ bool Search::known_cut(int seat, const int* cards, int n, Mask trick_mask, int w
         std::uint64_t games_after = games;
         take(trick_mask | bit(card), winner, a_after, b_after, games_after);
         remove(seat, bit(card));
-        const StartProbe sp = probe_start(winner, a_after, b_after, games_after, alpha, beta);
+        probes[i] = bound_start(winner, a_after, b_after, games_after, alpha, beta);
         restore(seat, bit(card));
-        if (sp.answered && (maximizing ? sp.value >= beta : sp.value <= alpha)) {
-            value = sp.value;
+        if (cuts(probes[i])) {
+            value = probes[i].value;
+            return true;
+        }
+        if (!probes[i].answered && !probes[i].game_only) tt_.prefetch(probes[i].hash);
+    }
+    for (int i = 0; i < n; ++i) {
+        if (probes[i].answered || probes[i].game_only) continue;
+        consult_table(probes[i], alpha, beta);
+        if (cuts(probes[i])) {
+            value = probes[i].value;
             return true;
         }
     }

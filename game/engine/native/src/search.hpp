@@ -58,6 +58,11 @@ class TranspositionTable {
         ++generation_;
         mask_ = (std::uint64_t{1} << std::min(bits, bits_)) - 1;
     }
+    void prefetch(std::uint64_t hash) const {
+        const Entry* bucket = &entries_[hash & mask_ & ~std::uint64_t{1}];
+        __builtin_prefetch(bucket);
+        __builtin_prefetch(bucket + 1);
+    }
     const Entry* find(std::uint64_t hash, const TableKey& key, std::uint64_t games,
                       std::uint32_t meta) const;
     // ``lo`` and ``hi`` bound the value at game lead ``lead``; an entry already there
