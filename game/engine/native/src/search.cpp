@@ -53,50 +53,18 @@ TranspositionTable::TranspositionTable(int bits)
     for (auto& e : entries_) e.generation = 0;
 }
 
-const TranspositionTable::Entry* TranspositionTable::find(std::uint64_t hash,
-                                                          const TableKey& key,
-                                                          std::uint64_t games,
-                                                          std::uint32_t meta) const {
-    const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
-    for (std::uint64_t slot = base; slot <= base + 1; ++slot) {
-        const Entry& e = entries_[slot];
-        if (e.generation == generation_ && e.meta == meta && e.games == games && e.key == key)
-            return &e;
-    }
-    return nullptr;
-}
-
-// Two slots per bucket: a new entry goes to the first when it has more cards left than
-// the one there (dearer to recompute), which moves to the second; else to the second.
-void TranspositionTable::store(std::uint64_t hash, const TableKey& key, std::uint64_t games,
-                               std::uint32_t meta, int lo, int hi, int lead) {
-    const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
-    for (std::uint64_t slot = base; slot <= base + 1; ++slot) {
-        Entry& e = entries_[slot];
-        if (e.generation == generation_ && e.meta == meta && e.games == games && e.key == key) {
-            if (lo > e.lower_at(lead, lo - 1)) {
-                e.lo = lo;
-                e.lo_from = std::int16_t(lead);
-            }
-            if (hi < e.upper_at(lead, hi + 1)) {
-                e.hi = hi;
-                e.hi_to = std::int16_t(lead);
-            }
-            return;
-        }
-    }
+// A new entry goes to the bucket's first slot when it has more cards left than the one
+// there (dearer to recompute), which moves to the second; else to the second.
+void TranspositionTable::place(std::uint64_t base, const Entry& fresh, int lead) {
     Entry* target = &entries_[base];
-    if (target->generation != generation_ || popcount(key.cards) >= popcount(target->key.cards)) {
+    if (target->generation != generation_ ||
+        popcount(fresh.key.cards) >= popcount(target->key.cards)) {
         if (target->generation == generation_) entries_[base + 1] = *target;
     } else {
         target = &entries_[base + 1];
     }
-    target->key = key;
-    target->games = games;
-    target->meta = meta;
+    *target = fresh;
     target->generation = generation_;
-    target->lo = lo;
-    target->hi = hi;
     target->lo_from = target->hi_to = std::int16_t(lead);
 }
 
@@ -153,6 +121,20 @@ class Search {
     Bounds bounds(int a, int b, std::uint64_t games, Mask remaining,
                   const TrickSoFar& trick) const;
     Bounds bounds_of(const Decided& d) const;
+    // A trick start's table key, and what serving it from an entry with loose cards needs.
+    struct Keyed {
+        TableKey key;
+        std::uint64_t hash;
+        Mask low;  // the plain low cards held (see canonical_hands)
+    };
+    Keyed keyed(std::uint64_t relative, std::uint32_t meta) const;
+    bool covers(const TranspositionTable::Entry& e, const TableKey& key, std::uint64_t games,
+                std::uint32_t meta) const;
+    Mask loose_region(const std::uint8_t* loose) const;
+    void loose_counts(Mask low, std::uint8_t* loose) const;
+    Mask pins_of(const std::uint8_t* loose, Mask low) const;
+    Mask trick_pins(Mask trick_mask, int winning) const;
+    Mask last_trick_pins(int leader) const;
     // What a trick start learns before it searches: its value when the bounds or the
     // table already answer for (alpha, beta), else what the search needs.
     struct StartProbe {
@@ -161,12 +143,15 @@ class Search {
         bool game_only;  // only game is open: the game search takes over
         Decided d;
         int lower, upper;
-        TableKey key;
-        std::uint64_t relative, hash;
+        Keyed k;
+        std::uint64_t relative;
         std::uint32_t meta;
-        int lead;  // with two sides: the maximising side's lead on game (see Entry)
+        int lead;   // with two sides: the maximising side's lead on game (see Entry)
+        Mask pins;  // the plain low cards the answer so far depends on (see pinned_)
     };
     StartProbe probe_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
+    int search_start(const StartProbe& sp, int leader, int a, int b, std::uint64_t games,
+                     int alpha, int beta);
     // probe_start in two halves: what the position's bounds answer and its table key; then
     // what the table answers (when the first half left it to the table)
     StartProbe bound_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
@@ -193,7 +178,7 @@ class Search {
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
     int ordered_legal(int* cards, int seat, int led, Mask trick_mask, int trick_len, int winning,
                       int win_seat) const;
-    void canonical_hands(Mask remaining, Mask* key) const;
+    Mask canonical_hands(Mask remaining, Mask* key) const;
     std::uint64_t game_key(std::uint64_t games, int still_out) const;
     std::uint64_t key_hash(const TableKey& key, std::uint64_t relative, std::uint32_t meta) const;
 
@@ -221,6 +206,15 @@ class Search {
     Mask once_, twice_;
     bool merges_;
     Mask plain_zero_[4];  // cards in play worth nothing toward game and scoring nothing
+    int suit_base_[4];    // the lowest card code of each suit
+    Mask plain_spots_ = 0;  // plain_zero_ of the suits that are not trump
+    // The cards of plain_spots_ whose rank the search below the innermost trick start so
+    // far depended on: one won a trick over another card of its suit, or the cards that
+    // could still beat one winning a trick settled a bound. Below the lowest of them in
+    // a suit, the low cards could change hands (each hand keeping its count of them) and
+    // every answer would stand, so a table entry records how many such cards there are
+    // and serves every position that differs from its own only there (see covers).
+    Mask pinned_ = 0;
     bool side_of_seat_[kMaxSeats];
     Mask hands_[kMaxSeats];
     // kept with hands_: every card still held, and those of each side [other, maximising]
@@ -324,6 +318,8 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
         plain_zero_[suit] = 0;
         for (Mask rest = in_play & r_.suit_mask[suit] & ~once_; rest; rest &= rest - 1)
             if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
+        suit_base_[suit] = lowest(r_.suit_mask[suit]);
+        if (suit != trump) plain_spots_ |= plain_zero_[suit];
     }
     large_table_ = players_ >= kLargeTableSeats;
     if (p.units > 2 && horizon_ == 0) {
@@ -372,6 +368,7 @@ int Search::after(int card, int alpha, int beta) {
     const int index = trick_winner(r_, trick, len, trump_);
     const int win_seat = (p_.leader + index) % players_;
     remove(seat, bit(card));
+    pinned_ = 0;
     int value;
     try {
         value = next(seat, p_.leader, trick[0], trick_mask, len, trick[index], win_seat, sure_a_,
@@ -419,6 +416,7 @@ int Search::next(int seat, int leader, int led, Mask trick_mask, int trick_len, 
     if (trick_len < players_)
         return play((seat + 1) % players_, leader, led, trick_mask, winning, win_seat, a, b,
                     games, alpha, beta);
+    pinned_ |= trick_pins(trick_mask, winning);
     take(trick_mask, win_seat, a, b, games);
     return trick_start(win_seat, a, b, games, alpha, beta);
 }
@@ -426,13 +424,18 @@ int Search::next(int seat, int leader, int led, Mask trick_mask, int trick_len, 
 // The hands with each suit's worthless low cards renumbered from the bottom of the suit:
 // which of them were played no longer matters once none is left between them, so the
 // transposition table meets more positions it already solved.
-void Search::canonical_hands(Mask remaining, Mask* key) const {
+//
+// Returns those low cards (the plain low cards) of the suits but trump: the cards an
+// entry may leave loose (see pinned_).
+Mask Search::canonical_hands(Mask remaining, Mask* key) const {
     std::copy(hands_, hands_ + players_, key);
+    Mask plain_low = 0;
     for (int suit = 0; suit < 4; ++suit) {
         Mask low = remaining & plain_zero_[suit];
         const Mask others = remaining & r_.suit_mask[suit] & ~low;
         if (others) low &= bit(lowest(others)) - 1;  // only those below every other card
         if (!low) continue;
+        if (suit != trump_) plain_low |= low;
         const int base = lowest(r_.suit_mask[suit]);
         const Mask renumbered = (bit(popcount(low)) - 1) << base;
         if (low == renumbered) continue;  // none of them played yet: already the bottom
@@ -444,6 +447,7 @@ void Search::canonical_hands(Mask remaining, Mask* key) const {
                 key[s] |= bit(base + popcount(low & (bit(lowest(rest)) - 1)));
         }
     }
+    return plain_low;
 }
 
 // The game totals as far as the rest of the round can tell them apart: only who ends
@@ -592,6 +596,107 @@ int Search::estimate_at(int a, int b, std::uint64_t games, Mask remaining) const
     return u_.table[a_low + out / 2 + (game == 1)][b_low + out / 2 + (game == 0)];
 }
 
+namespace {
+
+Mask seat_cards(const TableKey& key, int seat) {
+    Mask cards = key.cards;
+    for (int k = 0; k < 3; ++k) cards &= (seat >> k & 1) ? key.seat_bits[k] : ~key.seat_bits[k];
+    return cards;
+}
+
+}  // namespace
+
+// The table key of the position (hands as canonical_hands gives them), and a hash that
+// leaves out who holds each plain low card: the same for every position an entry with
+// loose cards may serve.
+Search::Keyed Search::keyed(std::uint64_t relative, std::uint32_t meta) const {
+    Keyed k;
+    Mask hands[kMaxSeats];
+    k.low = 0;
+    if (merges_)
+        k.low = canonical_hands(held_, hands);
+    else
+        std::copy(hands_, hands_ + players_, hands);
+    k.key = TableKey::of(hands, players_);
+    TableKey coarse = k.key;
+    std::uint64_t counts = 0;
+    if (k.low) {
+        std::uint8_t all[4];
+        for (int suit = 0; suit < 4; ++suit) all[suit] = popcount(k.low & r_.suit_mask[suit]);
+        const Mask region = loose_region(all);
+        // how many of them each bit of a holder's number marks, per suit: the same
+        // whichever hands hold them, given each hand's count
+        for (auto& plane : coarse.seat_bits) {
+            for (int suit = 0; suit < 4; ++suit)
+                if (all[suit]) counts = counts * 8 + popcount(plane & region & r_.suit_mask[suit]);
+            plane &= ~region;
+        }
+    }
+    k.hash = key_hash(coarse, relative ^ mix64(counts), meta);
+    return k;
+}
+
+// Where the ``loose`` lowest plain cards of each suit lie in a canonical key.
+Mask Search::loose_region(const std::uint8_t* loose) const {
+    Mask region = 0;
+    for (int suit = 0; suit < 4; ++suit) region |= (bit(loose[suit]) - 1) << suit_base_[suit];
+    return region;
+}
+
+// Whether entry ``e`` serves the position of ``key``: the same in everything but which
+// hands hold the entry's loose cards, each hand holding as many of them in each suit.
+bool Search::covers(const TranspositionTable::Entry& e, const TableKey& key,
+                    std::uint64_t games, std::uint32_t meta) const {
+    if (e.meta != meta || e.games != games || e.key.cards != key.cards) return false;
+    const Mask loose = loose_region(e.loose);
+    for (int k = 0; k < 3; ++k)
+        if ((e.key.seat_bits[k] ^ key.seat_bits[k]) & ~loose) return false;
+    if (!loose) return true;
+    for (int s = 0; s < players_; ++s) {
+        const Mask theirs = seat_cards(e.key, s) & loose, mine = seat_cards(key, s) & loose;
+        if (theirs == mine) continue;
+        for (int suit = 0; suit < 4; ++suit)
+            if (popcount(theirs & r_.suit_mask[suit]) != popcount(mine & r_.suit_mask[suit]))
+                return false;
+    }
+    return true;
+}
+
+// An entry's loose cards for the position with plain low cards ``low``: the loose ones
+// below the lowest pinned card of each suit.
+void Search::loose_counts(Mask low, std::uint8_t* loose) const {
+    for (int suit = 0; suit < 4; ++suit) {
+        Mask run = low & r_.suit_mask[suit];
+        if (const Mask pins = pinned_ & r_.suit_mask[suit]) run &= bit(lowest(pins)) - 1;
+        loose[suit] = std::uint8_t(popcount(run));
+    }
+}
+
+// What an answer taken from an entry with ``loose`` cards pins in the position: in each
+// suit, its lowest plain low card that is not loose.
+Mask Search::pins_of(const std::uint8_t* loose, Mask low) const {
+    Mask pins = 0;
+    for (int suit = 0; suit < 4; ++suit) {
+        Mask run = low & r_.suit_mask[suit];
+        for (int i = 0; i < loose[suit] && run; ++i) run &= run - 1;
+        if (run) pins |= bit(lowest(run));
+    }
+    return pins;
+}
+
+// A plain low card that wins a trick over another card of its suit must keep its rank.
+Mask Search::trick_pins(Mask trick_mask, int winning) const {
+    if (!((plain_spots_ >> winning) & 1)) return 0;
+    return trick_mask & r_.suit_mask[r_.suit_of[winning]] & ~bit(winning) ? bit(winning) : 0;
+}
+
+Mask Search::last_trick_pins(int leader) const {
+    const Mask cards = held_;
+    if (cards & (trump_mask_ | r_.jokers)) return 0;
+    const Mask led = cards & r_.suit_mask[r_.suit_of[lowest(hands_[leader])]];
+    return trick_pins(cards, highest(led));
+}
+
 std::uint64_t Search::key_hash(const TableKey& key, std::uint64_t relative,
                               std::uint32_t meta) const {
     std::uint64_t h = mix64(key.cards ^ relative * 0x2545F4914F6CDD1DULL ^ std::uint64_t(meta) << 40);
@@ -617,6 +722,7 @@ Search::StartProbe Search::bound_start(int leader, int a, int b, std::uint64_t g
     }
     if (popcount(remaining) == players_) {
         sp.value = last_trick(leader, a, b, games);
+        sp.pins = last_trick_pins(leader);
         return sp;
     }
     if (popcount(remaining) <= horizon_) {
@@ -652,13 +758,7 @@ Search::StartProbe Search::bound_start(int leader, int a, int b, std::uint64_t g
     }
     sp.meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 | std::uint32_t(a) << 5 |
               std::uint32_t(b) << 8 | std::uint32_t(count_.relaxed) << 30;
-    Mask hands[kMaxSeats];
-    if (merges_)
-        canonical_hands(remaining, hands);
-    else
-        std::copy(hands_, hands_ + players_, hands);
-    sp.key = TableKey::of(hands, players_);
-    sp.hash = key_hash(sp.key, sp.relative, sp.meta);
+    sp.k = keyed(sp.relative, sp.meta);
     sp.lower = lower;
     sp.upper = upper;
     return sp;
@@ -666,7 +766,11 @@ Search::StartProbe Search::bound_start(int leader, int a, int b, std::uint64_t g
 
 void Search::consult_table(StartProbe& sp, int alpha, int beta) const {
     int lower = sp.lower, upper = sp.upper;
-    if (const auto* entry = tt_.find(sp.hash, sp.key, sp.relative, sp.meta)) {
+    const auto serves = [&](const TranspositionTable::Entry& e) {
+        return covers(e, sp.k.key, sp.relative, sp.meta);
+    };
+    if (const auto* entry = tt_.find(sp.k.hash, serves)) {
+        sp.pins |= pins_of(entry->loose, sp.k.low);
         lower = std::max(lower, entry->lower_at(sp.lead, lower));
         upper = std::min(upper, entry->upper_at(sp.lead, upper));
         sp.answered = true;
@@ -685,11 +789,24 @@ void Search::consult_table(StartProbe& sp, int alpha, int beta) const {
 }
 
 int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta) {
+    const Mask outer = pinned_;
     const StartProbe sp = probe_start(leader, a, b, games, alpha, beta);
-    if (sp.answered) return sp.value;
-    if (sp.game_only)
-        return game_only(sp.d, games, alpha, beta,
-                         [&](int lo, int hi) { return game_start(leader, lo, hi); });
+    pinned_ = sp.pins;
+    int value;
+    if (sp.answered)
+        value = sp.value;
+    else if (sp.game_only)
+        value = game_only(sp.d, games, alpha, beta,
+                          [&](int lo, int hi) { return game_start(leader, lo, hi); });
+    else
+        value = search_start(sp, leader, a, b, games, alpha, beta);
+    pinned_ |= outer;
+    return value;
+}
+
+// A trick start that neither its bounds nor the table answer.
+int Search::search_start(const StartProbe& sp, int leader, int a, int b, std::uint64_t games,
+                         int alpha, int beta) {
     const int lower = sp.lower, upper = sp.upper;
     const int alpha0 = alpha > lower ? alpha : lower;
     const int beta0 = beta < upper ? beta : upper;
@@ -702,8 +819,19 @@ int Search::trick_start(int leader, int a, int b, std::uint64_t games, int alpha
     } else {
         value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
     }
-    const int lo = value <= alpha0 ? lower : value, hi = value >= beta0 ? upper : value;
-    tt_.store(sp.hash, sp.key, sp.relative, sp.meta, lo, hi, sp.lead);
+    TranspositionTable::Entry fresh;
+    fresh.key = sp.k.key;
+    fresh.games = sp.relative;
+    fresh.meta = sp.meta;
+    fresh.lo = value <= alpha0 ? lower : value;
+    fresh.hi = value >= beta0 ? upper : value;
+    loose_counts(sp.k.low, fresh.loose);
+    tt_.store(
+        sp.k.hash,
+        [&](const TranspositionTable::Entry& e) {
+            return covers(e, sp.k.key, sp.relative, sp.meta);
+        },
+        fresh, sp.lead);
     return value;
 }
 
@@ -739,6 +867,12 @@ bool Search::known_cut(int seat, const int* cards, int n, Mask trick_mask, int w
     // every card's bounds and table key first, fetching each table bucket as it is
     // known: the table lookups after them then wait on memory together, not in turn
     StartProbe probes[16];
+    // the answer rests on the trick card i ends and on its trick start's answer
+    auto pin_cut = [&](int i) {
+        const int card = cards[i];
+        pinned_ |= probes[i].pins |
+                   trick_pins(trick_mask | bit(card), beats(card, winning) ? card : winning);
+    };
     for (int i = 0; i < n; ++i) {
         const int card = cards[i];
         const int winner = beats(card, winning) ? seat : win_seat;
@@ -750,15 +884,17 @@ bool Search::known_cut(int seat, const int* cards, int n, Mask trick_mask, int w
         restore(seat, bit(card));
         if (cuts(probes[i])) {
             value = probes[i].value;
+            pin_cut(i);
             return true;
         }
-        if (!probes[i].answered && !probes[i].game_only) tt_.prefetch(probes[i].hash);
+        if (!probes[i].answered && !probes[i].game_only) tt_.prefetch(probes[i].k.hash);
     }
     for (int i = 0; i < n; ++i) {
         if (probes[i].answered || probes[i].game_only) continue;
         consult_table(probes[i], alpha, beta);
         if (cuts(probes[i])) {
             value = probes[i].value;
+            pin_cut(i);
             return true;
         }
     }
@@ -822,6 +958,7 @@ int Search::game_start(int leader, int alpha, int beta) {
     if (!remaining) return 0;
     if (popcount(remaining) == players_) {
         const int total = r_.game_total(remaining);
+        pinned_ |= last_trick_pins(leader);
         return side_of_seat_[last_trick_winner(leader)] ? total : -total;
     }
     // a trump no opponent can beat takes its own game value to its holder's side
@@ -839,27 +976,33 @@ int Search::game_start(int leader, int alpha, int beta) {
     if (lower >= beta) return lower;
     const std::uint32_t meta = 1u << 31 | std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
                                std::uint32_t(merges_) << 5;
-    Mask hands[kMaxSeats];
-    if (merges_)
-        canonical_hands(remaining, hands);
-    else
-        std::copy(hands_, hands_ + players_, hands);
-    const TableKey key = TableKey::of(hands, players_);
-    const std::uint64_t hash = key_hash(key, 0, meta);
-    if (const auto* entry = tt_.find(hash, key, 0, meta)) {
-        if (entry->lo >= beta || entry->lo == entry->hi) return entry->lo;
-        if (entry->hi <= alpha) return entry->hi;
+    const Keyed k = keyed(0, meta);
+    const auto serves = [&](const TranspositionTable::Entry& e) {
+        return covers(e, k.key, 0, meta);
+    };
+    const Mask outer = pinned_;
+    pinned_ = 0;
+    if (const auto* entry = tt_.find(k.hash, serves)) {
+        pinned_ = pins_of(entry->loose, k.low);
+        const bool answered = entry->lo >= beta || entry->lo == entry->hi || entry->hi <= alpha;
+        if (answered) {
+            pinned_ |= outer;
+            return entry->lo >= beta || entry->lo == entry->hi ? entry->lo : entry->hi;
+        }
         lower = std::max(lower, entry->lo);
         upper = std::min(upper, entry->hi);
     }
     const int alpha0 = std::max(alpha, lower), beta0 = std::min(beta, upper);
     const int value = game_play(leader, leader, -1, 0, -1, -1, alpha0, beta0);
-    if (value <= alpha0)
-        tt_.store(hash, key, 0, meta, lower, value);
-    else if (value >= beta0)
-        tt_.store(hash, key, 0, meta, value, upper);
-    else
-        tt_.store(hash, key, 0, meta, value, value);
+    TranspositionTable::Entry fresh;
+    fresh.key = k.key;
+    fresh.games = 0;
+    fresh.meta = meta;
+    fresh.lo = value <= alpha0 ? lower : value;
+    fresh.hi = value >= beta0 ? upper : value;
+    loose_counts(k.low, fresh.loose);
+    tt_.store(k.hash, serves, fresh, 0);
+    pinned_ |= outer;
     return value;
 }
 
@@ -886,6 +1029,7 @@ int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winnin
             value = game_play(seat + 1 == players_ ? 0 : seat + 1, leader, led < 0 ? card : led,
                               now_trick, now_winning, now_seat, alpha, beta);
         } else {
+            pinned_ |= trick_pins(now_trick, now_winning);
             const int total = r_.game_total(now_trick);
             const int gain = side_of_seat_[now_seat] ? total : -total;
             value = gain + game_start(now_seat, alpha - gain, beta - gain);
@@ -922,6 +1066,7 @@ bool Search::interchangeable(int x, int y) const {
 int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, int win_seat,
                      int a, int b, std::uint64_t games, int alpha, int beta) {
     if (i == players_) {
+        pinned_ |= trick_pins(trick_mask, winning) | last_trick_pins(win_seat);
         take(trick_mask, win_seat, a, b, games);
         return last_trick(win_seat, a, b, games);
     }
@@ -1016,12 +1161,22 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
         for (int s = seat; s != leader; s = s + 1 == players_ ? 0 : s + 1) trick.pending |= 1u << s;
         const Decided d = decided(a, b, games, remaining, trick);
         const auto [lower, upper] = bounds_of(d);
-        if (upper <= alpha || lower == upper) return upper;
-        if (lower >= beta) return lower;
-        if (count_.game_search && d.out == 0)
+        // which cards can still beat the one winning the trick is part of what decided
+        const Mask pins = plain_spots_ & bit(winning);
+        if (upper <= alpha || lower == upper) {
+            pinned_ |= pins;
+            return upper;
+        }
+        if (lower >= beta) {
+            pinned_ |= pins;
+            return lower;
+        }
+        if (count_.game_search && d.out == 0) {
+            pinned_ |= pins;
             return game_only(d, games, alpha, beta, [&](int lo, int hi) {
                 return game_play(seat, leader, led, trick_mask, winning, win_seat, lo, hi);
             });
+        }
     }
     const Mask hand = hands_[seat];
     const int trick_len = popcount(trick_mask);

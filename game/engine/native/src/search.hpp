@@ -26,10 +26,6 @@ struct TableKey {
         }
         return key;
     }
-    bool operator==(const TableKey& o) const {
-        return cards == o.cards && seat_bits[0] == o.seat_bits[0] &&
-               seat_bits[1] == o.seat_bits[1] && seat_bits[2] == o.seat_bits[2];
-    }
 };
 
 // A fixed-size transposition table at trick starts; a new generation empties it in O(1).
@@ -39,7 +35,8 @@ class TranspositionTable {
     // (its game total minus the other's) tells positions apart, the value can only rise
     // with that lead, so one entry serves every lead: ``lo`` bounds the value from below
     // at ``lo_from`` and every greater lead, ``hi`` from above at ``hi_to`` and every
-    // smaller one. Elsewhere both are 0.
+    // smaller one. Elsewhere both are 0. ``loose`` counts, per suit, the lowest plain
+    // cards whose holders the bounds did not depend on (see Search::covers).
     struct alignas(64) Entry {
         TableKey key;
         std::uint64_t games;
@@ -47,6 +44,7 @@ class TranspositionTable {
         std::uint32_t generation;
         int lo, hi;
         std::int16_t lo_from, hi_to;
+        std::uint8_t loose[4];
 
         int lower_at(int lead, int otherwise) const { return lead >= lo_from ? lo : otherwise; }
         int upper_at(int lead, int otherwise) const { return lead <= hi_to ? hi : otherwise; }
@@ -63,14 +61,44 @@ class TranspositionTable {
         __builtin_prefetch(bucket);
         __builtin_prefetch(bucket + 1);
     }
-    const Entry* find(std::uint64_t hash, const TableKey& key, std::uint64_t games,
-                      std::uint32_t meta) const;
-    // ``lo`` and ``hi`` bound the value at game lead ``lead``; an entry already there
-    // keeps whichever bound of each kind is the tighter one at ``lead``.
-    void store(std::uint64_t hash, const TableKey& key, std::uint64_t games, std::uint32_t meta,
-               int lo, int hi, int lead = 0);
+    // The entry of the bucket that ``serves(entry)`` accepts, if any.
+    template <typename Serves>
+    const Entry* find(std::uint64_t hash, Serves serves) const {
+        const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
+        for (std::uint64_t slot = base; slot <= base + 1; ++slot)
+            if (entries_[slot].generation == generation_ && serves(entries_[slot]))
+                return &entries_[slot];
+        return nullptr;
+    }
+    // Record ``fresh`` (its key, games, meta, bounds and loose counts; its bounds hold at
+    // game lead ``lead``). An entry that serves the position takes its key, the fewer
+    // loose cards of the two in each suit, and whichever bound of each kind is the
+    // tighter at ``lead``: what each knew holds for every position both serve.
+    template <typename Serves>
+    void store(std::uint64_t hash, Serves serves, const Entry& fresh, int lead) {
+        const std::uint64_t base = hash & mask_ & ~std::uint64_t{1};
+        for (std::uint64_t slot = base; slot <= base + 1; ++slot) {
+            Entry& e = entries_[slot];
+            if (e.generation != generation_ || !serves(e)) continue;
+            e.key = fresh.key;
+            for (int suit = 0; suit < 4; ++suit)
+                e.loose[suit] = std::min(e.loose[suit], fresh.loose[suit]);
+            if (fresh.lo > e.lower_at(lead, fresh.lo - 1)) {
+                e.lo = fresh.lo;
+                e.lo_from = std::int16_t(lead);
+            }
+            if (fresh.hi < e.upper_at(lead, fresh.hi + 1)) {
+                e.hi = fresh.hi;
+                e.hi_to = std::int16_t(lead);
+            }
+            return;
+        }
+        place(base, fresh, lead);
+    }
 
    private:
+    void place(std::uint64_t base, const Entry& fresh, int lead);
+
     std::vector<Entry> entries_;
     int bits_;
     std::uint64_t mask_;
