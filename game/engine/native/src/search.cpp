@@ -1348,15 +1348,25 @@ int Root::race_cards(int goal, bool side_moves) {
     return best;
 }
 
+// Goals from the top of the table down: a goal not reached answers with an upper bound on
+// the value (fail-soft), and the next goal is the highest entry it still allows; the
+// first goal reached is the value. The goals above the value usually fail cheaply, and a
+// deal is usually worth near the top to the side that leads and chooses trump, whereas a
+// binary search's low goals can be dear to prove (8 seats: a deal worth 4 took 3 M nodes
+// to reach 0). Measured against the binary search, nodes a deal from the first lead: 8
+// seats 682k -> 609k (p95 deal 3.14 M -> 2.58 M), 4 seats 5,351 -> 4,431, 6 seats and
+// cutthroat tables the same or fewer.
 int Root::value() {
     const bool side_moves = utility_.side_of_unit[position_.unit_of[position_.to_act()]];
-    // plain yes or no, not the fail-soft answer: jumping by it skipped the cheap probes
-    // that fill the table for the dear one, and cost 13% more nodes from the first lead
-    auto probe = [&](int goal) {
-        return (race_cards(goal, side_moves) >= goal) ? goal : goal - 1;
-    };
-    const int top = int(utility_.values.size()) - 1;
-    return utility_.values[narrow(probe, 0, top, top)];
+    const auto& values = utility_.values;
+    int high = int(values.size()) - 1;
+    while (high > 0) {
+        const int goal = values[high];
+        const int found = race_cards(goal, side_moves);
+        if (found >= goal) break;
+        high = std::min(high - 1, index_of(found + 1) - 1);
+    }
+    return values[std::max(high, 0)];
 }
 
 // A card's exact value; ``guess`` (a table entry, or none) is tested first and its
