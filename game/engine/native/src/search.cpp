@@ -118,8 +118,6 @@ class Search {
     };
     Decided decided(int a, int b, std::uint64_t games, Mask remaining,
                     const TrickSoFar& trick) const;
-    Bounds bounds(int a, int b, std::uint64_t games, Mask remaining,
-                  const TrickSoFar& trick) const;
     Bounds bounds_of(const Decided& d) const;
     // A trick start's table key, and what serving it from an entry with loose cards needs.
     struct Keyed {
@@ -571,11 +569,6 @@ Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remainin
         if (top > second) game_ahead = count_.side_of_unit[top_unit] ? 1 : 0;
     }
     return {a_low, b_low, out, settled, game_ahead};
-}
-
-Search::Bounds Search::bounds(int a, int b, std::uint64_t games, Mask remaining,
-                              const TrickSoFar& trick) const {
-    return bounds_of(decided(a, b, games, remaining, trick));
 }
 
 Search::Bounds Search::bounds_of(const Decided& d) const {
