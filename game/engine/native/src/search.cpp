@@ -213,6 +213,8 @@ class Search {
     // every answer would stand, so a table entry records how many such cards there are
     // and serves every position that differs from its own only there (see covers).
     Mask pinned_ = 0;
+    // some suit but trump has two such cards in play, so they could change hands
+    bool loosens_ = false;
     bool side_of_seat_[kMaxSeats];
     Mask hands_[kMaxSeats];
     // kept with hands_: every card still held, and those of each side [other, maximising]
@@ -318,6 +320,7 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
             if (!r_.game_value[lowest(rest)]) plain_zero_[suit] |= bit(lowest(rest));
         suit_base_[suit] = lowest(r_.suit_mask[suit]);
         if (suit != trump) plain_spots_ |= plain_zero_[suit];
+        if (suit != trump && popcount(plain_zero_[suit]) > 1) loosens_ = true;
     }
     large_table_ = players_ >= kLargeTableSeats;
     if (p.units > 2 && horizon_ == 0) {
@@ -606,10 +609,12 @@ Search::Keyed Search::keyed(std::uint64_t relative, std::uint32_t meta) const {
     Keyed k;
     Mask hands[kMaxSeats];
     k.low = 0;
-    if (merges_)
-        k.low = canonical_hands(held_, hands);
-    else
+    if (merges_) {
+        const Mask low = canonical_hands(held_, hands);
+        if (loosens_) k.low = low;
+    } else {
         std::copy(hands_, hands_ + players_, hands);
+    }
     k.key = TableKey::of(hands, players_);
     TableKey coarse = k.key;
     std::uint64_t counts = 0;
