@@ -49,6 +49,7 @@ class TranspositionTable {
         int lower_at(int lead, int otherwise) const { return lead >= lo_from ? lo : otherwise; }
         int upper_at(int lead, int otherwise) const { return lead <= hi_to ? hi : otherwise; }
     };
+    static_assert(sizeof(Entry) == 64, "an entry fills one cache line");
     explicit TranspositionTable(int bits = 16);
     // Empty it, using only the first 2^bits entries: a small table stays in cache when
     // the search is small.
