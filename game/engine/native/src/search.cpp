@@ -123,7 +123,7 @@ class Search {
     struct Keyed {
         TableKey key;
         std::uint64_t hash;
-        Mask low;  // the plain low cards held (see canonical_hands)
+        Mask low;  // the plain low cards held (see canonical_key)
     };
     Keyed keyed(std::uint64_t relative, std::uint32_t meta) const;
     bool covers(const TranspositionTable::Entry& e, const TableKey& key, std::uint64_t games,
@@ -176,7 +176,7 @@ class Search {
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
     int ordered_legal(int* cards, int seat, int led, Mask trick_mask, int trick_len, int winning,
                       int win_seat) const;
-    Mask canonical_hands(Mask remaining, Mask* key) const;
+    Mask canonical_key(TableKey& key) const;
     std::uint64_t game_key(std::uint64_t games, int still_out) const;
     std::uint64_t key_hash(const TableKey& key, std::uint64_t relative, std::uint32_t meta) const;
 
@@ -422,14 +422,15 @@ int Search::next(int seat, int leader, int led, Mask trick_mask, int trick_len, 
     return trick_start(win_seat, a, b, games, alpha, beta);
 }
 
-// The hands with each suit's worthless low cards renumbered from the bottom of the suit:
-// which of them were played no longer matters once none is left between them, so the
-// transposition table meets more positions it already solved.
+// ``key`` (the hands as TableKey::of gives them) with each suit's worthless low cards
+// renumbered from the bottom of the suit: which of them were played no longer matters once
+// none is left between them, so the transposition table meets more positions it already
+// solved.
 //
 // Returns those low cards (the plain low cards) of the suits but trump: the cards an
 // entry may leave loose (see pinned_).
-Mask Search::canonical_hands(Mask remaining, Mask* key) const {
-    std::copy(hands_, hands_ + players_, key);
+Mask Search::canonical_key(TableKey& key) const {
+    const Mask remaining = key.cards;
     Mask plain_low = 0;
     for (int suit = 0; suit < 4; ++suit) {
         Mask low = remaining & plain_zero_[suit];
@@ -437,15 +438,16 @@ Mask Search::canonical_hands(Mask remaining, Mask* key) const {
         if (others) low &= bit(lowest(others)) - 1;  // only those below every other card
         if (!low) continue;
         if (suit != trump_) plain_low |= low;
-        const int base = lowest(r_.suit_mask[suit]);
+        const int base = suit_base_[suit];
         const Mask renumbered = (bit(popcount(low)) - 1) << base;
         if (low == renumbered) continue;  // none of them played yet: already the bottom
-        for (int s = 0; s < players_; ++s) {
-            const Mask mine = hands_[s] & low;
-            if (!mine) continue;
-            key[s] &= ~mine;
-            for (Mask rest = mine; rest; rest &= rest - 1)
-                key[s] |= bit(base + popcount(low & (bit(lowest(rest)) - 1)));
+        key.cards = (key.cards & ~low) | renumbered;
+        for (auto& plane : key.seat_bits) {
+            const Mask marked = plane & low;
+            plane &= ~low;
+            int i = 0;
+            for (Mask rest = marked ? low : 0; rest; rest &= rest - 1, ++i)
+                if ((marked >> lowest(rest)) & 1) plane |= bit(base + i);
         }
     }
     return plain_low;
@@ -602,20 +604,17 @@ Mask seat_cards(const TableKey& key, int seat) {
 
 }  // namespace
 
-// The table key of the position (hands as canonical_hands gives them), and a hash that
-// leaves out who holds each plain low card: the same for every position an entry with
-// loose cards may serve.
+// The table key of the position (as canonical_key gives it), and a hash that leaves out
+// who holds each plain low card: the same for every position an entry with loose cards
+// may serve.
 Search::Keyed Search::keyed(std::uint64_t relative, std::uint32_t meta) const {
     Keyed k;
-    Mask hands[kMaxSeats];
+    k.key = TableKey::of(hands_, players_);
     k.low = 0;
     if (merges_) {
-        const Mask low = canonical_hands(held_, hands);
+        const Mask low = canonical_key(k.key);
         if (loosens_) k.low = low;
-    } else {
-        std::copy(hands_, hands_ + players_, hands);
     }
-    k.key = TableKey::of(hands, players_);
     TableKey coarse = k.key;
     std::uint64_t counts = 0;
     if (k.low) {
