@@ -122,12 +122,17 @@ class Search {
     // A trick start's table key, and what serving it from an entry with loose cards needs.
     struct Keyed {
         TableKey key;
+        std::uint64_t games;  // the game totals as the key tells them apart (or 0)
+        std::uint32_t meta;
         std::uint64_t hash;
         Mask low;  // the plain low cards held (see canonical_key)
     };
-    Keyed keyed(std::uint64_t relative, std::uint32_t meta) const;
-    bool covers(const TranspositionTable::Entry& e, const TableKey& key, std::uint64_t games,
-                std::uint32_t meta) const;
+    Keyed keyed(std::uint64_t games, std::uint32_t meta) const;
+    bool covers(const TranspositionTable::Entry& e, const Keyed& k) const;
+    const TranspositionTable::Entry* table_entry(const Keyed& k) const;
+    // Record bounds found for ``k`` at game lead ``lead``, loose as far as pinned_ allows.
+    void table_store(const Keyed& k, int lo, int hi, int lead);
+    int game_lead(std::uint64_t games) const;
     Mask loose_region(const std::uint8_t* loose) const;
     void loose_counts(Mask low, std::uint8_t* loose) const;
     Mask pins_of(const std::uint8_t* loose, Mask low) const;
@@ -142,8 +147,6 @@ class Search {
         Decided d;
         int lower, upper;
         Keyed k;
-        std::uint64_t relative;
-        std::uint32_t meta;
         int lead;   // with two sides: the maximising side's lead on game (see Entry)
         Mask pins;  // the plain low cards the answer so far depends on (see pinned_)
     };
@@ -550,14 +553,13 @@ Search::Decided Search::decided(int a, int b, std::uint64_t games, Mask remainin
     int settled = -1, game_ahead = -1;
     if (count_.two_sides) {
         // each side is one unit: game is settled once even the rest cannot tie it
-        const int ga = int((games >> (8 * count_.max_unit)) & 0xFF) + game_sure[1];
-        const int gb = int((games >> (8 * (1 - count_.max_unit))) & 0xFF) + game_sure[0];
+        const int lead = game_lead(games) + game_sure[1] - game_sure[0];
         const int open = still_out - game_sure[0] - game_sure[1];
-        if (ga > gb + open)
+        if (lead > open)
             settled = 1;
-        else if (gb > ga + open)
+        else if (-lead > open)
             settled = 0;
-        game_ahead = ga > gb ? 1 : gb > ga ? 0 : -1;
+        game_ahead = lead > 0 ? 1 : lead < 0 ? 0 : -1;
     } else {
         int top = -1, second = -1, top_unit = 0;
         for (int unit = 0; unit < count_.units; ++unit) {
@@ -607,9 +609,11 @@ Mask seat_cards(const TableKey& key, int seat) {
 // The table key of the position (as canonical_key gives it), and a hash that leaves out
 // who holds each plain low card: the same for every position an entry with loose cards
 // may serve.
-Search::Keyed Search::keyed(std::uint64_t relative, std::uint32_t meta) const {
+Search::Keyed Search::keyed(std::uint64_t games, std::uint32_t meta) const {
     Keyed k;
     k.key = TableKey::of(hands_, players_);
+    k.games = games;
+    k.meta = meta;
     k.low = 0;
     if (merges_) {
         const Mask low = canonical_key(k.key);
@@ -629,7 +633,7 @@ Search::Keyed Search::keyed(std::uint64_t relative, std::uint32_t meta) const {
             plane &= ~region;
         }
     }
-    k.hash = key_hash(coarse, relative ^ mix64(counts), meta);
+    k.hash = key_hash(coarse, games ^ mix64(counts), meta);
     return k;
 }
 
@@ -640,11 +644,11 @@ Mask Search::loose_region(const std::uint8_t* loose) const {
     return region;
 }
 
-// Whether entry ``e`` serves the position of ``key``: the same in everything but which
+// Whether entry ``e`` serves the position of ``k``: the same in everything but which
 // hands hold the entry's loose cards, each hand holding as many of them in each suit.
-bool Search::covers(const TranspositionTable::Entry& e, const TableKey& key,
-                    std::uint64_t games, std::uint32_t meta) const {
-    if (e.meta != meta || e.games != games || e.key.cards != key.cards) return false;
+bool Search::covers(const TranspositionTable::Entry& e, const Keyed& k) const {
+    const TableKey& key = k.key;
+    if (e.meta != k.meta || e.games != k.games || e.key.cards != key.cards) return false;
     const Mask loose = loose_region(e.loose);
     for (int k = 0; k < 3; ++k)
         if ((e.key.seat_bits[k] ^ key.seat_bits[k]) & ~loose) return false;
@@ -657,6 +661,28 @@ bool Search::covers(const TranspositionTable::Entry& e, const TableKey& key,
                 return false;
     }
     return true;
+}
+
+const TranspositionTable::Entry* Search::table_entry(const Keyed& k) const {
+    return tt_.find(k.hash, [&](const TranspositionTable::Entry& e) { return covers(e, k); });
+}
+
+void Search::table_store(const Keyed& k, int lo, int hi, int lead) {
+    TranspositionTable::Entry fresh;
+    fresh.key = k.key;
+    fresh.games = k.games;
+    fresh.meta = k.meta;
+    fresh.lo = lo;
+    fresh.hi = hi;
+    loose_counts(k.low, fresh.loose);
+    tt_.store(
+        k.hash, [&](const TranspositionTable::Entry& e) { return covers(e, k); }, fresh, lead);
+}
+
+// The maximising side's game total less the other's (two sides).
+int Search::game_lead(std::uint64_t games) const {
+    return int((games >> (8 * count_.max_unit)) & 0xFF) -
+           int((games >> (8 * (1 - count_.max_unit))) & 0xFF);
 }
 
 // An entry's loose cards for the position with plain low cards ``low``: the loose ones
@@ -743,19 +769,14 @@ Search::StartProbe Search::bound_start(int leader, int a, int b, std::uint64_t g
         return sp;
     }
     const int still_out = r_.game_total(remaining);
-    if (count_.two_sides) {
-        // beyond the game still out, a greater lead changes nothing
-        const int lead = int((games >> (8 * count_.max_unit)) & 0xFF) -
-                         int((games >> (8 * (1 - count_.max_unit))) & 0xFF);
-        sp.lead = std::clamp(lead, -still_out - 1, still_out + 1);
-        sp.relative = 0;
-    } else {
-        sp.lead = 0;
-        sp.relative = game_key(games, still_out);
-    }
-    sp.meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 | std::uint32_t(a) << 5 |
-              std::uint32_t(b) << 8 | std::uint32_t(count_.relaxed) << 30;
-    sp.k = keyed(sp.relative, sp.meta);
+    // with two sides the entry serves every lead on game (see Entry); beyond the game
+    // still out, a greater lead changes nothing
+    sp.lead = count_.two_sides ? std::clamp(game_lead(games), -still_out - 1, still_out + 1) : 0;
+    const std::uint64_t relative = count_.two_sides ? 0 : game_key(games, still_out);
+    const std::uint32_t meta = std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
+                               std::uint32_t(a) << 5 | std::uint32_t(b) << 8 |
+                               std::uint32_t(count_.relaxed) << 30;
+    sp.k = keyed(relative, meta);
     sp.lower = lower;
     sp.upper = upper;
     return sp;
@@ -763,10 +784,7 @@ Search::StartProbe Search::bound_start(int leader, int a, int b, std::uint64_t g
 
 void Search::consult_table(StartProbe& sp, int alpha, int beta) const {
     int lower = sp.lower, upper = sp.upper;
-    const auto serves = [&](const TranspositionTable::Entry& e) {
-        return covers(e, sp.k.key, sp.relative, sp.meta);
-    };
-    if (const auto* entry = tt_.find(sp.k.hash, serves)) {
+    if (const auto* entry = table_entry(sp.k)) {
         sp.pins |= pins_of(entry->loose, sp.k.low);
         lower = std::max(lower, entry->lower_at(sp.lead, lower));
         upper = std::min(upper, entry->upper_at(sp.lead, upper));
@@ -816,19 +834,7 @@ int Search::search_start(const StartProbe& sp, int leader, int a, int b, std::ui
     } else {
         value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
     }
-    TranspositionTable::Entry fresh;
-    fresh.key = sp.k.key;
-    fresh.games = sp.relative;
-    fresh.meta = sp.meta;
-    fresh.lo = value <= alpha0 ? lower : value;
-    fresh.hi = value >= beta0 ? upper : value;
-    loose_counts(sp.k.low, fresh.loose);
-    tt_.store(
-        sp.k.hash,
-        [&](const TranspositionTable::Entry& e) {
-            return covers(e, sp.k.key, sp.relative, sp.meta);
-        },
-        fresh, sp.lead);
+    table_store(sp.k, value <= alpha0 ? lower : value, value >= beta0 ? upper : value, sp.lead);
     return value;
 }
 
@@ -933,8 +939,7 @@ int Search::game_only(const Decided& d, std::uint64_t games, int alpha, int beta
     const auto& t = u_.table;
     const int v_win = t[d.a_low + 1][d.b_low], v_tie = t[d.a_low][d.b_low],
               v_lose = t[d.a_low][d.b_low + 1];
-    const int ahead = int((games >> (8 * count_.max_unit)) & 0xFF) -
-                      int((games >> (8 * (1 - count_.max_unit))) & 0xFF);
+    const int ahead = game_lead(games);
     const int win_at = 1 - ahead, tie_at = -ahead;  // game search results that win, tie
     if (v_tie <= alpha) {  // only a win reaches the window
         const int found = game_search(win_at - 1, win_at);
@@ -974,31 +979,21 @@ int Search::game_start(int leader, int alpha, int beta) {
     const std::uint32_t meta = 1u << 31 | std::uint32_t(trump_) | std::uint32_t(leader) << 2 |
                                std::uint32_t(merges_) << 5;
     const Keyed k = keyed(0, meta);
-    const auto serves = [&](const TranspositionTable::Entry& e) {
-        return covers(e, k.key, 0, meta);
-    };
     const Mask outer = pinned_;
     pinned_ = 0;
-    if (const auto* entry = tt_.find(k.hash, serves)) {
+    if (const auto* entry = table_entry(k)) {
         pinned_ = pins_of(entry->loose, k.low);
-        const bool answered = entry->lo >= beta || entry->lo == entry->hi || entry->hi <= alpha;
-        if (answered) {
+        const bool lower_answers = entry->lo >= beta || entry->lo == entry->hi;
+        if (lower_answers || entry->hi <= alpha) {
             pinned_ |= outer;
-            return entry->lo >= beta || entry->lo == entry->hi ? entry->lo : entry->hi;
+            return lower_answers ? entry->lo : entry->hi;
         }
         lower = std::max(lower, entry->lo);
         upper = std::min(upper, entry->hi);
     }
     const int alpha0 = std::max(alpha, lower), beta0 = std::min(beta, upper);
     const int value = game_play(leader, leader, -1, 0, -1, -1, alpha0, beta0);
-    TranspositionTable::Entry fresh;
-    fresh.key = k.key;
-    fresh.games = 0;
-    fresh.meta = meta;
-    fresh.lo = value <= alpha0 ? lower : value;
-    fresh.hi = value >= beta0 ? upper : value;
-    loose_counts(k.low, fresh.loose);
-    tt_.store(k.hash, serves, fresh, 0);
+    table_store(k, value <= alpha0 ? lower : value, value >= beta0 ? upper : value, 0);
     pinned_ |= outer;
     return value;
 }
@@ -1159,21 +1154,16 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
         const Decided d = decided(a, b, games, remaining, trick);
         const auto [lower, upper] = bounds_of(d);
         // which cards can still beat the one winning the trick is part of what decided
-        const Mask pins = plain_spots_ & bit(winning);
-        if (upper <= alpha || lower == upper) {
-            pinned_ |= pins;
-            return upper;
-        }
-        if (lower >= beta) {
-            pinned_ |= pins;
-            return lower;
-        }
-        if (count_.game_search && d.out == 0) {
-            pinned_ |= pins;
-            return game_only(d, games, alpha, beta, [&](int lo, int hi) {
+        auto settled = [&](int value) {
+            pinned_ |= plain_spots_ & bit(winning);
+            return value;
+        };
+        if (upper <= alpha || lower == upper) return settled(upper);
+        if (lower >= beta) return settled(lower);
+        if (count_.game_search && d.out == 0)
+            return settled(game_only(d, games, alpha, beta, [&](int lo, int hi) {
                 return game_play(seat, leader, led, trick_mask, winning, win_seat, lo, hi);
-            });
-        }
+            }));
     }
     const Mask hand = hands_[seat];
     const int trick_len = popcount(trick_mask);
