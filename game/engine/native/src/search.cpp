@@ -1128,14 +1128,29 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
     if (n < 2) return n;
     int keys[kMaxSeats * 2];
     const bool maximizing = side_of_seat_[seat];
+    // A card is safe when no opponent still to play to the trick holds one that beats it.
+    // Measured from the first lead, nodes a deal (seeds 100 on, 120 deals at 8 seats, 100
+    // at 6), against feeding only at the trick's last card and winning cheapest first:
+    // 8 seats 508k -> 387k, 6 seats 44.2k -> 34.9k, 6 cutthroat 1.08 M -> 0.96 M, 4 seats
+    // 3.5k -> 3.2k. Trying the unsafe winners after the dumps was worse.
+    Mask later = 0;
+    for (int place = trick_len + 1, s = seat; trick_len && place < players_; ++place) {
+        s = s + 1 == players_ ? 0 : s + 1;
+        if (side_of_seat_[s] != maximizing) later |= hands_[s];
+    }
+    auto safe = [&](int card) { return !(later & beaters_of(card)); };
+    const bool partner_winning = trick_len && side_of_seat_[win_seat] == maximizing;
+    const bool partner_safe = partner_winning && safe(winning);
     for (int i = 0; i < n; ++i) {
         const int c = cards[i];
         if (!trick_len)
             keys[i] = lead_key_[c];
-        else if (side_of_seat_[win_seat] == maximizing)
-            keys[i] = trick_len == players_ - 1 ? feed_key_[c] : dump_key_[c];  // feed a partner
-        else
-            keys[i] = beats(c, winning) ? cheap_key_[c] : 1000 + dump_key_[c];
+        else if (partner_safe)  // feed the partner's trick
+            keys[i] = feed_key_[c];
+        else if (partner_winning)  // take it over where that is safe, else throw the cheapest
+            keys[i] = beats(c, winning) && safe(c) ? cheap_key_[c] - 1000 : dump_key_[c];
+        else  // win as cheaply as possible, safely first, else throw the cheapest
+            keys[i] = beats(c, winning) ? cheap_key_[c] + (safe(c) ? 0 : 100) : 1000 + dump_key_[c];
     }
     sort_by(cards, n, keys);
     return n;
