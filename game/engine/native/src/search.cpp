@@ -12,8 +12,6 @@ constexpr int kInfinity = 1 << 30;
 // entries in the transposition table: 2^17 of 64 bytes; 2^15 (2 MB) up to 4 seats
 constexpr int kTableBits = 17;
 constexpr int kSmallTableBits = 15;
-// from this many seats the search uses its large-table measures (see large_table_)
-constexpr int kLargeTableSeats = 8;
 // from this many seats the trick's last card first asks the table about every card's
 // trick start (see known_cut)
 constexpr int kKnownCutSeats = 5;
@@ -242,8 +240,6 @@ class Search {
     int lead_key_[kCards], feed_key_[kCards], cheap_key_[kCards], dump_key_[kCards];
     std::uint64_t node_limit_ = UINT64_MAX;
     Mask last_cards_ = 0;  // in the last two tricks: every card still held or in the trick
-    // from kLargeTableSeats: bounds at every mid-trick node (measured to pay there)
-    bool large_table_ = false;
     // Relaxed bounds (more than two units, no estimate). Count game by each side's summed
     // total instead of each unit's: with the maximising side one unit, every outcome of
     // that game is as bad for it as the real one or worse (it takes game when it beats the
@@ -328,7 +324,6 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
         if (suit != trump) plain_spots_ |= plain_zero_[suit];
         if (suit != trump && popcount(plain_zero_[suit]) > 1) loosens_ = true;
     }
-    large_table_ = players_ >= kLargeTableSeats;
     if (p.units > 2 && horizon_ == 0) {
         int per_side[2] = {0, 0};
         for (int unit = 0; unit < p.units; ++unit) ++per_side[u.side_of_unit[unit]];
@@ -1159,10 +1154,10 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
 int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta) {
     count_node();
-    if (trick_mask & (large_table_ ? ~Mask{0} : once_)) {
-        // mid-trick, once a scoring card is in the trick (checking every node costs more
-        // than it saves below 8 seats; at 8 every mid-trick node checks), stop when what
-        // is decided settles the answer
+    if (trick_mask & once_) {
+        // mid-trick, once a scoring card is in the trick, stop when what is decided settles
+        // the answer (checking every mid-trick node costs more than it saves: at 8 seats
+        // 1% fewer nodes for 7% less speed, since killers know the winning card)
         TrickSoFar trick{trick_mask, winning, win_seat, 0};
         const Mask remaining = held_;
         for (int s = seat; s != leader; s = s + 1 == players_ ? 0 : s + 1) trick.pending |= 1u << s;
