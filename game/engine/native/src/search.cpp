@@ -12,9 +12,6 @@ constexpr int kInfinity = 1 << 30;
 // entries in the transposition table: 2^17 of 64 bytes; 2^15 (2 MB) up to 4 seats
 constexpr int kTableBits = 17;
 constexpr int kSmallTableBits = 15;
-// from this many seats the trick's last card first asks the table about every card's
-// trick start (see known_cut)
-constexpr int kKnownCutSeats = 5;
 
 std::uint64_t mix64(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -155,11 +152,6 @@ class Search {
     // what the table answers (when the first half left it to the table)
     StartProbe bound_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
     void consult_table(StartProbe& sp, int alpha, int beta) const;
-    // At the last card of a trick: a card whose trick start the table (or its bounds)
-    // already puts past the window, found without searching any card.
-    bool known_cut(int seat, const int* cards, int n, Mask trick_mask, int winning,
-                   int win_seat, int a, int b, std::uint64_t games, int alpha, int beta,
-                   int& value);
     // ``search(alpha, beta)`` is the game search from the position
     template <typename GameSearch>
     int game_only(const Decided& d, std::uint64_t games, int alpha, int beta, GameSearch search);
@@ -856,50 +848,6 @@ std::optional<int> Search::relaxed_bound(int leader, int a, int b, std::uint64_t
     return std::nullopt;
 }
 
-bool Search::known_cut(int seat, const int* cards, int n, Mask trick_mask, int winning,
-                       int win_seat, int a, int b, std::uint64_t games, int alpha, int beta,
-                       int& value) {
-    const bool maximizing = side_of_seat_[seat];
-    auto cuts = [&](const StartProbe& sp) {
-        return sp.answered && (maximizing ? sp.value >= beta : sp.value <= alpha);
-    };
-    // every card's bounds and table key first, fetching each table bucket as it is
-    // known: the table lookups after them then wait on memory together, not in turn
-    StartProbe probes[16];
-    // the answer rests on the trick card i ends and on its trick start's answer
-    auto pin_cut = [&](int i) {
-        const int card = cards[i];
-        pinned_ |= probes[i].pins |
-                   trick_pins(trick_mask | bit(card), beats(card, winning) ? card : winning);
-    };
-    for (int i = 0; i < n; ++i) {
-        const int card = cards[i];
-        const int winner = beats(card, winning) ? seat : win_seat;
-        int a_after = a, b_after = b;
-        std::uint64_t games_after = games;
-        take(trick_mask | bit(card), winner, a_after, b_after, games_after);
-        remove(seat, bit(card));
-        probes[i] = bound_start(winner, a_after, b_after, games_after, alpha, beta);
-        restore(seat, bit(card));
-        if (cuts(probes[i])) {
-            value = probes[i].value;
-            pin_cut(i);
-            return true;
-        }
-        if (!probes[i].answered && !probes[i].game_only) tt_.prefetch(probes[i].k.hash);
-    }
-    for (int i = 0; i < n; ++i) {
-        if (probes[i].answered || probes[i].game_only) continue;
-        consult_table(probes[i], alpha, beta);
-        if (cuts(probes[i])) {
-            value = probes[i].value;
-            pin_cut(i);
-            return true;
-        }
-    }
-    return false;
-}
-
 // The seat holding ``card``.
 int Search::holder(int card) const {
     for (int s = 0;; ++s)
@@ -1186,15 +1134,6 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
     // size, 4 seats every lead 19.1k -> 12.7k, 6 seats 124k -> 46k.
     int& killer = this->killer(killers_, seat, trick_len, winning);
     killer_first(cards, n, killer);
-    // the trick's last card from 5 seats: first ask the table about every card's trick
-    // start (measured from the first lead: 8 seats a fifth fewer nodes; 5 seats 166.7k ->
-    // 125.6k, 6 seats 155.4k -> 147.3k; at 4 seats a twentieth, for no time saved)
-    if (players_ >= kKnownCutSeats && trick_len == players_ - 1 && n > 1) {
-        int value;
-        if (known_cut(seat, cards, n, trick_mask, winning, win_seat, a, b, games, alpha, beta,
-                      value))
-            return value;
-    }
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
     for (int i = 0; i < n; ++i) {

@@ -57,11 +57,6 @@ class TranspositionTable {
         ++generation_;
         mask_ = (std::uint64_t{1} << std::min(bits, bits_)) - 1;
     }
-    void prefetch(std::uint64_t hash) const {
-        const Entry* bucket = &entries_[hash & mask_ & ~std::uint64_t{1}];
-        __builtin_prefetch(bucket);
-        __builtin_prefetch(bucket + 1);
-    }
     // The entry of the bucket that ``serves(entry)`` accepts, if any.
     template <typename Serves>
     const Entry* find(std::uint64_t hash, Serves serves) const {
