@@ -166,9 +166,11 @@ class Search {
     Mask merge(Mask legal, Mask trick_mask) const;
     bool beats(int card, int current) const;
     bool is_trump(int card) const { return (trump_mask_ >> card) & 1; }
-    int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const;
+    // ``game``: for the game search, where a scoring card is worth only its game value
+    int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat,
+              bool game = false) const;
     int ordered_legal(int* cards, int seat, int led, Mask trick_mask, int trick_len, int winning,
-                      int win_seat) const;
+                      int win_seat, bool game = false) const;
     Mask canonical_key(TableKey& key) const;
     std::uint64_t game_key(std::uint64_t games, int still_out) const;
     std::uint64_t key_hash(const TableKey& key, std::uint64_t relative, std::uint32_t meta) const;
@@ -229,7 +231,8 @@ class Search {
     }
     int sure_a_ = 0, sure_b_ = 0;  // points already fixed: the maximising side's, the other's
     std::uint64_t games0_ = 0;     // each unit's game total so far, one byte each
-    int lead_key_[kCards], feed_key_[kCards], cheap_key_[kCards], dump_key_[kCards];
+    // [0] for the search, [1] for the game search
+    int lead_key_[kCards], feed_key_[2][kCards], cheap_key_[kCards], dump_key_[2][kCards];
     std::uint64_t node_limit_ = UINT64_MAX;
     Mask last_cards_ = 0;  // in the last two tricks: every card still held or in the trick
     // Relaxed bounds (more than two units, no estimate). Count game by each side's summed
@@ -336,9 +339,12 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
         const int rank = r_.rank_of[c];
         const bool scoring = (once_ >> c) & 1;
         lead_key_[c] = joker ? 50 : is_trump(c) ? -100 - rank : -rank;
-        feed_key_[c] = -2 * r_.game_value[c] - 100 * scoring;
+        for (int game = 0; game < 2; ++game) {
+            const int points = scoring && !game;
+            feed_key_[game][c] = -2 * r_.game_value[c] - 100 * points;
+            dump_key_[game][c] = r_.game_value[c] * 20 + rank + 200 * points;
+        }
         cheap_key_[c] = rank + 20 * (joker || is_trump(c));
-        dump_key_[c] = r_.game_value[c] * 20 + rank + 200 * scoring;
     }
 }
 
@@ -947,7 +953,7 @@ int Search::game_play(int seat, int leader, int led, Mask trick_mask, int winnin
     count_node();
     const int trick_len = popcount(trick_mask);
     int cards[16];
-    const int n = ordered_legal(cards, seat, led, trick_mask, trick_len, winning, win_seat);
+    const int n = ordered_legal(cards, seat, led, trick_mask, trick_len, winning, win_seat, true);
     // the last cut-off goes first, as in play (a table of its own)
     int& killer = this->killer(game_killers_, seat, trick_len, winning);
     killer_first(cards, n, killer);
@@ -1036,12 +1042,12 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
 // still in play, the current trick included, ranks between them.
 // The cards ``seat`` may play, equivalent ones merged, in the order they are tried; how many.
 int Search::ordered_legal(int* cards, int seat, int led, Mask trick_mask, int trick_len,
-                          int winning, int win_seat) const {
+                          int winning, int win_seat, bool game) const {
     Mask legal = legal_cards(r_, hands_[seat], led, trump_);
     if (merges_) legal = merge(legal, trick_mask);
     int n = 0;
     for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
-    order(cards, n, seat, trick_len, winning, win_seat);
+    order(cards, n, seat, trick_len, winning, win_seat, game);
     return n;
 }
 
@@ -1067,8 +1073,11 @@ Mask Search::merge(Mask legal, Mask trick_mask) const {
     return keep;
 }
 
-int Search::order(int* cards, int n, int seat, int trick_len, int winning, int win_seat) const {
+int Search::order(int* cards, int n, int seat, int trick_len, int winning, int win_seat,
+                  bool game) const {
     if (n < 2) return n;
+    const int* feed_key = feed_key_[game];
+    const int* dump_key = dump_key_[game];
     int keys[kMaxSeats * 2];
     const bool maximizing = side_of_seat_[seat];
     // A card is safe when no opponent still to play to the trick holds one that beats it.
@@ -1089,11 +1098,11 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
         if (!trick_len)
             keys[i] = lead_key_[c];
         else if (partner_safe)  // feed the partner's trick
-            keys[i] = feed_key_[c];
+            keys[i] = feed_key[c];
         else if (partner_winning)  // take it over where that is safe, else throw the cheapest
-            keys[i] = beats(c, winning) && safe(c) ? cheap_key_[c] - 1000 : dump_key_[c];
+            keys[i] = beats(c, winning) && safe(c) ? cheap_key_[c] - 1000 : dump_key[c];
         else  // win as cheaply as possible, safely first, else throw the cheapest
-            keys[i] = beats(c, winning) ? cheap_key_[c] + (safe(c) ? 0 : 100) : 1000 + dump_key_[c];
+            keys[i] = beats(c, winning) ? cheap_key_[c] + (safe(c) ? 0 : 100) : 1000 + dump_key[c];
     }
     sort_by(cards, n, keys);
     return n;
