@@ -2,16 +2,17 @@
 
     python bench/solver.py [--deals 200] [--python-deals 40] [--players 4] [--every-lead]
                            [--backend both|native|python] [--batch N] [--threads 1|2]
-                           [--tricks-played N] [--cutthroat]
+                           [--tricks-played N] [--cards-played N] [--cutthroat]
 
 For each seeded deal the auction is skipped (seat 1 leads) and the solver finds the exact
 value of the best opening lead (which also chooses trump) to the leader's side, with the
 default utility (points taken minus points conceded). ``--every-lead`` also values every
 lead exactly (what a sampling bot needs per deal); ``--batch`` times ``solve_sampled``
 over sampled deals for the leader (on ``--threads`` threads, wall and CPU time both
-reported); ``--tricks-played 1`` starts after a random first
-trick instead. Prints p50/p95 milliseconds and positions (search
-nodes) per second. The Python search is about 100x slower, so it gets fewer deals.
+reported); ``--tricks-played 1`` starts after a random first trick instead, and
+``--cards-played N`` after N more random cards (valued for the seat to play then).
+Prints p50/p95 milliseconds and positions (search nodes) per second. The Python search
+is about 100x slower, so it gets fewer deals.
 Even seat counts play as two partnerships (4v4 at 8), odd ones cutthroat; ``--cutthroat``
 plays every seat for itself at any count (the leader's unit against all the others, whose
 game totals the search must still tell apart: the dearest layout per card held).
@@ -35,14 +36,16 @@ from game.engine.solver import SearchStats, Utility, position_of, solve_sampled 
 from game.engine.state import MatchSetup, RoundState, shuffle_deal  # noqa: E402
 
 
-def first_lead_state(setup: MatchSetup, seed: int, tricks_played: int = 0) -> RoundState:
+def first_lead_state(
+    setup: MatchSetup, seed: int, tricks_played: int = 0, cards_played: int = 0
+) -> RoundState:
     """Seat 1 (the dealer's left) bids 1, everyone else passes; then ``tricks_played``
-    tricks of random legal cards."""
+    tricks and ``cards_played`` more cards, random and legal."""
     rng = Random(seed)
     state = RoundState(setup, shuffle_deal(setup, 0, rng))
     while state.in_auction():
         state = state.apply(bid_action(1) if state.current_player() == 1 else PASS)
-    for _ in range(tricks_played * setup.players):
+    for _ in range(tricks_played * setup.players + cards_played):
         state = state.apply(rng.choice(state.legal_actions()))
     return state
 
@@ -61,10 +64,12 @@ def report(label: str, times: list[float], nodes: int) -> None:
     )
 
 
-def measure(backend, setup: MatchSetup, deals: int, every_lead: bool, tricks: int) -> None:
+def measure(
+    backend, setup: MatchSetup, deals: int, every_lead: bool, tricks: int, cards: int
+) -> None:
     times, nodes = [], 0
     for seed in range(deals):
-        position = position_of(first_lead_state(setup, seed, tricks))
+        position = position_of(first_lead_state(setup, seed, tricks, cards))
         utility = Utility(frozenset({position.unit_of[position.to_act]}))
         stats = SearchStats()
         start = time.perf_counter()
@@ -78,12 +83,14 @@ def measure(backend, setup: MatchSetup, deals: int, every_lead: bool, tricks: in
     report(f"{name}, {'value of every lead' if every_lead else 'exact value'}", times, nodes)
 
 
-def measure_batch(setup: MatchSetup, deals: int, count: int, tricks: int, threads: int) -> None:
+def measure_batch(
+    setup: MatchSetup, deals: int, count: int, tricks: int, cards: int, threads: int
+) -> None:
     """solve_sampled from the leader's knowledge: ``count`` deals valued per call."""
     times, nodes = [], 0
     cpu = time.process_time()
     for seed in range(deals):
-        state = first_lead_state(setup, seed, tricks)
+        state = first_lead_state(setup, seed, tricks, cards)
         known = knowledge(state.view_for(state.current_player()))
         utility = Utility(frozenset({setup.unit_of[known.seat]}))
         start = time.perf_counter()
@@ -108,6 +115,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=0, help="also time solve_sampled(N)")
     parser.add_argument("--threads", type=int, default=1, help="threads for --batch (0: auto)")
     parser.add_argument("--tricks-played", type=int, default=0, help="random tricks first")
+    parser.add_argument("--cards-played", type=int, default=0, help="then random cards")
     parser.add_argument("--cutthroat", action="store_true", help="every seat for itself")
     args = parser.parse_args()
     setup = (
@@ -123,17 +131,19 @@ def main() -> None:
             sys.exit(f"no native core: {solver_native.UNAVAILABLE_BECAUSE}")
         backends.append((solver_native, args.deals))
     start = (
-        f"after {args.tricks_played} random trick(s)"
-        if args.tricks_played
+        f"after {args.tricks_played} random trick(s) and {args.cards_played} card(s)"
+        if args.tricks_played or args.cards_played
         else "from the first lead"
     )
     print(f"{args.players} players ({len(setup.teams)} units), {start}:")
     for every_lead in (False, True) if args.every_lead else (False,):
         for backend, deals in backends:
-            measure(backend, setup, deals, every_lead, args.tricks_played)
+            measure(backend, setup, deals, every_lead, args.tricks_played, args.cards_played)
     if args.batch:
         batches = max(1, args.deals // args.batch)
-        measure_batch(setup, batches, args.batch, args.tricks_played, args.threads)
+        measure_batch(
+            setup, batches, args.batch, args.tricks_played, args.cards_played, args.threads
+        )
 
 
 if __name__ == "__main__":
