@@ -158,6 +158,7 @@ class Search {
     int estimate_at(int a, int b, std::uint64_t games, Mask remaining) const;
     int points_in(Mask cards) const;
     Mask beaters_of(int winning) const;
+    bool partner_takes(int seat, int trick_len, int winning) const;
     bool interchangeable(int x, int y) const;
     int holder(int card) const;
     int final_value(int a, int b, std::uint64_t games) const;
@@ -496,6 +497,35 @@ Mask Search::beaters_of(int winning) const {
     if (is_trump(winning)) return trump_mask_ & above;
     if (r_.is_joker(winning)) return trump_mask_;  // a later joker loses to the first
     return trump_mask_ | r_.jokers | (r_.suit_mask[r_.suit_of[winning]] & above);
+}
+
+// Whether a partner of ``seat`` still to play to the trick holds a card that beats
+// ``winning`` and that no opponent playing after that partner can beat (judged by its
+// strongest such card: a trump, else a joker, else the highest of the suit led).
+bool Search::partner_takes(int seat, int trick_len, int winning) const {
+    const bool side = side_of_seat_[seat];
+    int after[kMaxSeats];
+    int n = 0;
+    for (int place = trick_len + 1, s = seat; place < players_; ++place) {
+        s = s + 1 == players_ ? 0 : s + 1;
+        after[n++] = s;
+    }
+    Mask opponents_after = 0;
+    for (int k = n - 1; k >= 0; --k) {
+        const int s = after[k];
+        if (side_of_seat_[s] != side) {
+            opponents_after |= hands_[s];
+            continue;
+        }
+        const Mask beaters = hands_[s] & beaters_of(winning);
+        if (!beaters) continue;
+        const Mask trumps = beaters & trump_mask_, jokers = beaters & r_.jokers;
+        const int strongest = trumps   ? highest(trumps)
+                              : jokers ? lowest(jokers)
+                                       : highest(beaters);
+        if (!(opponents_after & beaters_of(strongest))) return true;
+    }
+    return false;
 }
 
 // The interval the value lies in, from what is decided: points taken, points whose
@@ -1101,6 +1131,11 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
     auto safe = [&](int card) { return !(later & beaters_of(card)); };
     const bool partner_winning = trick_len && side_of_seat_[win_seat] == maximizing;
     const bool partner_safe = partner_winning && safe(winning);
+    // against an opponent's trick that a partner still to play can take, feed it rather
+    // than throw the cheapest (nodes a deal, seeds 0 on: 6 cutthroat 773k -> 634k, 5
+    // cutthroat 47.2k -> 45.3k, 4 seats 2,716 -> 2,633, 8 seats 323k -> 317k)
+    const bool partner_takes =
+        trick_len && !partner_winning && this->partner_takes(seat, trick_len, winning);
     for (int i = 0; i < n; ++i) {
         const int c = cards[i];
         if (!trick_len)
@@ -1109,8 +1144,10 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
             keys[i] = feed_key[c];
         else if (partner_winning)  // take it over where that is safe, else throw the cheapest
             keys[i] = beats(c, winning) && safe(c) ? cheap_key_[c] - 1000 : dump_key[c];
-        else  // win as cheaply as possible, safely first, else throw the cheapest
-            keys[i] = beats(c, winning) ? cheap_key_[c] + (safe(c) ? 0 : 100) : 1000 + dump_key[c];
+        else  // win as cheaply as possible, safely first, else feed or throw the cheapest
+            keys[i] = beats(c, winning)  ? cheap_key_[c] + (safe(c) ? 0 : 100)
+                      : partner_takes ? 1300 + feed_key[c]
+                                      : 1000 + dump_key[c];
     }
     sort_by(cards, n, keys);
     return n;
