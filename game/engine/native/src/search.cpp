@@ -148,9 +148,7 @@ class Search {
     StartProbe probe_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
     int search_start(const StartProbe& sp, int leader, int a, int b, std::uint64_t games,
                      int alpha, int beta);
-    // probe_start in two halves: what the position's bounds answer and its table key; then
-    // what the table answers (when the first half left it to the table)
-    StartProbe bound_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
+    // what the table answers for the trick start whose bounds left it open
     void consult_table(StartProbe& sp, int alpha, int beta) const;
     // ``search(alpha, beta)`` is the game search from the position
     template <typename GameSearch>
@@ -158,7 +156,6 @@ class Search {
     int estimate_at(int a, int b, std::uint64_t games, Mask remaining) const;
     int points_in(Mask cards) const;
     Mask beaters_of(int winning) const;
-    bool partner_takes(int seat, int trick_len, int winning) const;
     bool interchangeable(int x, int y) const;
     int holder(int card) const;
     int final_value(int a, int b, std::uint64_t games) const;
@@ -499,35 +496,6 @@ Mask Search::beaters_of(int winning) const {
     return trump_mask_ | r_.jokers | (r_.suit_mask[r_.suit_of[winning]] & above);
 }
 
-// Whether a partner of ``seat`` still to play to the trick holds a card that beats
-// ``winning`` and that no opponent playing after that partner can beat (judged by its
-// strongest such card: a trump, else a joker, else the highest of the suit led).
-bool Search::partner_takes(int seat, int trick_len, int winning) const {
-    const bool side = side_of_seat_[seat];
-    int after[kMaxSeats];
-    int n = 0;
-    for (int place = trick_len + 1, s = seat; place < players_; ++place) {
-        s = s + 1 == players_ ? 0 : s + 1;
-        after[n++] = s;
-    }
-    Mask opponents_after = 0;
-    for (int k = n - 1; k >= 0; --k) {
-        const int s = after[k];
-        if (side_of_seat_[s] != side) {
-            opponents_after |= hands_[s];
-            continue;
-        }
-        const Mask beaters = hands_[s] & beaters_of(winning);
-        if (!beaters) continue;
-        const Mask trumps = beaters & trump_mask_, jokers = beaters & r_.jokers;
-        const int strongest = trumps   ? highest(trumps)
-                              : jokers ? lowest(jokers)
-                                       : highest(beaters);
-        if (!(opponents_after & beaters_of(strongest))) return true;
-    }
-    return false;
-}
-
 // The interval the value lies in, from what is decided: points taken, points whose
 // capture is sure, and game once the rest cannot change who wins it. Mid-trick, the
 // cards played so far go to the side winning the trick once no opponent still to play
@@ -761,13 +729,6 @@ std::uint64_t Search::key_hash(const TableKey& key, std::uint64_t relative,
 
 Search::StartProbe Search::probe_start(int leader, int a, int b, std::uint64_t games, int alpha,
                                        int beta) {
-    StartProbe sp = bound_start(leader, a, b, games, alpha, beta);
-    if (!sp.answered && !sp.game_only) consult_table(sp, alpha, beta);
-    return sp;
-}
-
-Search::StartProbe Search::bound_start(int leader, int a, int b, std::uint64_t games, int alpha,
-                                       int beta) {
     StartProbe sp{};
     sp.answered = true;
     const Mask remaining = held_;
@@ -811,6 +772,7 @@ Search::StartProbe Search::bound_start(int leader, int a, int b, std::uint64_t g
     sp.k = keyed(relative, meta);
     sp.lower = lower;
     sp.upper = upper;
+    consult_table(sp, alpha, beta);
     return sp;
 }
 
@@ -1123,19 +1085,34 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
     // at 6), against feeding only at the trick's last card and winning cheapest first:
     // 8 seats 508k -> 387k, 6 seats 44.2k -> 34.9k, 6 cutthroat 1.08 M -> 0.96 M, 4 seats
     // 3.5k -> 3.2k. Trying the unsafe winners after the dumps was worse.
+    //
+    // Against an opponent's trick that a partner still to play can take with a card no
+    // opponent after it beats (judged by its strongest such card: a trump, else a joker,
+    // else the highest of the suit led), the cards that cannot win feed it rather than
+    // throw the cheapest (nodes a deal, seeds 0 on: 6 cutthroat 773k -> 634k, 5 cutthroat
+    // 47.2k -> 45.3k, 4 seats 2,716 -> 2,633, 8 seats 323k -> 317k).
+    //
+    // One pass over the seats still to play, from the last back: ``later`` gathers the
+    // opponents' cards after each seat, ending with all of them after this one.
+    const bool partner_winning = trick_len && side_of_seat_[win_seat] == maximizing;
     Mask later = 0;
-    for (int place = trick_len + 1, s = seat; trick_len && place < players_; ++place) {
-        s = s + 1 == players_ ? 0 : s + 1;
-        if (side_of_seat_[s] != maximizing) later |= hands_[s];
+    bool partner_takes = false;
+    for (int place = trick_len ? players_ - 1 : 0; place > trick_len; --place) {
+        const int s = (seat + place - trick_len) % players_;
+        if (side_of_seat_[s] != maximizing) {
+            later |= hands_[s];
+            continue;
+        }
+        const Mask beaters = partner_winning ? 0 : hands_[s] & beaters_of(winning);
+        if (!beaters) continue;
+        const Mask trumps = beaters & trump_mask_, jokers = beaters & r_.jokers;
+        const int strongest = trumps   ? highest(trumps)
+                              : jokers ? lowest(jokers)
+                                       : highest(beaters);
+        if (!(later & beaters_of(strongest))) partner_takes = true;
     }
     auto safe = [&](int card) { return !(later & beaters_of(card)); };
-    const bool partner_winning = trick_len && side_of_seat_[win_seat] == maximizing;
     const bool partner_safe = partner_winning && safe(winning);
-    // against an opponent's trick that a partner still to play can take, feed it rather
-    // than throw the cheapest (nodes a deal, seeds 0 on: 6 cutthroat 773k -> 634k, 5
-    // cutthroat 47.2k -> 45.3k, 4 seats 2,716 -> 2,633, 8 seats 323k -> 317k)
-    const bool partner_takes =
-        trick_len && !partner_winning && this->partner_takes(seat, trick_len, winning);
     for (int i = 0; i < n; ++i) {
         const int c = cards[i];
         if (!trick_len)
