@@ -84,6 +84,8 @@ class Search {
     int next(int seat, int leader, int led, Mask trick_mask, int trick_len, int winning,
              int win_seat, int a, int b, std::uint64_t games, int alpha, int beta);
     int trick_start(int leader, int a, int b, std::uint64_t games, int alpha, int beta);
+    // ``kGame``: for the game search, valued in game points (``a``, ``b``, ``games`` unused)
+    template <bool kGame>
     int last_two(int i, int leader, int led, Mask trick_mask, int winning, int win_seat, int a,
                  int b, std::uint64_t games, int alpha, int beta);
     int last_trick(int leader, int a, int b, std::uint64_t games) const;
@@ -167,6 +169,7 @@ class Search {
     // ``game``: for the game search, where a scoring card is worth only its game value
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat,
               bool game = false) const;
+    void order_pair(int* cards, int seat, int winning, int win_seat, bool game) const;
     int ordered_legal(int* cards, int seat, int led, Mask trick_mask, int trick_len, int winning,
                       int win_seat, bool game = false) const;
     Mask canonical_key(TableKey& key) const;
@@ -446,11 +449,11 @@ Mask Search::canonical_key(TableKey& key) const {
         if (low == renumbered) continue;  // none of them played yet: already the bottom
         key.cards = (key.cards & ~low) | renumbered;
         for (auto& plane : key.seat_bits) {
-            const Mask marked = plane & low;
+            Mask marked = plane & low;
             plane &= ~low;
-            int i = 0;
-            for (Mask rest = marked ? low : 0; rest; rest &= rest - 1, ++i)
-                if ((marked >> lowest(rest)) & 1) plane |= bit(base + i);
+            // each marked card takes its place among the low cards
+            for (; marked; marked &= marked - 1)
+                plane |= bit(base + popcount(low & ((marked & -marked) - 1)));
         }
     }
     return plain_low;
@@ -824,7 +827,7 @@ int Search::search_start(const StartProbe& sp, int leader, int a, int b, std::ui
         value = *bound;
     } else if (popcount(held_) == 2 * players_) {
         last_cards_ = held_;
-        value = last_two(0, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
+        value = last_two<false>(0, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
     } else {
         value = play(leader, leader, -1, 0, -1, -1, a, b, games, alpha0, beta0);
     }
@@ -942,7 +945,13 @@ int Search::game_start(int leader, int alpha, int beta) {
         upper = std::min(upper, entry->hi);
     }
     const int alpha0 = std::max(alpha, lower), beta0 = std::min(beta, upper);
-    const int value = game_play(leader, leader, -1, 0, -1, -1, alpha0, beta0);
+    int value;
+    if (popcount(remaining) == 2 * players_) {  // 2% more nodes, 4-6% less CPU
+        last_cards_ = remaining;
+        value = last_two<true>(0, leader, -1, 0, -1, -1, 0, 0, 0, alpha0, beta0);
+    } else {
+        value = game_play(leader, leader, -1, 0, -1, -1, alpha0, beta0);
+    }
     table_store(k, value <= alpha0 ? lower : value, value >= beta0 ? upper : value, 0);
     pinned_ |= outer;
     return value;
@@ -1004,10 +1013,16 @@ bool Search::interchangeable(int x, int y) const {
 // each choice of card settles both tricks, so this is plain alpha-beta over at most two
 // cards a seat with the last trick played out at the leaves, with none of the general
 // search's bookkeeping below the transposition table.
+template <bool kGame>
 int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, int win_seat,
                      int a, int b, std::uint64_t games, int alpha, int beta) {
     if (i == players_) {
         pinned_ |= trick_pins(trick_mask, winning) | last_trick_pins(win_seat);
+        if constexpr (kGame) {
+            const int first = r_.game_total(trick_mask), last = r_.game_total(held_);
+            return (side_of_seat_[win_seat] ? first : -first) +
+                   (side_of_seat_[last_trick_winner(win_seat)] ? last : -last);
+        }
         take(trick_mask, win_seat, a, b, games);
         return last_trick(win_seat, a, b, games);
     }
@@ -1019,14 +1034,17 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
     int n = 0;
     for (Mask rest = legal; rest; rest &= rest - 1) cards[n++] = lowest(rest);
     if (n == 2 && interchangeable(cards[0], cards[1])) n = 1;
-    order(cards, n, seat, i, winning, win_seat);
+    if (n == 2 && i)
+        order_pair(cards, seat, winning, win_seat, kGame);
+    else
+        order(cards, n, seat, i, winning, win_seat, kGame);
     const bool maximizing = side_of_seat_[seat];
     int best = maximizing ? -kInfinity : kInfinity;
     for (int k = 0; k < n; ++k) {
         const int card = cards[k];
         const bool wins = winning < 0 || beats(card, winning);
         remove(seat, bit(card));
-        const int value = last_two(i + 1, leader, led < 0 ? card : led, trick_mask | bit(card),
+        const int value = last_two<kGame>(i + 1, leader, led < 0 ? card : led, trick_mask | bit(card),
                                    wins ? card : winning, wins ? seat : win_seat, a, b, games,
                                    alpha, beta);
         restore(seat, bit(card));
@@ -1038,8 +1056,24 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
     return best;
 }
 
-// Keep one card of each run of touching cards worth the same (and not scoring): no card
-// still in play, the current trick included, ranks between them.
+// Two cards to follow with, in the order to try them: in the last two tricks, order()
+// costs more than it saves. Measured from the first lead at 8 seats: 0.4% fewer nodes,
+// 9% less CPU.
+void Search::order_pair(int* cards, int seat, int winning, int win_seat, bool game) const {
+    const int x = cards[0], y = cards[1];
+    const bool x_wins = beats(x, winning), y_wins = beats(y, winning);
+    bool y_first;
+    if (side_of_seat_[win_seat] == side_of_seat_[seat])
+        y_first = feed_key_[game][y] < feed_key_[game][x];
+    else if (x_wins != y_wins)
+        y_first = y_wins;
+    else if (x_wins)
+        y_first = cheap_key_[y] < cheap_key_[x];
+    else
+        y_first = dump_key_[game][y] < dump_key_[game][x];
+    if (y_first) std::swap(cards[0], cards[1]);
+}
+
 // The cards ``seat`` may play, equivalent ones merged, in the order they are tried; how many.
 int Search::ordered_legal(int* cards, int seat, int led, Mask trick_mask, int trick_len,
                           int winning, int win_seat, bool game) const {
@@ -1051,6 +1085,8 @@ int Search::ordered_legal(int* cards, int seat, int led, Mask trick_mask, int tr
     return n;
 }
 
+// Keep one card of each run of touching cards worth the same (and not scoring): no card
+// still in play, the current trick included, ranks between them.
 Mask Search::merge(Mask legal, Mask trick_mask) const {
     const Mask others = (trick_mask | held_) & ~legal;
     Mask keep = legal & (r_.jokers | once_);
