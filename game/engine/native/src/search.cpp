@@ -166,6 +166,8 @@ class Search {
     Mask merge(Mask legal, Mask trick_mask) const;
     bool beats(int card, int current) const;
     bool is_trump(int card) const { return (trump_mask_ >> card) & 1; }
+    // a seat number counted on past the last seat, less than twice round (no division)
+    int wrap(int seat) const { return seat < players_ ? seat : seat - players_; }
     // ``game``: for the game search, where a scoring card is worth only its game value
     int order(int* cards, int n, int seat, int trick_len, int winning, int win_seat,
               bool game = false) const;
@@ -421,7 +423,7 @@ void Search::take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) 
 int Search::next(int seat, int leader, int led, Mask trick_mask, int trick_len, int winning,
                  int win_seat, int a, int b, std::uint64_t games, int alpha, int beta) {
     if (trick_len < players_)
-        return play((seat + 1) % players_, leader, led, trick_mask, winning, win_seat, a, b,
+        return play(seat + 1 == players_ ? 0 : seat + 1, leader, led, trick_mask, winning, win_seat, a, b,
                     games, alpha, beta);
     pinned_ |= trick_pins(trick_mask, winning);
     take(trick_mask, win_seat, a, b, games);
@@ -1027,7 +1029,7 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
         return last_trick(win_seat, a, b, games);
     }
     count_node();
-    const int seat = (leader + i) % players_;
+    const int seat = wrap(leader + i);
     const Mask hand = hands_[seat];
     const Mask legal = legal_cards(r_, hand, led, trump_);
     int cards[2];
@@ -1134,7 +1136,7 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
     Mask later = 0;
     bool partner_takes = false;
     for (int place = trick_len ? players_ - 1 : 0; place > trick_len; --place) {
-        const int s = (seat + place - trick_len) % players_;
+        const int s = wrap(seat + place - trick_len);
         if (side_of_seat_[s] != maximizing) {
             later |= hands_[s];
             continue;
