@@ -55,15 +55,16 @@ def available() -> bool:
     return _core is not None
 
 
-def _configure(data: RulesData) -> None:
-    _core.configure(
+def configure(core, data: RulesData) -> None:
+    """Tell a core module (ours, or another build of it: bench/solver_ab.py) the rules."""
+    core.configure(
         list(data.suit_of), list(data.rank_of), list(data.game_value), list(data.jokers),
         data.jack_rank, data.deck, data.hand_size,
     )  # fmt: skip
 
 
 if _core is not None:
-    _configure(HOUSE_RULES)
+    configure(_core, HOUSE_RULES)
 
 
 def _position(p: Position) -> tuple:

@@ -630,7 +630,9 @@ def test_rules_the_core_cannot_search_are_refused_and_the_rules_before_kept(game
     position = a_position()
     before = solver_native.solve(position, Utility(frozenset({0})))
     with pytest.raises(ValueError, match=words):
-        solver_native._configure(replace(solver_native.HOUSE_RULES, game_value=game_value))
+        solver_native.configure(
+            solver_native._core, replace(solver_native.HOUSE_RULES, game_value=game_value)
+        )
     assert solver_native.solve(position, Utility(frozenset({0}))) == before
 
 
