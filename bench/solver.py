@@ -50,6 +50,13 @@ def first_lead_state(
     return state
 
 
+def table_setup(players: int, cutthroat: bool) -> MatchSetup:
+    """Even seat counts as two partnerships (4v4 at 8), odd ones or ``cutthroat`` alone."""
+    if players % 2 == 0 and not cutthroat:
+        return MatchSetup.partnerships(players, 2)
+    return MatchSetup.cutthroat(players)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -118,11 +125,7 @@ def main() -> None:
     parser.add_argument("--cards-played", type=int, default=0, help="then random cards")
     parser.add_argument("--cutthroat", action="store_true", help="every seat for itself")
     args = parser.parse_args()
-    setup = (
-        MatchSetup.partnerships(args.players, 2)
-        if args.players % 2 == 0 and not args.cutthroat
-        else MatchSetup.cutthroat(args.players)
-    )
+    setup = table_setup(args.players, args.cutthroat)
     backends = []
     if args.backend in ("both", "python"):
         backends.append((solver_py, args.python_deals))

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.solver import first_lead_state, percentile  # noqa: E402
+from bench.solver import first_lead_state, percentile, table_setup  # noqa: E402
 from game.engine import solver_native  # noqa: E402
 from game.engine.solver import Utility, position_of  # noqa: E402
 from game.engine.state import MatchSetup  # noqa: E402
@@ -86,11 +86,7 @@ def main() -> None:
     parser.add_argument("--cutthroat", action="store_true")
     parser.add_argument("--every-lead", action="store_true", help="value every card")
     args = parser.parse_args()
-    setup = (
-        MatchSetup.partnerships(args.players, 2)
-        if args.players % 2 == 0 and not args.cutthroat
-        else MatchSetup.cutthroat(args.players)
-    )
+    setup = table_setup(args.players, args.cutthroat)
     with tempfile.TemporaryDirectory() as scratch:
         cores = [
             build(rev, f"smear_native_ab{k}", Path(scratch)) for k, rev in enumerate(args.revs)
