@@ -423,8 +423,8 @@ void Search::take(Mask cards, int winner, int& a, int& b, std::uint64_t& games) 
 int Search::next(int seat, int leader, int led, Mask trick_mask, int trick_len, int winning,
                  int win_seat, int a, int b, std::uint64_t games, int alpha, int beta) {
     if (trick_len < players_)
-        return play(seat + 1 == players_ ? 0 : seat + 1, leader, led, trick_mask, winning, win_seat, a, b,
-                    games, alpha, beta);
+        return play(seat + 1 == players_ ? 0 : seat + 1, leader, led, trick_mask, winning,
+                    win_seat, a, b, games, alpha, beta);
     pinned_ |= trick_pins(trick_mask, winning);
     take(trick_mask, win_seat, a, b, games);
     return trick_start(win_seat, a, b, games, alpha, beta);
@@ -1052,9 +1052,10 @@ int Search::last_two(int i, int leader, int led, Mask trick_mask, int winning, i
         const int card = cards[k];
         const bool wins = winning < 0 || beats(card, winning);
         remove(seat, bit(card));
-        const int value = last_two<kGame>(i + 1, leader, led < 0 ? card : led, trick_mask | bit(card),
-                                   wins ? card : winning, wins ? seat : win_seat, a, b, games,
-                                   alpha, beta);
+        const int value =
+            last_two<kGame>(i + 1, leader, led < 0 ? card : led, trick_mask | bit(card),
+                            wins ? card : winning, wins ? seat : win_seat, a, b, games, alpha,
+                            beta);
         restore(seat, bit(card));
         if (maximizing ? value > best : value < best) best = value;
         if (maximizing) alpha = std::max(alpha, value);
