@@ -57,10 +57,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=NOT_ALLOWED)
             return
         self.table_id = table.pk
-        html = await database_sync_to_async(redraw.table_html)(table, self.owner)
+        # join the table's group before reading the table: a change stored after the read
+        # is then heard (its redraw follows the first message), never lost
         self.group = events.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         events.connections_live_on(asyncio.get_running_loop())
+        html = await database_sync_to_async(redraw.table_html)(table, self.owner)
         await self.accept()
         # a connection that drops and comes back starts again from the table as it is
         await self.send(text_data=html)

@@ -16,6 +16,13 @@ from scoresheet.services import group_name
 NO_SUCH_SHEET = 4404
 
 
+def _sheet_id(token: str) -> int | None:
+    try:
+        return selectors.sheet_for_watch_token(token=token).pk
+    except Http404:
+        return None
+
+
 def _render(token: str) -> tuple[int, str] | None:
     try:
         sheet = selectors.sheet_for_watch_token(token=token)
@@ -31,16 +38,21 @@ class WatchConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.token = self.scope["url_route"]["kwargs"]["token"]
         self.group = None
-        rendered = await database_sync_to_async(_render)(self.token)
-        if rendered is None:
+        sheet_id = await database_sync_to_async(_sheet_id)(self.token)
+        if sheet_id is None:
             await self.close(code=NO_SUCH_SHEET)
             return
-        sheet_id, html = rendered
+        # join the sheet's group before reading the sheet: a change saved after the read
+        # is then heard (its redraw follows the first message), never lost
         self.group = group_name(sheet_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        rendered = await database_sync_to_async(_render)(self.token)
+        if rendered is None:  # deleted meanwhile
+            await self.close(code=NO_SUCH_SHEET)
+            return
         await self.accept()
         # a watcher that reconnects may have missed changes: start from the sheet as it is
-        await self.send(text_data=html)
+        await self.send(text_data=rendered[1])
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:

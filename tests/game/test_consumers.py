@@ -10,11 +10,12 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from game import consumers, events, store
+from game import consumers, events, redraw, store
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
 from game.identity import GUEST_TOKEN
 from game.models import ActionLog, Seat, Table
+from game.services import play
 from smearsite import websockets
 from smearsite.asgi import application
 
@@ -241,6 +242,33 @@ async def test_a_connection_that_drops_and_returns_resumes_where_the_table_is():
         assert f'data-index="{len(now.round.history)}"' in resumed
     finally:
         await again.disconnect()
+
+
+async def test_a_move_stored_while_a_connection_opens_still_reaches_it(monkeypatch):
+    # the move lands after the table was read for the first message: the connection must
+    # hear of it all the same, or it shows the table as it was until the next change
+    table, session = await sync_to_async(_guest_with_table)()
+    read = redraw.table_html
+    moved = []
+
+    def read_then_move(table_row: Table, owner) -> str:
+        html = read(table_row, owner)
+        if not moved:
+            match = _truth(table_row.pk)
+            action, index = action_code(match.legal_actions()[0]), len(match.round.history)
+            play.table_play(table_id=table_row.pk, seat_owner=owner, action=action, index=index)
+            moved.append(index)
+        return html
+
+    monkeypatch.setattr(redraw, "table_html", read_then_move)
+    socket = await connected(table.code, session)
+    try:
+        messages = await drain(socket)
+        now = await sync_to_async(_truth)(table.pk)  # the bots answered inside the move
+        assert f'data-index="{moved[0]}"' in messages[0]
+        assert f'data-index="{len(now.round.history)}"' in messages[-1]
+    finally:
+        await socket.disconnect()
 
 
 def _allowed(table_id: int, seat: int) -> set[str]:

@@ -59,6 +59,29 @@ async def test_every_change_reaches_the_watchers_even_an_undo(sheet, sam):
         await communicator.disconnect()
 
 
+async def test_a_hand_saved_while_a_watcher_connects_still_reaches_it(sheet, sam, monkeypatch):
+    # the hand is saved after the sheet was read for the first message: the watcher must
+    # hear of it all the same, or it shows the sheet as it was until the next change
+    read = consumers._render
+    saved = []
+
+    def read_then_save(token: str):
+        rendered = read(token)
+        if not saved:
+            add(sheet, sam, 1, 3, (1, 2))
+            saved.append(True)
+        return rendered
+
+    monkeypatch.setattr(consumers, "_render", read_then_save)
+    communicator = watcher(sheet.watch_token)
+    try:
+        await communicator.connect(timeout=TIMEOUT)
+        assert "No hands yet." in await communicator.receive_from(timeout=TIMEOUT)
+        assert 'id="hand-1"' in await communicator.receive_from(timeout=TIMEOUT)
+    finally:
+        await communicator.disconnect()
+
+
 async def test_what_a_watcher_sends_is_ignored(sheet):
     communicator = watcher(sheet.watch_token)
     try:
