@@ -23,15 +23,13 @@ def _sheet_id(token: str) -> int | None:
         return None
 
 
-def _render(token: str) -> tuple[int, str] | None:
+def _render(token: str) -> str | None:
     try:
         sheet = selectors.sheet_for_watch_token(token=token)
     except Http404:
         return None
     view = selectors.sheet_view(sheet=sheet)
-    return sheet.pk, render_to_string(
-        "scoresheet/watch.html#watched", {"view": view, "token": token}
-    )
+    return render_to_string("scoresheet/watch.html#watched", {"view": view, "token": token})
 
 
 class WatchConsumer(AsyncWebsocketConsumer):
@@ -46,13 +44,13 @@ class WatchConsumer(AsyncWebsocketConsumer):
         # is then heard (its redraw follows the first message), never lost
         self.group = group_name(sheet_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        rendered = await database_sync_to_async(_render)(self.token)
-        if rendered is None:  # deleted meanwhile
+        html = await database_sync_to_async(_render)(self.token)
+        if html is None:  # deleted meanwhile
             await self.close(code=NO_SUCH_SHEET)
             return
         await self.accept()
         # a watcher that reconnects may have missed changes: start from the sheet as it is
-        await self.send(text_data=rendered[1])
+        await self.send(text_data=html)
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
@@ -63,8 +61,8 @@ class WatchConsumer(AsyncWebsocketConsumer):
         return
 
     async def sheet_changed(self, event: dict) -> None:
-        rendered = await database_sync_to_async(_render)(self.token)
-        if rendered is None:
+        html = await database_sync_to_async(_render)(self.token)
+        if html is None:
             await self.close(code=NO_SUCH_SHEET)
             return
-        await self.send(text_data=rendered[1])
+        await self.send(text_data=html)
