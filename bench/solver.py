@@ -32,7 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from game.bots.sampling import knowledge  # noqa: E402
 from game.engine import solver_native, solver_py  # noqa: E402
 from game.engine.rules import PASS, bid_action  # noqa: E402
-from game.engine.solver import SearchStats, Utility, position_of, solve_sampled  # noqa: E402
+from game.engine.solver import (  # noqa: E402
+    Position,
+    SearchStats,
+    Utility,
+    position_of,
+    solve_sampled,
+)
 from game.engine.state import MatchSetup, RoundState, shuffle_deal  # noqa: E402
 
 
@@ -48,6 +54,14 @@ def first_lead_state(
     for _ in range(tricks_played * setup.players + cards_played):
         state = state.apply(rng.choice(state.legal_actions()))
     return state
+
+
+def first_lead_position(
+    setup: MatchSetup, seed: int, tricks_played: int = 0, cards_played: int = 0
+) -> tuple[Position, Utility]:
+    """first_lead_state's position, and the utility of the side to move."""
+    position = position_of(first_lead_state(setup, seed, tricks_played, cards_played))
+    return position, Utility(frozenset({position.unit_of[position.to_act]}))
 
 
 def table_setup(players: int, cutthroat: bool) -> MatchSetup:
@@ -76,8 +90,7 @@ def measure(
 ) -> None:
     times, nodes = [], 0
     for seed in range(deals):
-        position = position_of(first_lead_state(setup, seed, tricks, cards))
-        utility = Utility(frozenset({position.unit_of[position.to_act]}))
+        position, utility = first_lead_position(setup, seed, tricks, cards)
         stats = SearchStats()
         start = time.perf_counter()
         if every_lead:

@@ -31,9 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.solver import first_lead_state, percentile, table_setup  # noqa: E402
+from bench.solver import first_lead_position, percentile, table_setup  # noqa: E402
 from game.engine import solver_native  # noqa: E402
-from game.engine.solver import Utility, position_of  # noqa: E402
 from game.engine.state import MatchSetup  # noqa: E402
 
 NATIVE = "game/engine/native"
@@ -100,9 +99,7 @@ def time_deals(cores: list, setup: MatchSetup, args) -> tuple[list, list, list]:
     nodes = [0] * len(cores)
     values = [[] for _ in cores]
     for seed in range(args.first_seed, args.first_seed + args.deals):
-        state = first_lead_state(setup, seed, args.tricks_played, args.cards_played)
-        position = position_of(state)
-        utility = Utility(frozenset({position.unit_of[position.to_act]}))
+        position, utility = first_lead_position(setup, seed, args.tricks_played, args.cards_played)
         p, u = solver_native._position(position), solver_native._utility(utility)
         times = [float("inf")] * len(cores)
         for repeat in range(args.repeats):
