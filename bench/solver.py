@@ -30,6 +30,7 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.bots.sampling import knowledge  # noqa: E402
+from game.bots.valuation import Situation, contract_utility  # noqa: E402
 from game.engine import solver_native, solver_py  # noqa: E402
 from game.engine.rules import PASS, bid_action  # noqa: E402
 from game.engine.solver import (  # noqa: E402
@@ -43,25 +44,37 @@ from game.engine.state import MatchSetup, RoundState, shuffle_deal  # noqa: E402
 
 
 def first_lead_state(
-    setup: MatchSetup, seed: int, tricks_played: int = 0, cards_played: int = 0
+    setup: MatchSetup, seed: int, tricks_played: int = 0, cards_played: int = 0, bid: int = 1
 ) -> RoundState:
-    """Seat 1 (the dealer's left) bids 1, everyone else passes; then ``tricks_played``
-    tricks and ``cards_played`` more cards, random and legal."""
+    """Seat 1 (the dealer's left) bids ``bid``, everyone else passes; then
+    ``tricks_played`` tricks and ``cards_played`` more cards, random and legal."""
     rng = Random(seed)
     state = RoundState(setup, shuffle_deal(setup, 0, rng))
     while state.in_auction():
-        state = state.apply(bid_action(1) if state.current_player() == 1 else PASS)
+        state = state.apply(bid_action(bid) if state.current_player() == 1 else PASS)
     for _ in range(tricks_played * setup.players + cards_played):
         state = state.apply(rng.choice(state.legal_actions()))
     return state
 
 
 def first_lead_position(
-    setup: MatchSetup, seed: int, tricks_played: int = 0, cards_played: int = 0
+    setup: MatchSetup,
+    seed: int,
+    tricks_played: int = 0,
+    cards_played: int = 0,
+    contract: int | None = None,
 ) -> tuple[Position, Utility]:
-    """first_lead_state's position, and the utility of the side to move."""
-    position = position_of(first_lead_state(setup, seed, tricks_played, cards_played))
-    return position, Utility(frozenset({position.unit_of[position.to_act]}))
+    """first_lead_state's position, and the utility of the side to move: points taken
+    minus points conceded, or with ``contract`` (seat 1's bid) the expert's first-trick
+    utility."""
+    state = first_lead_state(setup, seed, tricks_played, cards_played, contract or 1)
+    position = position_of(state)
+    unit = position.unit_of[position.to_act]
+    if contract is None:
+        return position, Utility(frozenset({unit}))
+    sizes = tuple(len(team) for team in setup.teams)
+    situation = Situation(unit, setup.unit_of[1], contract, (0,) * setup.units, setup.target, sizes)
+    return position, contract_utility(situation, defenders_together=True)
 
 
 def table_setup(players: int, cutthroat: bool) -> MatchSetup:
@@ -86,11 +99,17 @@ def report(label: str, times: list[float], nodes: int) -> None:
 
 
 def measure(
-    backend, setup: MatchSetup, deals: int, every_lead: bool, tricks: int, cards: int
+    backend,
+    setup: MatchSetup,
+    deals: int,
+    every_lead: bool,
+    tricks: int,
+    cards: int,
+    contract: int | None,
 ) -> None:
     times, nodes = [], 0
     for seed in range(deals):
-        position, utility = first_lead_position(setup, seed, tricks, cards)
+        position, utility = first_lead_position(setup, seed, tricks, cards, contract)
         stats = SearchStats()
         start = time.perf_counter()
         if every_lead:
@@ -137,6 +156,7 @@ def main() -> None:
     parser.add_argument("--tricks-played", type=int, default=0, help="random tricks first")
     parser.add_argument("--cards-played", type=int, default=0, help="then random cards")
     parser.add_argument("--cutthroat", action="store_true", help="every seat for itself")
+    parser.add_argument("--contract", type=int, metavar="BID", help="seat 1 bids BID")
     args = parser.parse_args()
     setup = table_setup(args.players, args.cutthroat)
     backends = []
@@ -151,10 +171,19 @@ def main() -> None:
         if args.tricks_played or args.cards_played
         else "from the first lead"
     )
-    print(f"{args.players} players ({len(setup.teams)} units), {start}:")
+    question = f", bid {args.contract} made or beaten" if args.contract else ""
+    print(f"{args.players} players ({len(setup.teams)} units), {start}{question}:")
     for every_lead in (False, True) if args.every_lead else (False,):
         for backend, deals in backends:
-            measure(backend, setup, deals, every_lead, args.tricks_played, args.cards_played)
+            measure(
+                backend,
+                setup,
+                deals,
+                every_lead,
+                args.tricks_played,
+                args.cards_played,
+                args.contract,
+            )
     if args.batch:
         batches = max(1, args.deals // args.batch)
         measure_batch(
