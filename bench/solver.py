@@ -64,17 +64,20 @@ def first_lead_position(
     cards_played: int = 0,
     contract: int | None = None,
 ) -> tuple[Position, Utility]:
-    """first_lead_state's position, and the utility of the side to move: points taken
-    minus points conceded, or with ``contract`` (seat 1's bid) the expert's first-trick
-    utility."""
+    """first_lead_state's position, and the question_utility of the side to move."""
     state = first_lead_state(setup, seed, tricks_played, cards_played, contract or 1)
     position = position_of(state)
-    unit = position.unit_of[position.to_act]
+    return position, question_utility(setup, position.unit_of[position.to_act], contract)
+
+
+def question_utility(setup: MatchSetup, unit: int, contract: int | None) -> Utility:
+    """``unit``'s points taken minus points conceded, or with ``contract`` (seat 1's bid)
+    the expert's first-trick utility."""
     if contract is None:
-        return position, Utility(frozenset({unit}))
+        return Utility(frozenset({unit}))
     sizes = tuple(len(team) for team in setup.teams)
     situation = Situation(unit, setup.unit_of[1], contract, (0,) * setup.units, setup.target, sizes)
-    return position, contract_utility(situation, defenders_together=True)
+    return contract_utility(situation, defenders_together=True)
 
 
 def table_setup(players: int, cutthroat: bool) -> MatchSetup:
@@ -123,15 +126,21 @@ def measure(
 
 
 def measure_batch(
-    setup: MatchSetup, deals: int, count: int, tricks: int, cards: int, threads: int
+    setup: MatchSetup,
+    deals: int,
+    count: int,
+    tricks: int,
+    cards: int,
+    threads: int,
+    contract: int | None,
 ) -> None:
     """solve_sampled from the leader's knowledge: ``count`` deals valued per call."""
     times, nodes = [], 0
     cpu = time.process_time()
     for seed in range(deals):
-        state = first_lead_state(setup, seed, tricks, cards)
+        state = first_lead_state(setup, seed, tricks, cards, contract or 1)
         known = knowledge(state.view_for(state.current_player()))
-        utility = Utility(frozenset({setup.unit_of[known.seat]}))
+        utility = question_utility(setup, setup.unit_of[known.seat], contract)
         start = time.perf_counter()
         result = solve_sampled(
             known, utility, count=count, seed=seed, mode="actions", threads=threads
@@ -187,7 +196,13 @@ def main() -> None:
     if args.batch:
         batches = max(1, args.deals // args.batch)
         measure_batch(
-            setup, batches, args.batch, args.tricks_played, args.cards_played, args.threads
+            setup,
+            batches,
+            args.batch,
+            args.tricks_played,
+            args.cards_played,
+            args.threads,
+            args.contract,
         )
 
 
