@@ -108,5 +108,23 @@ def functional_deck(players: int) -> int:
     return ranks | ranks << 13 | ranks << 26 | ranks << 39 | JOKERS
 
 
+def full_deck(jokers: int) -> int:
+    """All 52 cards and the first ``jokers`` jokers (``J1`` alone when there is one)."""
+    return (1 << 52) - 1 | ((1 << (52 + jokers)) - (1 << 52))
+
+
+def jack_of(suit: int) -> int:
+    return suit * 13 + JACK
+
+
+# the other suit of each suit's colour: spades and clubs are black, hearts and diamonds red
+SAME_COLOUR = (3, 2, 1, 0)
+
+
+def jick_of(trump: int) -> int:
+    """The jick: the other jack of the trump suit's colour."""
+    return SAME_COLOUR[trump] * 13 + JACK
+
+
 def hidden_count(players: int) -> int:
     return functional_deck(players).bit_count() - HAND_SIZE * players

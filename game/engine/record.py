@@ -1,8 +1,10 @@
-"""smear-record/1: write a match, read it back, and replay it (shared/spec/record.md)."""
+"""smear-record/1: write a match, read it back, and replay it (shared/spec/record.md, and
+shared/spec/variants.md for the table's ``rules``, naming trump and the discards)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -10,6 +12,7 @@ from . import rules
 from .cards import SUITS, card_code, cards_of, parse_card
 from .rules import PASS
 from .state import Deal, IllegalAction, MatchSetup, MatchState, RoundState
+from .variants import HOUSE, RulesError, from_record
 
 FORMAT = "smear-record/1"
 
@@ -32,13 +35,16 @@ class RecordError(ValueError):
 
 def write(match: MatchState) -> dict[str, Any]:
     setup = match.setup
-    return {
+    data = {
         "format": FORMAT,
         "players": setup.players,
         "teams": [list(unit) for unit in setup.teams],
         "target": setup.target,
-        "rounds": [_write_round(state) for state in match.rounds],
     }
+    if setup.rules != replace(HOUSE, target=setup.target):  # no rules: the house rules
+        data["rules"] = setup.rules.to_record()
+    data["rounds"] = [_write_round(state) for state in match.rounds]
+    return data
 
 
 def dumps(match: MatchState) -> str:
@@ -51,10 +57,11 @@ def _codes(mask: int) -> list[str]:
 
 def _write_round(state: RoundState) -> dict[str, Any]:
     deal = state.deal
+    hidden = [card_code(c) for c in deal.pack] if deal.pack else _codes(deal.hidden)
     return {
         "dealer": deal.dealer,
         "hands": [_codes(hand) for hand in deal.hands],
-        "hidden": _codes(deal.hidden),
+        "hidden": hidden,
         "actions": [_write_action(seat, action) for seat, action in state.seated_history()],
     }
 
@@ -64,6 +71,10 @@ def _write_action(seat: int, action: int) -> dict[str, Any]:
         return {"seat": seat, "pass": True}
     if rules.is_bid(action):
         return {"seat": seat, "bid": rules.bid_amount(action)}
+    if rules.is_trump_action(action):
+        return {"seat": seat, "trump": SUITS[rules.named_suit(action)]}
+    if rules.is_discard(action):
+        return {"seat": seat, "discard": _codes(rules.discarded(action))}
     return {"seat": seat, "play": card_code(action)}
 
 
@@ -101,19 +112,39 @@ def read(data: str | bytes | dict, legal_log: list[list[list[str]]] | None = Non
 
 
 def _read_setup(data: dict) -> MatchSetup:
-    players, teams, target = data.get("players"), data.get("teams"), data.get("target", 21)
+    players, teams = data.get("players"), data.get("teams")
     if not _is_int(players):
         raise RecordError("players must be a whole number")
     if not isinstance(teams, list) or not all(
         isinstance(unit, list) and all(_is_int(seat) for seat in unit) for unit in teams
     ):
         raise RecordError("teams must be a list of lists of seats")
+    table = _read_rules(data)
+    # without rules a record is the house rules at its own target, as before the variants
+    target = data.get("target", table.target if "rules" in data else 21)
     if not _is_int(target):
         raise RecordError("target must be a whole number")
+    if "rules" in data and target != table.target:
+        raise RecordError(f"rules: target is {table.target}, but the record says {target}")
     try:
-        return MatchSetup(players, tuple(tuple(unit) for unit in teams), target)
+        return MatchSetup(players, tuple(tuple(unit) for unit in teams), target, table)
     except ValueError as error:
         raise RecordError(str(error)) from None
+
+
+def _read_rules(data: dict):
+    if "rules" not in data:
+        return HOUSE
+    given = data["rules"]
+    try:
+        table = from_record(given)
+    except RulesError as error:
+        raise RecordError(f"rules: {error} (option {error.option})") from None
+    if isinstance(given, dict):
+        for option in ("players", "teams"):
+            if option in given and given[option] != data.get(option):
+                raise RecordError(f"rules: {option} differs from the record's (option {option})")
+    return table
 
 
 def _first_dealer(rounds: list, setup: MatchSetup) -> int:
@@ -135,7 +166,7 @@ def _read_round(match: MatchState, index: int, data: Any, legal_log: list | None
     if not match.needs_deal():
         raise RecordError(f"round {index - 1} is unfinished", index)
     try:
-        match = match.start_round(_read_deal(data))
+        match = match.start_round(_read_deal(data, match.setup.rules.is_house))
     except (IllegalAction, ValueError) as error:
         raise RecordError(str(error), index) from None
     masks: list[int] | None = None if legal_log is None else []
@@ -156,7 +187,7 @@ def _sorted_codes(mask: int) -> tuple[str, ...]:
     return tuple(sorted(rules.action_code(action) for action in cards_of(mask)))
 
 
-def _read_deal(data: dict) -> Deal:
+def _read_deal(data: dict, house: bool) -> Deal:
     dealer, hands, hidden = data.get("dealer"), data.get("hands"), data.get("hidden")
     if not _is_int(dealer):
         raise ValueError("dealer must be a seat number")
@@ -164,7 +195,8 @@ def _read_deal(data: dict) -> Deal:
         raise ValueError("hands must be a list of lists of cards")
     if not isinstance(hidden, list):
         raise ValueError("hidden must be a list of cards")
-    return Deal(dealer, tuple(_read_cards(hand) for hand in hands), _read_cards(hidden))
+    pack = () if house else tuple(_read_pack(hidden))
+    return Deal(dealer, tuple(_read_cards(hand) for hand in hands), _read_cards(hidden), pack)
 
 
 def _read_cards(codes: list) -> int:
@@ -175,6 +207,18 @@ def _read_cards(codes: list) -> int:
             raise ValueError(f"{card_code(c)} is dealt twice")
         mask |= 1 << c
     return mask
+
+
+def _read_pack(codes: list) -> list[int]:
+    """The cards of a list of codes, in order, each once."""
+    seen, cards = 0, []
+    for code in codes:
+        c = parse_card(code)
+        if seen >> c & 1:
+            raise ValueError(f"{card_code(c)} is dealt twice")
+        seen |= 1 << c
+        cards.append(c)
+    return cards
 
 
 def _read_action(data: Any, round_index: int, number: int) -> tuple[int, int]:
@@ -198,25 +242,39 @@ def _read_any_action(data: Any, round_index: int, number: int) -> tuple[int, int
     seat = data.get("seat")
     if not _is_int(seat):
         raise fail("an action needs a seat number")
-    kinds = ("bid" in data) + ("pass" in data) + ("play" in data)
-    if kinds != 1:
-        raise fail("an action has exactly one of bid, pass or play")
-    kind = "play" if "play" in data else "bid" if "bid" in data else "pass"
+    kinds = [kind for kind in _ACTION_KINDS if kind in data]
+    if len(kinds) != 1:
+        raise fail("an action has exactly one of bid, pass, trump, discard or play")
+    kind = kinds[0]
     value = data[kind]
     if kind == "pass":
         if value is not True:
             raise fail("pass must be true")
         return seat, PASS
     if kind == "bid":
-        if not _is_int(value) or not rules.MIN_BID <= value <= rules.MAX_BID:
-            raise fail(f"a bid is a whole number from {rules.MIN_BID} to {rules.MAX_BID}")
+        if not _is_int(value) or not 1 <= value <= rules.MOST_POINTS:
+            raise fail(f"a bid is a whole number from 1 to {rules.MOST_POINTS}")
         return seat, rules.bid_action(value)
+    if kind == "trump":
+        if not isinstance(value, str) or value.upper() not in SUITS or len(value) != 1:
+            raise fail("trump is a suit: S, H, D or C")
+        return seat, rules.trump_action(SUITS.index(value.upper()))
+    if kind == "discard":
+        if not isinstance(value, list) or not all(isinstance(code, str) for code in value):
+            raise fail("discard is a list of card codes")
+        try:
+            return seat, rules.discard_action(_read_cards(value))
+        except ValueError as error:
+            raise fail(str(error)) from None
     if not isinstance(value, str):
         raise fail("play must be a card code")
     try:
         return seat, parse_card(value)
     except ValueError as error:
         raise fail(str(error)) from None
+
+
+_ACTION_KINDS = ("bid", "pass", "trump", "discard", "play")
 
 
 def _is_int(value: Any) -> bool:
@@ -244,27 +302,20 @@ def replay(data: str | bytes | dict) -> dict[str, Any]:
 
 def _round_summary(state: RoundState, legal: list[list[str]]) -> dict[str, Any]:
     result = state.result
-    points = None
-    if result is not None:
-        p = result.points
-        points = {
-            "high": p.high,
-            "low": p.low,
-            "jack": p.jack,
-            "jokers": list(p.jokers),
-            "game": p.game,
-        }
     bidder = state.bidder_seat
-    return {
+    summary = {
         "legal": legal,
         "trump": SUITS[state.trump] if state.trump >= 0 else None,
-        "points": points,
+        "points": result.points.by_name() if result else None,
         "raw": list(result.raw) if result else None,
         "match_after": list(result.match_after) if result else None,
         "bidder_unit": None if bidder is None else state.setup.unit_of[bidder],
         "bid": state.bid,
         "made": result.made if result else None,
     }
+    if result is not None and result.redeal:
+        summary["redeal"] = True
+    return summary
 
 
 def replay_lines(text: str) -> tuple[list[str], int]:

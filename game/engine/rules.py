@@ -1,40 +1,50 @@
-"""The house rules of Smear: the only copy of them.
+"""The rules of Smear: the only copy of them.
 
 Everything here works on ints and bit masks (see ``cards``) so that the state machine
-and the solver share these functions at full speed.
+and the solver share these functions at full speed. The house rules (seed 000) are the
+plain functions; a table with the full deck (``variants.Rules.is_house`` false) reads its
+trump through ``trumps_of`` and its options from its ``Rules``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from .cards import (
-    JACK,
     JOKER_1,
     JOKER_2,
     JOKERS,
     SUIT_MASK,
     SUIT_OF,
+    SUITS,
     card_code,
     cards_of,
     game_total,
+    jack_of,
+    jick_of,
     parse_card,
 )
+from .variants import HOUSE_POINTS, MOST_POINTS
 
 MIN_BID = 1
 MAX_BID = 6
 DEFAULT_TARGET = 21
 
-# Actions are ints: a card is its own action, then pass, then the bids 1..6.
+# Actions are ints: a card is its own action, then pass, the bids 1..7, naming each
+# trump suit, and a whole discard (a tag bit above the cards' mask).
 PASS = 54
 _BID_BASE = PASS
-BIDS = tuple(range(_BID_BASE + MIN_BID, _BID_BASE + MAX_BID + 1))
+BIDS = tuple(range(_BID_BASE + 1, _BID_BASE + MOST_POINTS + 1))
+TRUMP_BASE = BIDS[-1] + 1
+TRUMPS = tuple(range(TRUMP_BASE, TRUMP_BASE + 4))
+DISCARD = 1 << 64
 
 
 def bid_action(amount: int) -> int:
-    if not MIN_BID <= amount <= MAX_BID:
-        raise ValueError(f"a bid is {MIN_BID} to {MAX_BID}, not {amount}")
+    if not 1 <= amount <= MOST_POINTS:
+        raise ValueError(f"a bid is 1 to {MOST_POINTS}, not {amount}")
     return _BID_BASE + amount
 
 
@@ -50,19 +60,49 @@ def is_card(action: int) -> bool:
     return 0 <= action < PASS
 
 
+def trump_action(suit: int) -> int:
+    return TRUMP_BASE + suit
+
+
+def is_trump_action(action: int) -> bool:
+    return TRUMP_BASE <= action < TRUMP_BASE + 4
+
+
+def named_suit(action: int) -> int:
+    return action - TRUMP_BASE
+
+
+def discard_action(cards: int) -> int:
+    """A seat's whole discard as one action: the cards' mask under a tag bit."""
+    return DISCARD | cards
+
+
+def is_discard(action: int) -> bool:
+    return action >> 64 == 1
+
+
+def discarded(action: int) -> int:
+    return action & (DISCARD - 1)
+
+
 def _spell(action: int) -> str:
     if action == PASS:
         return "pass"
     if is_bid(action):
         return f"bid:{bid_amount(action)}"
+    if is_trump_action(action):
+        return f"trump:{SUITS[named_suit(action)]}"
     return card_code(action)
 
 
-_ACTION_CODES = tuple(_spell(action) for action in range(BIDS[-1] + 1))
+_ACTION_CODES = tuple(_spell(action) for action in range(TRUMPS[-1] + 1))
 
 
 def action_code(action: int) -> str:
-    """``bid:N``, ``pass`` or a card code: the spelling the game record uses."""
+    """``bid:N``, ``pass``, ``trump:S``, ``discard:9H,3C`` or a card code: the spelling the
+    game record and the site's forms use."""
+    if action.__class__ is int and action >= DISCARD and is_discard(action):
+        return "discard:" + ",".join(card_code(c) for c in cards_of(discarded(action)))
     if not 0 <= action < len(_ACTION_CODES):
         raise ValueError(f"no action {action!r}")
     return _ACTION_CODES[action]
@@ -77,13 +117,29 @@ def parse_action_code(text: str) -> int:
             return bid_action(int(lowered[4:]))
         except ValueError:
             raise ValueError(f"unknown action {text!r}") from None
+    if lowered.startswith("trump:"):
+        suit = lowered[6:].upper()
+        if len(suit) != 1 or suit not in SUITS:
+            raise ValueError(f"unknown action {text!r}")
+        return trump_action(SUITS.index(suit))
+    if lowered.startswith("discard:"):
+        mask = 0
+        for code in filter(None, lowered[8:].split(",")):
+            card = parse_card(code)
+            if mask >> card & 1:
+                raise ValueError(f"{card_code(card)} is discarded twice")
+            mask |= 1 << card
+        return discard_action(mask)
     return parse_card(text)
 
 
 class Phase(Enum):
-    """Where a round stands: a single-lap auction, then six tricks, then over."""
+    """Where a round stands: a single-lap auction, then (where the bidder names trump) the
+    trump and the exchange of cards, then six tricks, then over."""
 
     AUCTION = "auction"
+    TRUMP = "trump"
+    EXCHANGE = "exchange"
     PLAY = "play"
     OVER = "over"
 
@@ -91,9 +147,12 @@ class Phase(Enum):
 # --- The auction -------------------------------------------------------------------
 
 
-def legal_bids(high_bid: int, must_open: bool) -> tuple[int, ...]:
-    """One lap, bids strictly increasing; the last seat must open if nobody has."""
-    raises = BIDS[high_bid:]  # high_bid 0 (nobody has bid) keeps all six
+@cache
+def legal_bids(high_bid: int, must_open: bool, bids: tuple[int, int] = (1, 6)) -> tuple[int, ...]:
+    """One lap, bids strictly increasing within ``bids``; the last seat must open if nobody
+    has and the table says so (``must_open``)."""
+    lowest = max(bids[0], high_bid + 1)
+    raises = tuple(range(_BID_BASE + lowest, _BID_BASE + bids[1] + 1))
     if must_open:
         return raises
     return raises + (PASS,)
@@ -147,20 +206,50 @@ def trick_winner(trick: tuple[int, ...] | list[int], trump: int) -> int:
 
 @dataclass(frozen=True)
 class RoundPoints:
-    """Which unit took each point; None where nobody did."""
+    """Which unit took each point; None where nobody did. ``names`` are the points the
+    table plays (``variants.Rules.points``): only those count."""
 
-    high: int
-    low: int
+    high: int | None
+    low: int | None
     jack: int | None
     jokers: tuple[int, ...]  # one unit per joker that scored, sorted
     game: int | None
+    jick: int | None = None
+    joker_high: int | None = None
+    joker_low: int | None = None
+    names: tuple[str, ...] = HOUSE_POINTS
 
     def raw(self, units: int) -> tuple[int, ...]:
         totals = [0] * units
-        for unit in (self.high, self.low, self.jack, self.game, *self.jokers):
+        if self.names is HOUSE_POINTS:  # the house rules' points, quickly
+            for unit in (self.high, self.low, self.jack, self.game, *self.jokers):
+                if unit is not None:
+                    totals[unit] += 1
+            return tuple(totals)
+        for name in self.names:
+            if name == "jokers":
+                for unit in self.jokers:
+                    totals[unit] += 1
+                continue
+            unit = getattr(self, name)
             if unit is not None:
                 totals[unit] += 1
         return tuple(totals)
+
+    def by_name(self) -> dict[str, int | None | list[int]]:
+        """The points keyed by the table's point names, as the replay prints them."""
+        if self.names is HOUSE_POINTS:
+            return {
+                "high": self.high,
+                "low": self.low,
+                "jack": self.jack,
+                "jokers": list(self.jokers),
+                "game": self.game,
+            }
+        return {
+            name: list(self.jokers) if name == "jokers" else getattr(self, name)
+            for name in self.names
+        }
 
 
 def capture_points(trump: int, in_play: int) -> tuple[int, int]:
@@ -171,7 +260,7 @@ def capture_points(trump: int, in_play: int) -> tuple[int, int]:
     """
     trumps = in_play & SUIT_MASK[trump]
     high = 1 << (trumps.bit_length() - 1)
-    jack = in_play & (1 << (trump * 13 + JACK))
+    jack = in_play & (1 << jack_of(trump))
     return high | jack | (in_play & JOKERS), high & jack
 
 
@@ -241,7 +330,7 @@ def round_points(
 
     scoring, _ = capture_points(trump, in_play)
     high = capturer((scoring & SUIT_MASK[trump]).bit_length() - 1)
-    jack_card = trump * 13 + JACK
+    jack_card = jack_of(trump)
     jack = capturer(jack_card) if scoring >> jack_card & 1 else None
     jokers = tuple(sorted(capturer(j) for j in (JOKER_1, JOKER_2) if scoring >> j & 1))
     lowest = low_card(trump, in_play)
@@ -283,18 +372,42 @@ def capped_gain(*, score: int, points: int, target: int) -> int:
 
 
 def settle_round(
-    *, scores: tuple[int, ...], raw: tuple[int, ...], bidder_unit: int, bid: int, target: int
+    *,
+    scores: tuple[int, ...],
+    raw: tuple[int, ...],
+    bidder_unit: int,
+    bid: int,
+    target: int,
+    capped: bool = True,
 ) -> MatchScoring:
-    """Apply a round to the match score; reaching the target (only the bidder can) wins."""
+    """Apply a round to the match score.
+
+    ``capped`` (``going_out: bidder_only``, seed 000): non-bidders stop at target - 1 and
+    only the bidder can win. Otherwise (``bidder_first``) any unit may reach the target:
+    the bidder's unit wins if it is among those at or past it (even in a round it missed
+    its bid), else the highest of them wins, and a tie there plays on.
+    """
     after = []
     for unit, (score, points) in enumerate(zip(scores, raw, strict=True)):
         if unit == bidder_unit:
             after.append(score + bidder_gain(points=points, bid=bid))
-        else:
+        elif capped:
             after.append(score + capped_gain(score=score, points=points, target=target))
-    winner = bidder_unit if after[bidder_unit] >= target else None
+        else:
+            after.append(score + points)
     made = bid_made(points=raw[bidder_unit], bid=bid)
-    return MatchScoring(match_after=tuple(after), made=made, winner=winner)
+    return MatchScoring(
+        match_after=tuple(after), made=made, winner=_winner(after, bidder_unit, target)
+    )
+
+
+def _winner(after: list[int], bidder_unit: int, target: int) -> int | None:
+    if after[bidder_unit] >= target:
+        return bidder_unit
+    out = [score for score in after if score >= target]
+    if not out or out.count(max(out)) > 1:
+        return None
+    return after.index(max(out))
 
 
 @dataclass(frozen=True)
@@ -316,7 +429,7 @@ def scoring_cards(
         ScoringCard("high", trumps.bit_length() - 1, points.high),
         ScoringCard("low", low_card(trump, in_play), points.low),
     ]
-    jack = trump * 13 + JACK
+    jack = jack_of(trump)
     if in_play >> jack & 1:
         lines.append(ScoringCard("jack", jack, points.jack))
     for joker in (JOKER_1, JOKER_2):
@@ -361,4 +474,176 @@ def score_gains(
             and capped_gain(score=scores[unit], points=raw[unit], target=target) < raw[unit],
         )
         for unit in range(len(scores))
+    )
+
+
+# --- Tables with the full deck -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrumpSuit:
+    """How a full-deck table counts trump once it is named: the suit, the jick where the
+    table plays one, and its jokers, ranked A K Q J, jick, high joker, low joker, 10 .. 2."""
+
+    suit: int
+    cards: int  # every trump, as a mask
+    strength: tuple[int, ...]  # per card: its place among the trumps (higher wins), -1 if none
+    point_cards: int  # what a protected discard keeps: A, J, 2 of trump, the jick, jokers
+    jick: int  # the jick's card, or -1 where the table plays none
+
+    def suit_of(self, card: int) -> int:
+        """The suit a card belongs to at this table: the jick and the jokers are trumps."""
+        return self.suit if self.cards >> card & 1 else SUIT_OF[card]
+
+    def follows(self, card: int) -> int:
+        """The cards that follow ``card`` when it is led."""
+        if self.cards >> card & 1:
+            return self.cards
+        return SUIT_MASK[SUIT_OF[card]] & ~self.cards
+
+
+@cache
+def trumps_of(trump: int, jick: bool, jokers: int) -> TrumpSuit:
+    base = trump * 13
+    order = [base + 12, base + 11, base + 10, jack_of(trump)]  # A K Q J
+    jick_card = jick_of(trump) if jick else -1
+    if jick:
+        order.append(jick_card)
+    order += [JOKER_1, JOKER_2][:jokers]
+    order += [base + rank for rank in range(8, -1, -1)]  # 10 down to 2
+    strength = [-1] * 54
+    for place, card in enumerate(reversed(order)):
+        strength[card] = place
+    cards = 0
+    for card in order:
+        cards |= 1 << card
+    points = 1 << base + 12 | 1 << jack_of(trump) | 1 << base
+    if jick:
+        points |= 1 << jick_card
+    points |= cards & JOKERS
+    return TrumpSuit(trump, cards, tuple(strength), points, jick_card)
+
+
+def legal_cards_full(hand: int, led: int, trumps: TrumpSuit, follow: str) -> int:
+    """The cards ``hand`` may play at a full-deck table; ``led`` is -1 when leading.
+
+    ``trump_any_time``: follow the suit led or play a trump; any card when void.
+    ``schmier``: follow the suit led if you can; any card only when void.
+    """
+    if led < 0:
+        return hand
+    following = hand & trumps.follows(led)
+    if not following:
+        return hand
+    if follow == "schmier":
+        return following
+    return following | hand & trumps.cards
+
+
+def trick_winner_full(trick: tuple[int, ...] | list[int], trumps: TrumpSuit) -> int:
+    """Index in ``trick`` of the winning card: the highest trump, else the highest card of
+    the suit led (the jick is never of its printed suit)."""
+    strength = trumps.strength
+    best = max(range(len(trick)), key=lambda i: strength[trick[i]])
+    if strength[trick[best]] >= 0:
+        return best
+    led = trumps.follows(trick[0])
+    return max((i for i, card in enumerate(trick) if led >> card & 1), key=lambda i: trick[i])
+
+
+@dataclass(frozen=True)
+class DiscardRule:
+    """What one seat's discard must be: ``count`` cards, every card of ``must`` among them,
+    none outside ``may``."""
+
+    count: int
+    must: int
+    may: int
+
+    def allows(self, cards: int) -> bool:
+        return (
+            cards.bit_count() == self.count
+            and cards & self.must == self.must
+            and not cards & ~self.may
+        )
+
+    def why_not(self, cards: int, hand: int) -> str:
+        """Why ``cards`` is not this discard, in words (``cards`` differs from every allowed)."""
+        if cards & ~hand:
+            return f"{card_code(cards_of(cards & ~hand)[0])} is not in your hand"
+        if cards.bit_count() != self.count:
+            return f"discard {self.count} card{'s' * (self.count != 1)}, not {cards.bit_count()}"
+        if cards & ~self.may:
+            return f"{card_code(cards_of(cards & ~self.may)[0])} may not be discarded"
+        return f"{card_code(cards_of(self.must & ~cards)[0])} must be discarded"
+
+
+def discard_rule(exchange: str, hand: int, trumps: TrumpSuit, *, dealer: bool) -> DiscardRule:
+    """The discard a seat must make (``shared/spec/variants.md``, "The exchanges").
+
+    ``discard_to_six``: down to six, keeping every trump, or six trumps when it holds more.
+    ``discard_and_fill``, a seat but the dealer: every card that is not a trump and, with
+    more than six trumps, trumps down to six, never a point card. The dealer who takes the
+    pack (or the rest of it): down to six, keeping every point card.
+    """
+    size = hand.bit_count()
+    held = hand & trumps.cards
+    plain = hand & ~held
+    if exchange == "discard_to_six":
+        if held.bit_count() <= 6:
+            return DiscardRule(size - 6, 0, plain)
+        return DiscardRule(size - 6, plain, hand)
+    if exchange == "discard_and_fill" and not dealer:
+        extra = max(0, held.bit_count() - 6)
+        may = plain | (held & ~trumps.point_cards if extra else 0)
+        return DiscardRule(plain.bit_count() + extra, plain, may)
+    return DiscardRule(max(0, size - 6), 0, hand & ~trumps.point_cards)
+
+
+def round_points_full(
+    *,
+    names: tuple[str, ...],
+    trumps: TrumpSuit,
+    ace_two: bool,
+    plays: tuple[tuple[int, int], ...],
+    captured: tuple[int, ...],
+    unit_of: tuple[int, ...],
+) -> RoundPoints:
+    """Score a finished full-deck round from its ``plays`` (seat, card) and each unit's
+    captured cards. Cards never played (undealt or discarded) score for nobody.
+
+    ``ace_two``: high is the ace of trumps and low the two, each to the unit of the seat
+    that plays it. Otherwise high and low are the highest and lowest trumps played, high to
+    its capturer and low to the unit of the seat that played it. The jack, the jick and
+    each joker go to the unit that captures them; game to the unique highest total.
+    """
+    player = {card: seat for seat, card in plays}
+
+    def capturer(card: int) -> int | None:
+        if card not in player:
+            return None
+        return next(unit for unit, cards in enumerate(captured) if cards >> card & 1)
+
+    def played_by(card: int) -> int | None:
+        return unit_of[player[card]] if card in player else None
+
+    suit = trumps.suit
+    if ace_two:
+        high, low = played_by(suit * 13 + 12), played_by(suit * 13)
+    else:
+        played = [card for card in player if trumps.cards >> card & 1]
+        ranked = sorted(played, key=lambda card: trumps.strength[card])
+        high = capturer(ranked[-1]) if ranked else None
+        low = played_by(ranked[0]) if ranked else None
+    jokers = tuple(sorted(u for u in map(capturer, (JOKER_1, JOKER_2)) if u is not None))
+    return RoundPoints(
+        high=high,
+        low=low,
+        jack=capturer(jack_of(suit)),
+        jokers=jokers,
+        game=game_winner([game_total(cards) for cards in captured]),
+        jick=capturer(trumps.jick) if trumps.jick >= 0 else None,
+        joker_high=capturer(JOKER_1),
+        joker_low=capturer(JOKER_2),
+        names=names,
     )

@@ -1,10 +1,12 @@
 """What a seat, or anyone watching, may know of a round, and nothing more.
 
-``PublicView`` is what every seat and every spectator sees alike: the auction, trump,
-every card played and by whom, who took each trick, the match scores, how many cards are
-hidden and, once the round is over, its result. ``SeatView`` is a PublicView with one
-seat's own hand. Never another seat's hand, the hidden cards or the shuffle. Bots and
-pages are given these, so they cannot show or use what a seat may not see.
+``PublicView`` is what every seat and every spectator sees alike: the table's rules, the
+auction, trump, how many cards each seat discarded and was dealt in a fill, every card
+played and by whom, who took each trick, the match scores, how many cards are hidden and,
+once the round is over, its result. ``SeatView`` is a PublicView with one seat's own hand,
+its own discard and the cards it was dealt in a fill or took from the pack. Never another
+seat's hand, discard or fill, the hidden cards or the shuffle. Bots and pages are given
+these, so they cannot show or use what a seat may not see.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import rules
-from .cards import cards_of, functional_deck, hidden_count
+from .cards import cards_of, full_deck, functional_deck, hidden_count
+from .variants import Rules
 
 if TYPE_CHECKING:
     from .state import RoundResult, RoundState
@@ -36,6 +39,9 @@ class PublicView:
     hidden_count: int
     result: RoundResult | None  # public once the round is over
     phase: rules.Phase
+    rules: Rules
+    discard_counts: tuple[int, ...]  # how many cards each seat discarded (face down)
+    fill_counts: tuple[int, ...]  # how many each seat was dealt in a fill or took from the pack
 
     @property
     def in_auction(self) -> bool:
@@ -51,7 +57,16 @@ class PublicView:
 
     @property
     def deck(self) -> int:
-        return functional_deck(self.players)
+        if self.rules.is_house:
+            return functional_deck(self.players)
+        return full_deck(self.rules.jokers)
+
+    @property
+    def trumps(self) -> rules.TrumpSuit | None:
+        """How a full-deck table counts trump, once it is named (None for the house rules)."""
+        if self.trump is None or self.rules.is_house:
+            return None
+        return rules.trumps_of(self.trump, self.rules.jick, self.rules.jokers)
 
     @property
     def current_trick(self) -> tuple[tuple[int, int], ...]:
@@ -97,6 +112,9 @@ class SeatView(PublicView):
     seat: int
     hand: int  # mask of the cards this seat still holds
     legal: tuple[int, ...] = ()  # this seat's legal actions, from the state (empty if not its turn)
+    discard: int = 0  # the cards this seat discarded
+    fill: int = 0  # the cards this seat was dealt in a fill, or took from the pack
+    discard_rule: rules.DiscardRule | None = None  # what it must discard, when it is to
 
     @property
     def unit(self) -> int:
@@ -108,8 +126,8 @@ class SeatView(PublicView):
 
     @property
     def unseen(self) -> int:
-        """Cards this seat has not seen: other hands and the hidden cards together."""
-        return self.deck & ~self.hand & ~self.played
+        """Cards this seat has not seen: other hands, their discards and the hidden cards."""
+        return self.deck & ~self.hand & ~self.played & ~self.discard
 
     def legal_actions(self) -> list[int]:
         """This seat's legal actions, as the state gave them (empty if not its turn)."""
@@ -125,14 +143,30 @@ def view_for(state: RoundState, seat: int) -> SeatView:
     setup = state.setup
     if not 0 <= seat < setup.players:
         raise ValueError(f"seat {seat} is not at this table")
-    legal = tuple(state.legal_actions()) if state.current_player() == seat else ()
-    return SeatView(**_public_fields(state), seat=seat, hand=state.hands[seat], legal=legal)
+    to_act = state.current_player() == seat
+    legal = tuple(state.legal_actions()) if to_act else ()
+    discarding = to_act and state.phase() is rules.Phase.EXCHANGE
+    return SeatView(
+        **_public_fields(state),
+        seat=seat,
+        hand=state.hands[seat],
+        legal=legal,
+        discard=state.discards[seat],
+        fill=state.fills[seat],
+        discard_rule=state.discard_rule() if discarding else None,
+    )
 
 
 def _public_fields(state: RoundState) -> dict:
     setup = state.setup
     players = setup.players
     pairs = state.seated_history()
+    table = setup.rules
+    if table.is_house:
+        plays, hidden = pairs[players:], hidden_count(players)
+    else:
+        plays = [(seat, a) for seat, a in pairs[players:] if rules.is_card(a)]
+        hidden = len(state.pack)
     return {
         "players": players,
         "teams": setup.teams,
@@ -142,11 +176,14 @@ def _public_fields(state: RoundState) -> dict:
         "bidder": state.bidder_seat,
         "bid": state.bid,
         "trump": None if state.trump < 0 else state.trump,
-        "plays": tuple(pairs[players:]),
+        "plays": tuple(plays),
         "trick_winners": state.trick_winners,
         "to_act": state.current_player(),
         "scores": state.scores,
-        "hidden_count": hidden_count(players),
+        "hidden_count": hidden,
         "result": state.result,
         "phase": state.phase(),
+        "rules": table,
+        "discard_counts": tuple(mask.bit_count() for mask in state.discards),
+        "fill_counts": tuple(mask.bit_count() for mask in state.fills),
     }

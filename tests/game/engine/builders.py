@@ -60,3 +60,32 @@ def auction_won_by(state: RoundState, seat: int, amount: int = 2) -> RoundState:
 
 def random_round(setup: MatchSetup, rng: Random, dealer: int = 0) -> RoundState:
     return RoundState(setup, shuffle_deal(setup, dealer, rng))
+
+
+def full_deal(
+    setup: MatchSetup,
+    hands: dict[int, list[str]],
+    *,
+    dealer: int = 0,
+    pack_top: list[str] = (),
+    seed: int = 0,
+) -> Deal:
+    """A full-deck deal where the given seats hold the given cards and ``pack_top`` lies on
+    top of the undealt pack, in order; the rest is shuffled."""
+    size = setup.rules.deal
+    fixed = {seat: cards(*codes) for seat, codes in hands.items()}
+    top = [parse_card(code) for code in pack_top]
+    taken = mask_of(top)
+    for mask in fixed.values():
+        taken |= mask
+    rest = cards_of(setup.deck & ~taken)
+    Random(seed).shuffle(rest)
+    dealt = []
+    for seat in range(setup.players):
+        if seat in fixed:
+            dealt.append(fixed[seat])
+        else:
+            dealt.append(mask_of(rest[:size]))
+            rest = rest[size:]
+    pack = tuple(top + rest)
+    return Deal(dealer, tuple(dealt), mask_of(pack), pack)

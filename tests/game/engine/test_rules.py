@@ -120,13 +120,19 @@ def test_only_pass_remains_once_six_is_bid():
     assert legal_bids(6, must_open=False) == (PASS,)
 
 
-@pytest.mark.parametrize("amount", [0, 7, -1])
-def test_bids_outside_one_to_six_do_not_exist(amount):
+@pytest.mark.parametrize("amount", [0, 8, -1])
+def test_bids_outside_one_to_seven_do_not_exist(amount):
     with pytest.raises(ValueError):
         bid_action(amount)
 
 
-@pytest.mark.parametrize("code", ["bid:1", "bid:6", "pass", "AS", "10H", "J2"])
+def test_a_house_auction_offers_no_bid_of_seven():
+    assert bid_action(7) not in legal_bids(0, must_open=False)
+
+
+@pytest.mark.parametrize(
+    "code", ["bid:1", "bid:6", "bid:7", "pass", "AS", "10H", "J2", "trump:S", "discard:9H,3C"]
+)
 def test_action_codes_round_trip(code):
     assert rules.action_code(rules.parse_action_code(code)) == code
 
@@ -281,3 +287,150 @@ def test_a_bidder_short_of_the_target_does_not_win_even_if_another_unit_is_close
 
 def test_the_default_target_is_21():
     assert rules.DEFAULT_TARGET == 21
+
+
+# --- Tables with the full deck (shared/spec/variants.md) ---------------------------
+
+
+def full(trump: int, *, jick: bool = True, jokers: int = 2) -> rules.TrumpSuit:
+    return rules.trumps_of(trump, jick, jokers)
+
+
+def legal_full(hand: list[str], led: str | None, trump: int, follow: str) -> list[str]:
+    led_card = parse_card(led) if led else LEADING
+    mask = rules.legal_cards_full(cards(*hand), led_card, full(trump), follow)
+    return sorted(card_code(c) for c in cards_of(mask))
+
+
+def winner_full(trick: list[str], trump: int, **table) -> str:
+    played = [parse_card(code) for code in trick]
+    return trick[rules.trick_winner_full(played, full(trump, **table))]
+
+
+def test_trumps_rank_ace_king_queen_jack_jick_high_joker_low_joker_then_ten_down():
+    trumps = full(S)
+    ranked = sorted(cards_of(trumps.cards), key=lambda c: -trumps.strength[c])
+    assert [card_code(c) for c in ranked] == [
+        "AS", "KS", "QS", "JS", "JC", "J1", "J2", "10S", "9S", "8S", "7S", "6S", "5S", "4S",
+        "3S", "2S",
+    ]  # fmt: skip
+
+
+def test_the_jick_is_the_other_jack_of_the_trump_colour():
+    assert [card_code(full(suit).jick) for suit in (S, H, D, C)] == ["JC", "JD", "JH", "JS"]
+
+
+def test_the_jick_beats_a_joker_and_a_joker_beats_the_ten_of_trump():
+    assert winner_full(["10H", "J1", "JD", "2H"], H) == "JD"
+    assert winner_full(["10H", "J2", "9H", "AC"], H) == "J2"
+    assert winner_full(["J2", "J1"], H) == "J1"
+
+
+def test_the_jick_is_a_trump_not_a_card_of_its_printed_suit():
+    # diamonds led, hearts trump: the jack of diamonds is the jick and takes the trick
+    assert winner_full(["AD", "JD", "KD"], H) == "JD"
+    # without the jick the jack of diamonds is a plain diamond
+    assert winner_full(["AD", "JD", "KD"], H, jick=False) == "AD"
+
+
+def test_an_off_suit_card_never_wins_and_the_highest_of_the_suit_led_does():
+    assert winner_full(["9C", "AD", "10C", "KS"], H) == "10C"
+
+
+def test_trump_any_time_allows_following_or_trumping_but_no_discard_while_holding_the_suit():
+    hand = ["9D", "10H", "J1", "KS"]
+    assert legal_full(hand, "AD", H, "trump_any_time") == ["10H", "9D", "J1"]
+
+
+def test_schmier_forbids_trumping_while_holding_the_suit_led():
+    assert legal_full(["9D", "10H", "J1", "KS"], "AD", H, "schmier") == ["9D"]
+    assert legal_full(["10H", "J1", "KS"], "AD", H, "schmier") == ["10H", "J1", "KS"]
+
+
+def test_a_joker_lead_is_a_trump_lead():
+    assert legal_full(["9D", "10H", "JD", "KS"], "J2", H, "trump_any_time") == ["10H", "JD"]
+
+
+def test_a_seat_whose_only_card_of_the_suit_led_is_the_jick_is_void_in_it():
+    # diamonds led, hearts trump: JD is a trump, so the seat holds no diamond
+    assert legal_full(["JD", "KS", "4C"], "AD", H, "schmier") == ["4C", "JD", "KS"]
+
+
+def test_the_leader_may_lead_any_card_once_trump_is_named():
+    assert legal_full(["J1", "KS"], None, H, "schmier") == ["J1", "KS"]
+
+
+def discard(
+    hand: list[str], trump: int, exchange: str, dealer: bool = False
+) -> tuple[int, list[str], list[str]]:
+    rule = rules.discard_rule(exchange, cards(*hand), full(trump), dealer=dealer)
+    names = lambda mask: sorted(card_code(c) for c in cards_of(mask))  # noqa: E731
+    return rule.count, names(rule.must), names(rule.may)
+
+
+def test_discard_to_six_throws_only_plain_cards_while_holding_six_trumps_or_fewer():
+    hand = ["AS", "2S", "9H", "3C", "4D", "KD", "QH", "JC", "5S"]
+    count, must, may = discard(hand, S, "discard_to_six")
+    assert count == 3 and must == []
+    assert may == ["3C", "4D", "9H", "KD", "QH"]  # JC is the jick: a trump
+
+
+def test_discard_to_six_with_more_than_six_trumps_throws_every_plain_card_and_any_trumps():
+    hand = ["AS", "KS", "QS", "JS", "10S", "9S", "2S", "3C", "4D"]
+    count, must, may = discard(hand, S, "discard_to_six")
+    assert count == 3 and must == ["3C", "4D"]
+    assert "AS" in may and "2S" in may  # discard_to_six protects no point card
+
+
+def test_discard_and_fill_throws_every_plain_card_and_never_a_point_card():
+    hand = ["AS", "KS", "QS", "JS", "10S", "9S", "2S", "JC", "4D"]
+    count, must, may = discard(hand, S, "discard_and_fill")
+    assert count == 3 and must == ["4D"]  # eight trumps: two of them go too
+    assert may == ["10S", "4D", "9S", "KS", "QS"]
+
+
+def test_the_dealer_who_takes_the_pack_keeps_every_point_card():
+    hand = ["AS", "2S", "JS", "JC", "J1", "3C", "4D", "KD", "QH", "5S", "10H"]
+    count, must, may = discard(hand, S, "dealer_takes_pack", dealer=True)
+    assert count == 5 and must == []
+    assert may == ["10H", "3C", "4D", "5S", "KD", "QH"]
+
+
+def test_a_discard_rule_says_in_words_why_a_discard_is_refused():
+    hand = cards("AS", "KS", "QS", "JS", "10S", "9S", "2S", "3C", "4D")
+    rule = rules.discard_rule("discard_to_six", hand, full(S), dealer=False)
+    assert rule.why_not(cards("AS", "KS", "QS"), hand) == "4D must be discarded"
+    assert rule.why_not(cards("3C"), hand) == "discard 3 cards, not 1"
+    assert rule.why_not(cards("3C", "4D", "AH"), hand) == "AH is not in your hand"
+
+
+def points_full(plays: list[tuple[int, str]], captured: list[list[str]], **table) -> dict:
+    names = table.pop("names", ("high", "low", "jack", "jick", "jokers", "game"))
+    found = rules.round_points_full(
+        names=names,
+        trumps=full(S, jokers=1),
+        ace_two=table.pop("ace_two", True),
+        plays=tuple((seat, parse_card(code)) for seat, code in plays),
+        captured=tuple(cards(*unit) for unit in captured),
+        unit_of=(0, 1, 0, 1),
+    )
+    return found.by_name()
+
+
+def test_ace_and_two_score_for_whoever_plays_them_and_an_unplayed_two_for_nobody():
+    plays = [(0, "AS"), (1, "JS"), (2, "JC"), (3, "J1")]
+    # seat 1's side captures the ace; seat 0 played it, so high is seat 0's side
+    found = points_full(plays, [[], ["AS", "JS", "JC", "J1"]])
+    assert found == {"high": 0, "low": None, "jack": 1, "jick": 1, "jokers": [1], "game": 1}
+
+
+def test_bidder_first_lets_any_unit_reach_the_target_and_the_bidder_wins_a_race():
+    def winner(scores, raw, bidder=0):
+        return rules.settle_round(
+            scores=scores, raw=raw, bidder_unit=bidder, bid=2, target=21, capped=False
+        ).winner
+
+    assert winner((10, 19), (2, 3)) == 1  # a non-bidder may go out
+    assert winner((19, 19), (2, 3)) == 0  # both out: the bidder wins
+    assert winner((10, 19, 19), (0, 2, 2)) is None  # a tie at the top plays on
+    assert winner((10, 19, 18), (0, 2, 4)) == 2  # otherwise the highest score

@@ -293,3 +293,133 @@ def test_replay_names_the_first_illegal_action_by_its_index():
     with pytest.raises(IllegalAction, match="not your turn") as refused:
         start.replay(wrong_seat)
     assert refused.value.index == 6
+
+
+# --- The Smear family: naming trump, the exchanges, the redeal ---------------------
+
+from game.engine.rules import Phase, discard_action  # noqa: E402
+from game.engine.variants import CLASSIC, SEVEN_POINT, SIX_HANDED  # noqa: E402
+from tests.game.engine.builders import full_deal  # noqa: E402
+
+
+def classic_round(dealer: int = 0, seed: int = 5) -> RoundState:
+    setup = MatchSetup.partnerships(4, 2, rules=CLASSIC)
+    return random_round(setup, Random(seed), dealer=dealer)
+
+
+def names(mask: int) -> list[str]:
+    return sorted(card_code(c) for c in cards_of(mask))
+
+
+def plain_discard(state: RoundState) -> int:
+    """The discard of the first cards the rule allows (its musts first)."""
+    rule = state.discard_rule()
+    chosen = rule.must
+    for card in cards_of(rule.may & ~rule.must)[: rule.count - rule.must.bit_count()]:
+        chosen |= 1 << card
+    return discard_action(chosen)
+
+
+def test_a_classic_deal_is_nine_cards_each_and_the_bidder_names_trump_after_the_auction():
+    state = classic_round(dealer=3)
+    assert all(hand.bit_count() == 9 for hand in state.hands)
+    state = act(state, "pass", "bid:3", "pass", "pass")
+    assert state.phase() is Phase.TRUMP and state.current_player() == 1
+    assert act(state, "trump:H").trump == SUITS.index("H")
+
+
+def test_naming_trump_takes_a_suit_and_nothing_else():
+    state = act(classic_round(), "bid:2", "pass", "pass", "pass")
+    with pytest.raises(IllegalAction, match="the bidder names trump"):
+        state.apply(parse_card("AS"))
+
+
+def test_every_seat_discards_to_six_from_the_dealers_left_then_the_bidder_leads():
+    state = act(classic_round(dealer=0), "bid:2", "pass", "pass", "pass", "trump:S")
+    order = []
+    while state.phase() is Phase.EXCHANGE:
+        order.append(state.current_player())
+        state = state.apply(plain_discard(state))
+    assert order == [1, 2, 3, 0]
+    assert all(hand.bit_count() == 6 for hand in state.hands)
+    assert state.phase() is Phase.PLAY and state.current_player() == 1
+
+
+def test_a_discard_against_the_rule_is_refused_in_words_and_changes_nothing():
+    state = act(classic_round(), "bid:2", "pass", "pass", "pass", "trump:S")
+    before = snapshot(state)
+    hand = state.hands[state.current_player()]
+    with pytest.raises(IllegalAction, match="discard 3 cards, not 1"):
+        state.apply(discard_action(1 << cards_of(hand)[0]))
+    with pytest.raises(IllegalAction, match="not a discard"):
+        state.apply(cards_of(hand)[0])
+    assert snapshot(state) == before
+
+
+def test_every_seat_passing_redeals_by_the_same_dealer_and_scores_nothing():
+    match = MatchState(MatchSetup.partnerships(4, 2, rules=CLASSIC), first_dealer=2)
+    match = match.deal_round(Random(1))
+    for _ in range(4):
+        match = match.apply(PASS)
+    last = match.round
+    assert last.is_terminal() and last.result.redeal
+    assert last.result.raw == (0, 0) and last.result.match_after == (0, 0)
+    assert last.bid is None and last.bidder_seat is None
+    assert match.needs_deal() and match.next_dealer() == 2
+
+
+def test_the_house_dealer_still_must_open_when_everyone_else_passed():
+    state = act(random_round(MatchSetup.partnerships(4, 2), Random(3)), "pass", "pass", "pass")
+    assert PASS not in state.legal_actions()
+
+
+def seven_point_round() -> RoundState:
+    setup = MatchSetup.partnerships(4, 2, rules=SEVEN_POINT)
+    hands = {
+        1: ["AS", "KS", "3H", "4H", "5H", "6H", "7H", "8H", "9H"],  # two trumps
+        2: ["2S", "JC", "J1", "QS", "3D", "4D", "5D", "6D", "7D"],  # four trumps
+        3: ["JS", "10S", "9S", "8S", "7S", "6S", "5S", "J2", "2C"],  # eight trumps
+    }
+    pack = ["AD", "KD", "QD", "JD", "10D", "9D", "8D", "2H", "10H", "JH"]
+    return RoundState(setup, full_deal(setup, hands, dealer=0, pack_top=pack))
+
+
+def test_discard_and_fill_deals_each_seat_up_to_six_from_the_top_of_the_pack_in_turn():
+    state = act(seven_point_round(), "bid:3", "pass", "pass", "pass", "trump:S")
+    assert state.current_player() == 1
+    state = state.apply(discard_action(cards("3H", "4H", "5H", "6H", "7H", "8H", "9H")))
+    state = state.apply(discard_action(cards("3D", "4D", "5D", "6D", "7D")))
+    assert state.discard_rule().must == cards("2C")
+    state = state.apply(discard_action(cards("2C", "8S", "7S")))
+    assert names(state.fills[1]) == names(cards("AD", "KD", "QD", "JD"))
+    assert names(state.fills[2]) == names(cards("10D", "9D"))
+    assert state.fills[3] == 0
+    assert state.current_player() == 0 and state.hands[0].bit_count() == 9 + 18 - 6
+    assert cards("8D", "2H", "10H", "JH") & state.fills[0] == cards("8D", "2H", "10H", "JH")
+
+
+def test_a_seat_sees_its_own_discard_and_fill_and_nobody_elses():
+    state = act(seven_point_round(), "bid:3", "pass", "pass", "pass", "trump:S")
+    state = state.apply(discard_action(cards("3H", "4H", "5H", "6H", "7H", "8H", "9H")))
+    state = state.apply(discard_action(cards("3D", "4D", "5D", "6D", "7D")))
+    state = state.apply(discard_action(cards("2C", "8S", "7S")))
+    mine, theirs = state.view_for(1), state.view_for(2)
+    assert mine.discard == cards("3H", "4H", "5H", "6H", "7H", "8H", "9H")
+    assert mine.fill == cards("AD", "KD", "QD", "JD")
+    assert theirs.discard == cards("3D", "4D", "5D", "6D", "7D") and theirs.fill & mine.fill == 0
+    assert mine.discard_counts == (0, 7, 5, 3) and mine.fill_counts[1:] == (4, 2, 0)
+    assert not mine.unseen & mine.discard
+
+
+def test_the_six_handed_dealer_takes_the_pack_when_trump_is_named_and_keeps_point_cards():
+    setup = MatchSetup.partnerships(6, 2, rules=SIX_HANDED)
+    state = random_round(setup, Random(4), dealer=5)
+    pack = state.deal.hidden
+    state = act(state, "bid:3", "pass", "pass", "pass", "pass", "pass", "trump:H")
+    assert state.phase() is Phase.EXCHANGE and state.current_player() == 5
+    assert state.hands[5] == state.deal.hands[5] | pack and state.view_for(5).fill == pack
+    assert state.view_for(0).fill == 0
+    rule = state.discard_rule()
+    assert rule.count == 17 and not rule.may & state.trumps.point_cards
+    state = state.apply(plain_discard(state))
+    assert state.phase() is Phase.PLAY and state.current_player() == 0
