@@ -227,8 +227,9 @@ def _fold(kept: tuple[Row, ...], hands: list[Hand], sides: int, rules: Rules) ->
         )
         entries = [0] * sides
         for side in range(sides):
-            # the cap holds the standing itself: in debt mode a side held back from
-            # above the cap owes the difference, so both modes keep equal standings
+            # the entry follows the standing: the cap holds the standing itself, so in
+            # debt mode a side held back from above the cap owes the difference and
+            # both modes keep equal standings
             change = scoring.match_after[side] - standings[side]
             standings[side] = scoring.match_after[side]
             if rules.missed_bid == "negative":
