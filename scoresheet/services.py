@@ -6,7 +6,7 @@ the sheet's history, and tells the live read-only pages once the transaction com
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -164,6 +164,12 @@ def sheet_create(
         raise SheetError(f"A sheet has {ledger.MIN_SIDES} to {ledger.MAX_SIDES} sides.")
     if preset not in ledger.PRESETS:
         raise SheetError(f"Unknown rules {preset!r}.")
+    named = ledger.PRESETS[preset]
+    if preset != "custom" and replace(rules, target=named.rules.target) != named.rules:
+        # a preset's sheet keeps its table's bids, points and going out; only the target moves
+        raise SheetError(
+            f"{named.label} keeps its own rules ({named.note}); choose Custom for others."
+        )
     if any(not 0 <= side < len(sides) for _, side in seats):
         raise SheetError("Every player must sit on one of the sides.")
     with transaction.atomic():

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from game.engine import notation, variants
 from scoresheet import selectors, services
 from scoresheet.models import Change, Hand, Sheet
 from tests.scoresheet.conftest import add
@@ -107,6 +108,32 @@ def test_create_a_sheet_with_seating_and_a_preset(sam_client, sam):
     # partners sit across from each other: the sides alternate round the table
     assert [seat.name for seat in sheet.seats.all()] == ["Sam", "Mum", "Alex", "Dad"]
     assert sheet.members.get().user == sam
+
+
+def test_the_new_sheet_form_tells_each_preset_by_the_tables_own_rules(sam_client):
+    page = text_of(sam_client.get("/sheets/new/").content.decode())
+
+    for key, table in variants.PRESETS.items():
+        points = notation.point_names(table)
+        assert notation.preset_name(key) in page
+        assert f"{table.point_count} points ({', '.join(points)}), " in page
+        assert f"bids {table.min_bid}–{table.max_bid}" in page
+    assert "6 points (High, Low, Jack, Joker 1, Joker 2, Game), bids 1–6, a missed bid goes" in page
+    assert "4 points (High, Low, Jack, Game), bids 2–4, a missed bid is owed against" in page
+
+
+@pytest.mark.parametrize("key", list(variants.PRESETS))
+def test_a_preset_sheet_keeps_the_tables_bids_points_and_going_out(sam_client, key):
+    sam_client.post("/sheets/new/", {"side_1": "Us", "side_2": "Them", "preset": key})
+
+    sheet = Sheet.objects.get()
+    table = variants.PRESETS[key]
+    assert (sheet.target, sheet.points_per_hand) == (table.target, table.point_count)
+    assert (sheet.min_bid, sheet.max_bid) == table.bids
+    assert sheet.bidder_only_out is (table.going_out == "bidder_only")
+    page = text_of(sam_client.get(f"/sheets/{sheet.pk}/").content.decode())
+    going_out = "only the bidder goes out" if sheet.bidder_only_out else "anyone goes out"
+    assert f"bids {table.min_bid}–{table.max_bid} of {table.point_count} · {going_out}" in page
 
 
 def test_create_with_custom_rules(sam_client):
