@@ -190,6 +190,12 @@ class PresetGuide:
     trump_order: tuple[TrumpRank, ...]
     follow_examples: tuple[FollowExample, ...]
     discard_examples: tuple[DiscardExample, ...]
+    joker_choices: tuple[int, ...]  # the jokers the table may play as an option
+
+    @property
+    def joker_choices_said(self) -> str:
+        said = [("none", "one", "two")[n] for n in self.joker_choices]
+        return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
 
     @property
     def anchor(self) -> str:
@@ -221,9 +227,14 @@ def seating(table: variants.Rules) -> tuple[Seating, ...]:
                 "or cutthroat (everyone for themselves)"
             )
         else:
-            words = "cutthroat: everyone for themselves"
+            words = "cutthroat, everyone for themselves"
         said.setdefault(words, []).append(players)
     return tuple(Seating(tuple(counts), words) for words, counts in said.items())
+
+
+def _and(items: list[str]) -> str:
+    """``a, b and c``"""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _number(n: int) -> str:
@@ -269,10 +280,16 @@ _POINT_SAID = {
     "jokers": "the joker, to the side that wins the trick it falls in.",
     "joker_high": "the high joker, to the side that wins the trick it falls in.",
     "joker_low": "the low joker, to the side that wins the trick it falls in.",
-    "game": "each side adds up the cards in its own tricks: 10 counts 10, ace 4, king 3, "
-    "queen 2, jack 1 (the jick too), anything lower and the jokers nothing. The side with "
-    "the highest total scores the point; if two sides tie for it, nobody does.",
 }
+
+
+def _game_said(table: variants.Rules) -> str:
+    nothing = _and(["anything lower", *(["the jokers"] if table.jokers else [])])
+    return (
+        "each side adds up the cards in its own tricks: 10 counts 10, ace 4, king 3, "
+        f"queen 2, jack 1{' (the jick too)' if table.jick else ''}, {nothing} nothing. The "
+        "side with the highest total scores the point; if two sides tie for it, nobody does."
+    )
 
 
 def point_lines(table: variants.Rules) -> tuple[PointLine, ...]:
@@ -280,7 +297,12 @@ def point_lines(table: variants.Rules) -> tuple[PointLine, ...]:
     kinds = []
     for kind in table.points:
         kinds += [kind] * (table.jokers if kind == "jokers" else 1)
-    said = [_POINT_SAID.get((kind, table.high_low)) or _POINT_SAID[kind] for kind in kinds]
+    said = [
+        _game_said(table)
+        if kind == "game"
+        else _POINT_SAID.get((kind, table.high_low)) or _POINT_SAID[kind]
+        for kind in kinds
+    ]
     return tuple(
         PointLine(name, words)
         for name, words in zip(notation.point_names(table), said, strict=True)
@@ -331,7 +353,7 @@ def follow_examples(table: variants.Rules) -> tuple[FollowExample, ...]:
                 "legal under either rule.",
             )
         )
-    answers = ", ".join(
+    answers = _and(
         ["the 3 of hearts", *(["the jick"] if jick else []), *(["the joker"] if joker else [])]
     )
     found.append(
@@ -461,7 +483,20 @@ def preset_guide(table: variants.Rules) -> PresetGuide:
         trump_order=trump_order(table) if not table.is_house else (),
         follow_examples=follow_examples(table) if not table.is_house else (),
         discard_examples=discard_examples(table),
+        joker_choices=joker_choices(table),
     )
+
+
+def joker_choices(table: variants.Rules) -> tuple[int, ...]:
+    """How many jokers the table may be set to play (none where it takes no such option)."""
+    found = []
+    for jokers in (0, 1, 2):
+        try:
+            table.with_options(jokers=jokers)
+        except variants.RulesError:
+            continue
+        found.append(jokers)
+    return tuple(found) if len(found) > 1 else ()
 
 
 def preset_guides() -> tuple[PresetGuide, ...]:

@@ -43,7 +43,7 @@ def test_each_preset_names_its_points_and_bids(preset, points, bids):
 def test_classic_seats_four_as_two_sides_and_two_three_or_five_cutthroat():
     seating = {s.counts: s.said for s in guide("classic").seating}
 
-    assert seating["2, 3 or 5"] == "cutthroat: everyone for themselves"
+    assert seating["2, 3 or 5"] == "cutthroat, everyone for themselves"
     assert seating["4"].startswith("two teams of two, partners sitting opposite (2 v 2)")
 
 
