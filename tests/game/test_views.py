@@ -253,6 +253,18 @@ def test_each_family_section_explains_its_exchange(client, preset, rule, words):
     assert "The highest bidder names trump" in text_of(section)
 
 
+@pytest.mark.parametrize(
+    ("preset", "follows"),
+    [
+        ("classic", "every trump follows it: while you hold a trump you must play one"),
+        ("six_handed", "every trump follows it (the jick and the joker included): while"),
+        ("seven_point", "every trump follows it (the jick and the jokers included): while"),
+    ],
+)
+def test_a_trump_lead_is_answered_with_any_trump_the_table_counts(client, preset, follows):
+    assert follows in text_of(section_of(client.get("/rules/").text, preset))
+
+
 def legal_lines(figure: str) -> dict[str, list[str]]:
     lines = dict(re.findall(r'<p class="legal" data-rule="(\w+)">(.*?)</p>', figure, re.S))
     return {rule: re.findall(r"<strong>(.*?)</strong>", line) for rule, line in lines.items()}
@@ -285,7 +297,7 @@ def test_the_classic_discard_keeps_every_trump_on_the_page(client):
     figure = re.search(r'data-discard="1">(.*?)</figure>', section, re.S).group(1)
 
     def row(role):
-        found = re.search(rf'data-role="{role}">(.*?)</div>', figure, re.S)
+        found = re.search(rf'data-role="{role}"[^>]*>(.*?)</div>', figure, re.S)
         return re.findall(r'data-card="(\w+)"', found.group(1)) if found else []
 
     assert "Discard <strong>3</strong> of 9 cards" in figure
