@@ -1,5 +1,7 @@
 """What the rules page shows that the engine can compute: the deck per player count and
-the legal plays of the worked examples. The page then cannot drift from the rules."""
+the legal plays of the worked examples; per preset (``preset_guides``) its summary,
+seating, points, trump ranking and worked plays and discards. The page then cannot drift
+from the rules."""
 
 from __future__ import annotations
 
