@@ -36,6 +36,7 @@ import multiprocessing
 import os
 import random
 import re
+import secrets
 import shutil
 import statistics
 import sys
@@ -390,7 +391,7 @@ def main() -> None:
             DATABASE_URL=database,
             REDIS_URL=redis_url,
             DEBUG="false",
-            SECRET_KEY="bench-" + uuid.uuid4().hex,
+            SECRET_KEY=secrets.token_urlsafe(50),
             ALLOWED_HOSTS="127.0.0.1,localhost",
             SITE_URL=f"http://127.0.0.1:{args.port}",
             SMEAR_BOT_PACE_MS=f"{BOT_PACE_S * 1000:g}",

@@ -49,6 +49,7 @@ import os
 import random
 import re
 import resource
+import secrets
 import shutil
 import signal
 import sys
@@ -565,7 +566,7 @@ def main() -> None:
             REDIS_URL=args.redis_url if args.postgres_redis else None,
             # as in production: DEBUG off (no query log kept per connection)
             DEBUG="false",
-            SECRET_KEY="bench-" + uuid.uuid4().hex,
+            SECRET_KEY=secrets.token_urlsafe(50),
             # nobody counts as away, so no bot ever stands in: bots are not timed, and the
             # tables of an earlier N are not played on by bots while the next N is measured
             SMEAR_AWAY_AFTER_S="86400",
