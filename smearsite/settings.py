@@ -188,6 +188,22 @@ SMEAR_CONNECTIONS_BURST_PER_ADDRESS = env.env_int(
 SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS = env.env_int(
     os.environ, "SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS", default=20
 )
+# open connections per client address (off behind proxies, like the pace): sockets and
+# pages of a household or an office, never a file descriptor per byte of a flood
+SMEAR_CONNECTIONS_OPEN_PER_ADDRESS = env.env_int(
+    os.environ, "SMEAR_CONNECTIONS_OPEN_PER_ADDRESS", default=128
+)
+# a connection has this long to send a request's headers (counted from its opening, or
+# from its last response: an idle connection is closed then too), then this long for
+# the request's body
+SMEAR_HEADER_TIMEOUT_S = env.env_int(os.environ, "SMEAR_HEADER_TIMEOUT_S", default=10)
+SMEAR_BODY_TIMEOUT_S = env.env_int(os.environ, "SMEAR_BODY_TIMEOUT_S", default=30)
+# the largest request body accepted (a form or a Stripe event is a few KiB): refused with
+# 413 by the server and by smearsite.body_limit before it is buffered, and Django never
+# spools a body to disk (FILE_UPLOAD_MAX_MEMORY_SIZE) nor keeps a bigger one in memory
+SMEAR_MAX_BODY_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODY_BYTES", default=1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
 # a table in play whose people have all been away this long is closed (prune_tables)
 SMEAR_DESERTED_AFTER_S = env.env_int(os.environ, "SMEAR_DESERTED_AFTER_S", default=86400)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
