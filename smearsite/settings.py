@@ -229,9 +229,15 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS_ONLY else "http"
 ACCOUNT_ADAPTER = "game.accounts.AccountAdapter"
 ACCOUNT_USER_DISPLAY = "game.accounts.user_display"
 ACCOUNT_FORMS = {"signup": "game.forms.SignupForm"}
-# Password guessing: at most 5 failed log-ins per username in 5 minutes, and 10 a
-# minute from one address. The counts live in CACHES (shared when REDIS_URL is set).
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# Password guessing (game.accounts): at most 10 failed log-ins a minute from one address
+# and 5 in 5 minutes for one username from one address (allauth's "key" is username and
+# address here), so a stranger cannot lock the owner out; and 30 an hour for one username
+# from browsers it never logged in from (guesses spread over many addresses). The counts
+# live in CACHES (shared when REDIS_URL is set).
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed_anywhere": "30/1h/key",
+}
 
 # --- Email --------------------------------------------------------------------------
 
