@@ -48,6 +48,9 @@ class Position(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # a decision from a learner's own round ("Practise this"): served to them alone, through
     # their missed positions, never to anyone else
+    # its analysis is public (shipped in the repository's starter bank, readable by
+    # anyone before answering): practised, never rated
+    published = models.BooleanField(default=False)
     owner = models.ForeignKey(
         "Learner", null=True, blank=True, on_delete=models.CASCADE, related_name="own_positions"
     )
