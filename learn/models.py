@@ -218,3 +218,14 @@ class RoundReview(models.Model):
     @property
     def done(self) -> int:
         return len(self.decisions)
+
+
+class WorkerBeat(models.Model):
+    """A review worker's heartbeat (``learn.worker_beats``): the review page says when no
+    worker has been heard from lately."""
+
+    name = models.CharField(max_length=64, unique=True)  # host and process id
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"worker {self.name} seen {self.seen_at:%H:%M:%S}"
