@@ -52,6 +52,7 @@ import multiprocessing
 import os
 import random
 import re
+import resource
 import secrets
 import shutil
 import statistics
@@ -523,6 +524,11 @@ def main() -> None:
     parser.add_argument("--slow-connections", type=int, default=2000)
     parser.add_argument("--slow-addresses", type=int, default=100)
     parser.add_argument("--slow-seconds", type=float, default=25.0)
+    parser.add_argument(
+        "--server-files",
+        type=int,
+        help="lower the server's limit of open files to this (prlimit) once it has started",
+    )
     parser.add_argument("--big-heads", type=int, default=8)
     parser.add_argument("--head-mb", type=int, default=16)
     parser.add_argument("--big-bodies", type=int, default=4)
@@ -568,9 +574,16 @@ def main() -> None:
         make_accounts()
         server = start_server(env=env, log=folder / "server.log", port=args.port, cwd=root)
         server.env_tmp = str(folder / "tmp")
+        if args.server_files:
+            _, hard = resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE)
+            resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE, (args.server_files, hard))
         try:
             stores = "PostgreSQL + Redis" if args.postgres else "SQLite file"
-            print(f"server {server.url} ({stores}, 1 bot worker, code at {root}); {machine_load()}")
+            files = resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE)[0]
+            print(
+                f"server {server.url} ({stores}, 1 bot worker, code at {root}, "
+                f"{files} open files at most); {machine_load()}"
+            )
             asyncio.run(main_async(args, server.url, fake, server))
         finally:
             server.stop()

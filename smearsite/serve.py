@@ -15,7 +15,10 @@ X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.ra
   refilled at SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS; one past it is answered a fixed
   429 as it is accepted, nothing parsed;
 - **open connections per address are counted**: SMEAR_CONNECTIONS_OPEN_PER_ADDRESS at
-  most (pages, kept-alive connections and websockets together), then the same 429;
+  most (pages, kept-alive connections and websockets together), then the same 429; and
+  **all of them together** stay below the process's limit of open files (``max_open``):
+  past it a newcomer takes the place of the connection that has waited longest for a
+  request's head;
 - **a request's head has SMEAR_HEADER_TIMEOUT_S** from the connection's opening (or its
   last response), however slowly it trickles in, then its body SMEAR_BODY_TIMEOUT_S
   (408); an idle kept-alive connection is closed after SMEAR_HEADER_TIMEOUT_S too;
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import resource
 import sys
 import time
 from collections.abc import Callable
@@ -114,6 +118,21 @@ def configured_limits() -> Limits:
     )
 
 
+# files a server process keeps for itself whatever its connections: the database, logs,
+# the bot workers' pipes, the channel layer
+FILES_RESERVED = 256
+
+
+def max_open() -> int:
+    """Connections all addresses together may hold: SMEAR_CONNECTIONS_MAX, or (0) the
+    process's limit of open files less FILES_RESERVED, read afresh (it may be changed
+    while the server runs: prlimit)."""
+    if settings.SMEAR_CONNECTIONS_MAX:
+        return settings.SMEAR_CONNECTIONS_MAX
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return max(64, soft - FILES_RESERVED)
+
+
 def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
     # daphne.server installs the asyncio reactor: before anything else imports twisted's
     from daphne.server import Server  # isort: skip
@@ -135,7 +154,7 @@ def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
         @http_factory.setter
         def http_factory(self, factory) -> None:
             self._door = serve_daphne.door_for(
-                self, limits=configured_limits(), pace=configured_pace()
+                self, limits=configured_limits(), pace=configured_pace(), max_open=max_open
             )
 
     server = BoundedServer(

@@ -7,7 +7,12 @@ and a body of any size written to a temporary file. Here:
 
 - ``Door`` stands at the listening socket: each address's new connections are paced
   (``smearsite.serve.ConnectionPace``) and its open ones counted; one past either is
-  answered a fixed 429 as it is accepted, before anything is parsed.
+  answered a fixed 429 as it is accepted, before anything is parsed. All addresses
+  together hold at most ``max_open()`` connections (below the process's limit of open
+  files): past it, a new connection takes the place of the one that has waited longest
+  for a request's head (a slow or idle one, never a request being served or a
+  websocket), so a flood of slow connections from many addresses sheds itself, oldest
+  first, and a newcomer, whose head arrives at once, is served.
 - ``BoundedChannel`` gives a request ``header_timeout_s`` for its head, counted from the
   connection's opening or its last response and never reset by a trickle, then
   ``body_timeout_s`` for its body; bounds its head's size and count (431);
@@ -25,6 +30,7 @@ reactor that twisted then uses.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from daphne.http_protocol import HTTPFactory, WebRequest
 from twisted.internet.protocol import Protocol
@@ -60,6 +66,12 @@ TOO_MANY_OPEN = answer(
     "Too many open connections from your address. Close some pages, then try again.\n",
     retry_after=5,
 )
+TOO_BUSY = answer(
+    503,
+    "Service Unavailable",
+    "The server is too busy to take another connection. Try again in a moment.\n",
+    retry_after=1,
+)
 TOO_SLOW = answer(
     408, "Request Timeout", "Your request took too long to arrive. Please send it again.\n"
 )
@@ -92,13 +104,20 @@ def linger_and_close(transport, reply: bytes) -> object:
 
 
 class Refusal(Protocol):
-    """A connection turned away at the door: its fixed answer, and nothing parsed."""
+    """A connection turned away at the door: its fixed answer, and nothing parsed. When
+    the server is short of connections (``linger`` off) it is closed at once, its answer
+    written on the way out."""
 
-    def __init__(self, reply: bytes) -> None:
+    def __init__(self, reply: bytes, *, linger: bool = True) -> None:
         self.reply = reply
+        self.linger = linger
         self.abort = None
 
     def connectionMade(self) -> None:
+        if not self.linger:
+            self.transport.write(self.reply)
+            self.transport.loseConnection()
+            return
         self.abort = linger_and_close(self.transport, self.reply)
 
     def dataReceived(self, data: bytes) -> None:
@@ -117,35 +136,63 @@ class Counted(ProtocolWrapper):
 
 
 class Door(WrappingFactory):
-    """The listening socket's factory: paces and counts each address's connections, and
-    hands the rest to daphne's HTTP factory."""
+    """The listening socket's factory: paces and counts each address's connections, sheds
+    the longest-waiting one when all of them together reach ``max_open()``, and hands the
+    rest to daphne's HTTP factory."""
 
     protocol = Counted
 
-    def __init__(self, wrapped: HTTPFactory, *, pace, open_per_address: int | None) -> None:
+    def __init__(
+        self,
+        wrapped: HTTPFactory,
+        *,
+        pace,
+        open_per_address: int | None,
+        max_open: Callable[[], int],
+    ) -> None:
         super().__init__(wrapped)
         self.pace = pace
         self.open_per_address = open_per_address
+        self.max_open = max_open
         self.open: Counter[str] = Counter()
+        self.total = 0
+        # connections awaiting a request's head, the longest-waiting first
+        self.waiting: dict[BoundedChannel, None] = {}
 
     def buildProtocol(self, addr):
         address = getattr(addr, "host", None)  # a UNIX socket's peer has none
+        pressed = self.total >= self.max_open()
         if address is not None:
             if self.pace is not None and not self.pace.admit(address):
-                return Refusal(TOO_MANY_NEW)
+                return Refusal(TOO_MANY_NEW, linger=not pressed)
             if self.open_per_address and self.open[address] >= self.open_per_address:
-                return Refusal(TOO_MANY_OPEN)
+                return Refusal(TOO_MANY_OPEN, linger=not pressed)
+        if pressed:
+            if not self.waiting:
+                return Refusal(TOO_BUSY, linger=False)
+            # one out for one in: the shed connection is counted off as it closes
+            self.waiting_done(oldest := next(iter(self.waiting)))
+            oldest.shed()
         wrapper = super().buildProtocol(addr)
         wrapper.address = address
         return wrapper
 
+    def waiting_for_head(self, channel: BoundedChannel) -> None:
+        self.waiting.pop(channel, None)
+        self.waiting[channel] = None  # the newest at the end
+
+    def waiting_done(self, channel: BoundedChannel) -> None:
+        self.waiting.pop(channel, None)
+
     def registerProtocol(self, p: Counted) -> None:
         super().registerProtocol(p)
+        self.total += 1
         if p.address is not None:
             self.open[p.address] += 1
 
     def unregisterProtocol(self, p: Counted) -> None:
         super().unregisterProtocol(p)
+        self.total -= 1
         if p.address is not None:
             self.open[p.address] -= 1
             if self.open[p.address] <= 0:
@@ -155,9 +202,10 @@ class Door(WrappingFactory):
 class BoundedChannel(http.HTTPChannel):
     """twisted's HTTP/1.1 channel with deadlines and bounds (see the module's docstring)."""
 
-    def __init__(self, limits) -> None:
+    def __init__(self, limits, door: Door | None = None) -> None:
         super().__init__()
         self.limits = limits
+        self.door = door
         self.MAX_LENGTH = limits.max_header_bytes  # one line of the head
         self.totalHeadersSize = limits.max_header_bytes
         self.maxHeaders = limits.max_headers
@@ -167,11 +215,25 @@ class BoundedChannel(http.HTTPChannel):
 
     def connectionMade(self) -> None:
         super().connectionMade()
-        self.await_request(self.limits.header_timeout_s)
+        self.await_head()
 
     def await_request(self, seconds: float) -> None:
         self.cancel_deadline()
         self.deadline = self.callLater(seconds, self.too_slow)
+
+    def await_head(self) -> None:
+        self.await_request(self.limits.header_timeout_s)
+        if self.door is not None:
+            self.door.waiting_for_head(self)
+
+    def head_done(self) -> None:
+        if self.door is not None:
+            self.door.waiting_done(self)
+
+    def shed(self) -> None:
+        """Closed at once to make room for a newcomer (``Door``)."""
+        self.cancel_deadline()
+        self.transport.abortConnection()
 
     def cancel_deadline(self) -> None:
         if self.deadline is not None and self.deadline.active():
@@ -205,6 +267,7 @@ class BoundedChannel(http.HTTPChannel):
         return super().headerReceived(line)
 
     def allHeadersReceived(self) -> None:
+        self.head_done()
         if self.length is not None and self.length > self.limits.max_body_bytes:
             self.requests[-1].gotLength(0)  # an empty body to close with the request
             self.refuse(body_too_large(self.limits.max_body_bytes))
@@ -219,13 +282,14 @@ class BoundedChannel(http.HTTPChannel):
     def requestDone(self, request) -> None:
         # before the parent's, which may read a pipelined request's head at once
         self.heard = bool(self._dataBuffer)
-        self.await_request(self.limits.header_timeout_s)
+        self.await_head()
         super().requestDone(request)
 
     def refuse(self, reply: bytes) -> None:
         """Answer ``reply`` and stop reading requests on this connection."""
         if self.abort is not None:
             return  # refused already
+        self.head_done()
         self.cancel_deadline()
         self.setTimeout(None)
         self._buffer = b""
@@ -233,6 +297,7 @@ class BoundedChannel(http.HTTPChannel):
         self.abort = linger_and_close(self.transport, reply)
 
     def connectionLost(self, reason) -> None:
+        self.head_done()
         self.cancel_deadline()
         if self.abort is not None and self.abort.active():
             self.abort.cancel()
@@ -263,10 +328,11 @@ class BoundedHTTPFactory(HTTPFactory):
     def __init__(self, server, limits) -> None:
         super().__init__(server)
         self.limits = limits
+        self.door: Door | None = None
 
     def protocol(self):
         # what twisted's own factory builds, around our channel instead of its own
-        return http._GenericHTTPChannelProtocol(BoundedChannel(self.limits))
+        return http._GenericHTTPChannelProtocol(BoundedChannel(self.limits, self.door))
 
     def buildProtocol(self, addr):
         built = super().buildProtocol(addr)
@@ -274,8 +340,11 @@ class BoundedHTTPFactory(HTTPFactory):
         return built
 
 
-def door_for(server, *, limits, pace) -> Door:
+def door_for(server, *, limits, pace, max_open: Callable[[], int]) -> Door:
     """The factory daphne's ``server`` listens with."""
-    return Door(
-        BoundedHTTPFactory(server, limits), pace=pace, open_per_address=limits.open_per_address
+    http_factory = BoundedHTTPFactory(server, limits)
+    door = Door(
+        http_factory, pace=pace, open_per_address=limits.open_per_address, max_open=max_open
     )
+    http_factory.door = door
+    return door

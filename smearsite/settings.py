@@ -193,6 +193,9 @@ SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS = env.env_int(
 SMEAR_CONNECTIONS_OPEN_PER_ADDRESS = env.env_int(
     os.environ, "SMEAR_CONNECTIONS_OPEN_PER_ADDRESS", default=128
 )
+# connections all addresses together may hold (0: the process's limit of open files less
+# a reserve); past it a newcomer takes the place of the one waiting longest for a head
+SMEAR_CONNECTIONS_MAX = env.env_int(os.environ, "SMEAR_CONNECTIONS_MAX", default=0)
 # a connection has this long to send a request's headers (counted from its opening, or
 # from its last response: an idle connection is closed then too), then this long for
 # the request's body

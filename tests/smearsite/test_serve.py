@@ -154,6 +154,7 @@ def test_the_server_freezes_start_up_and_collects_the_young_less_often():
 HEADER_TIMEOUT_S = 2
 MAX_BODY_BYTES = 100_000
 OPEN_PER_ADDRESS = 5
+MAX_OPEN = 20
 
 
 @pytest.fixture(scope="module")
@@ -167,6 +168,7 @@ def bounded(tmp_path_factory):
         SMEAR_CONNECTIONS_BURST_PER_ADDRESS="1000",
         SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS="1000",
         SMEAR_CONNECTIONS_OPEN_PER_ADDRESS=str(OPEN_PER_ADDRESS),
+        SMEAR_CONNECTIONS_MAX=str(MAX_OPEN),
         SMEAR_HEADER_TIMEOUT_S=str(HEADER_TIMEOUT_S),
         SMEAR_BODY_TIMEOUT_S="3",
         SMEAR_MAX_BODY_BYTES=str(MAX_BODY_BYTES),
@@ -314,3 +316,28 @@ def test_an_address_holds_so_many_open_connections_and_the_next_is_told_why(boun
     assert status(refused) == 429
     assert b"Too many open connections from your address" in refused
     assert status(other) == 200
+
+
+@pytest.mark.slow
+def test_slow_connections_from_many_addresses_make_room_for_a_newcomer_oldest_first(bounded):
+    # every address within its own count, all of them together at the server's limit
+    slow = [connect(bounded, f"127.0.1.{n // 4 + 1}") for n in range(MAX_OPEN)]
+    try:
+        for s in slow:
+            s.sendall(b"GET / HTTP/1.1\r\n")  # a head begun, never finished
+        time.sleep(0.2)
+        newcomer = ask(bounded.port, HEALTH, source="127.0.0.20")
+        slow[0].settimeout(1)
+        try:
+            oldest = slow[0].recv(65536)
+        except ConnectionResetError:
+            oldest = b""
+        slow[-1].settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            slow[-1].recv(65536)  # the newest slow one is still open
+    finally:
+        for s in slow:
+            s.close()
+
+    assert status(newcomer) == 200
+    assert oldest == b""  # shed to make room
