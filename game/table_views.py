@@ -22,6 +22,7 @@ from game.identity import SeatOwner, request_owner
 from game.models import Table
 from game.services import limits
 from game.services import play as play_services
+from smearsite.code_guard import code_lookup
 from smearsite.kernel import BadNumber, normal_code, request_int
 from smearsite.ratelimit import request_address
 
@@ -66,6 +67,7 @@ def play(request: HttpRequest) -> HttpResponse:
     return render(request, "game/play.html", {"form": form})
 
 
+@code_lookup
 @require_GET
 @for_htmx("table")  # the page polls while its live connection is down
 def table(request: HttpRequest, code: str) -> HttpResponse:
@@ -87,6 +89,7 @@ def _ratings(request: HttpRequest, found: Table) -> dict:
     return {"seat_ratings": ratings.table_ratings(table=found)}
 
 
+@code_lookup
 @require_POST
 @for_htmx("table")
 def table_play(request: HttpRequest, code: str) -> HttpResponse:
@@ -125,6 +128,7 @@ def answer_table_form(
     )
 
 
+@code_lookup
 @require_POST
 @for_htmx("table")
 def table_back(request: HttpRequest, code: str) -> HttpResponse:
@@ -135,6 +139,7 @@ def table_back(request: HttpRequest, code: str) -> HttpResponse:
     return answer_table_form(request, found, owner, None)
 
 
+@code_lookup
 @require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=normal_code(code))
@@ -169,6 +174,7 @@ def _download(match: MatchState, filename: str) -> HttpResponse:
     return response
 
 
+@code_lookup
 @require_GET
 def table_record(request: HttpRequest, code: str) -> HttpResponse:
     """The match so far as a game record: finished rounds only."""
@@ -181,6 +187,7 @@ def table_record(request: HttpRequest, code: str) -> HttpResponse:
     return _download(match, f"smear-{found.code}.json")
 
 
+@code_lookup
 @require_GET
 def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
     found = _seated_table(request, code)
@@ -194,6 +201,7 @@ def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return _download(single, f"smear-{found.code}-round-{number}.json")
 
 
+@code_lookup
 @require_GET
 def round_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """A finished round, trick by trick: ``?trick=N`` shows the first N tricks."""

@@ -199,6 +199,19 @@ def sheet_create(
     return sheet
 
 
+def sheet_codes_rotate(*, sheet_id: int, user: AbstractBaseUser) -> Sheet:
+    """A new invite code and read-only link for the sheet: the old ones stop working (a
+    code shared too widely, or guessed). Only the sheet's creator may; members stay."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id, user)
+        if sheet.creator_id != user.pk:
+            raise SheetError("Only the person who made this sheet can change its codes.")
+        sheet.invite_code = _unique("invite_code", new_invite_code)
+        sheet.watch_token = _unique("watch_token", new_watch_token)
+        sheet.save(update_fields=["invite_code", "watch_token", "updated_at"])
+    return sheet
+
+
 def member_join(*, code: str, user: AbstractBaseUser) -> Sheet:
     """Join the sheet with this invite code (joining twice changes nothing)."""
     sheet = Sheet.objects.filter(invite_code=normal_code(code)).first()

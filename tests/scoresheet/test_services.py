@@ -10,6 +10,7 @@ from django.db import connection
 from scoresheet import ledger, selectors, services
 from scoresheet.models import Change, Hand, Member, Sheet
 from scoresheet.services import HandInput
+from smearsite import kernel
 from tests.scoresheet.conftest import add
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +39,7 @@ def test_sheet_create_stores_sides_seats_rules_and_the_creator_as_member(sam, ma
     ]
     assert sheet.rules == ledger.SEVEN_POINT
     assert list(sheet.members.values_list("user__username", flat=True)) == ["sam"]
-    assert len(sheet.invite_code) == 6 and len(sheet.watch_token) >= 20
+    assert len(sheet.invite_code) == kernel.CODE_LENGTH and len(sheet.watch_token) >= 20
     assert sheet.status == Sheet.Status.OPEN
 
 

@@ -588,3 +588,47 @@ def test_csv_export_makes_formula_cells_inert(sam_client, sam, make_sheet):
     assert rows[1][2] == "'+Them"
     # numbers stay numbers: a negative standing is not a formula
     assert rows[1][-1] == "-3"
+
+
+def test_the_creator_rotates_the_codes_and_the_old_ones_stop_working(sheet, sam, mum, stranger):
+    old_code, old_token = sheet.invite_code, sheet.watch_token
+    owner = Client()
+    owner.force_login(sam)
+
+    response = owner.post(f"/sheets/{sheet.pk}/codes/")
+
+    sheet.refresh_from_db()
+    assert response["Location"] == f"/sheets/{sheet.pk}/"
+    assert sheet.invite_code != old_code and sheet.watch_token != old_token
+    assert len(sheet.invite_code) == 10
+    assert "the old ones no longer work" in owner.get(f"/sheets/{sheet.pk}/").text
+    assert sheet.members.filter(user=mum).exists()
+    joiner = Client()
+    joiner.force_login(stranger)
+    assert joiner.get(f"/sheets/join/{old_code}/").status_code == 404
+    assert joiner.get(f"/sheets/watch/{old_token}/").status_code == 404
+    assert joiner.get(f"/sheets/join/{sheet.invite_code}/").status_code == 200
+
+
+def test_only_the_creator_may_rotate_the_codes(sheet, mum, stranger):
+    before = (sheet.invite_code, sheet.watch_token)
+    member = Client()
+    member.force_login(mum)
+
+    response = member.post(f"/sheets/{sheet.pk}/codes/", follow=True)
+
+    assert "Only the person who made this sheet can change its codes" in response.text
+    outsider = Client()
+    outsider.force_login(stranger)
+    assert outsider.post(f"/sheets/{sheet.pk}/codes/").status_code == 404
+    sheet.refresh_from_db()
+    assert (sheet.invite_code, sheet.watch_token) == before
+
+
+def test_only_the_creator_sees_the_rotate_button(sheet, sam, mum):
+    owner, member = Client(), Client()
+    owner.force_login(sam)
+    member.force_login(mum)
+
+    assert "New code and links" in owner.get(f"/sheets/{sheet.pk}/").text
+    assert "New code and links" not in member.get(f"/sheets/{sheet.pk}/").text
