@@ -87,7 +87,7 @@ def _outcome(setup, game, match: MatchState, latencies, keep_record) -> Outcome:
     points, bids, made, bid_total = [0] * units, [0] * units, [0] * units, [0] * units
     for state in match.rounds:
         result = state.result
-        if result is None:
+        if result is None or result.redeal:
             continue
         for unit, taken in enumerate(result.raw):
             points[unit] += taken
@@ -97,7 +97,7 @@ def _outcome(setup, game, match: MatchState, latencies, keep_record) -> Outcome:
     return Outcome(
         lineup=game.lineup,
         winner=match.winner,
-        rounds=sum(state.result is not None for state in match.rounds),
+        rounds=sum(state.result is not None and not state.redealt for state in match.rounds),
         points=points,
         bids=bids,
         made=made,

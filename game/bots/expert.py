@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from random import Random
 
 from game.engine.cards import JOKERS
-from game.engine.rules import PASS, bid_amount, is_bid
+from game.engine.rules import PASS, Phase, bid_amount, is_bid
 from game.engine.solver import (
     MAX_POINTS,
     Position,
@@ -38,6 +38,7 @@ from game.engine.solver import (
 )
 from game.engine.view import SeatView
 
+from . import full_deck
 from .auction import Auction, evidence, finish, limits, standing
 from .basic import GreedyBot
 from .hand_model import hand_model
@@ -135,15 +136,24 @@ class ExpertBot:
 
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
         if not view.rules.is_house:
-            # the search, the sampler and the native core know the house rules only: until
-            # they learn the family's trumps, exchanges and points, greedy plays those tables
-            return GreedyBot().choose(view, legal, rng)
+            return self._choose_full_deck(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
         analysis = self.analyse(view, legal, rng, detailed=False)
         if not analysis.deals:
             return GreedyBot().choose(view, legal, rng)
         return analysis.best
+
+    def _choose_full_deck(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
+        """Card play by sampled deals solved in Python; the auction, trump and the discard by
+        greedy's rules until the search prices them (issue 37)."""
+        if view.phase is Phase.PLAY and len(legal) > 1:
+            card, _ = full_deck.choose_card(
+                view, legal, rng, budget_ms=self.budget_ms, max_deals=self.max_deals
+            )
+            if card is not None:
+                return card
+        return GreedyBot().choose(view, legal, rng)
 
     def analyse(
         self,

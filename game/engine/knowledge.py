@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .cards import cards_of
+from .cards import cards_of, mask_of
 from .solver_py import Position
 
 MASK64 = (1 << 64) - 1
@@ -103,8 +103,12 @@ class SplitMix64:
 
 def _fillable(known: Knowledge, pool: int, needs: list[int]) -> bool:
     """Hall's condition: every set of seats still short of cards can be filled from pool."""
-    allowed = [pool & ~known.barred[s] for s in range(known.players) if needs[s] > 0]
-    wanted = [needs[s] for s in range(known.players) if needs[s] > 0]
+    return _hall(pool, needs, known.barred)
+
+
+def _hall(pool: int, needs: list[int], barred) -> bool:
+    allowed = [pool & ~barred[s] for s in range(len(needs)) if needs[s] > 0]
+    wanted = [needs[s] for s in range(len(needs)) if needs[s] > 0]
     reach = [0] * (1 << len(allowed))
     total = [0] * (1 << len(allowed))
     for subset in range(1, 1 << len(allowed)):
@@ -148,3 +152,34 @@ def sample_deal(known: Knowledge, seed: int, index: int) -> Position:
 
 def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
     return [sample_deal(known, seed, index) for index in range(count)]
+
+
+def deal_among(pool: int, needs: list[int], barred: list[int], rng) -> list[int]:
+    """Deal every card of ``pool`` to holders (seats, discard piles, a pack) so that holder
+    ``i`` gets ``needs[i]`` cards and none of ``barred[i]``, each card at random among the
+    choices that still leave every holder fillable. Raises NoConsistentDeal when none can."""
+    needs = list(needs)
+    if sum(needs) != pool.bit_count() or not _hall(pool, needs, barred):
+        raise NoConsistentDeal("no deal fits what this seat has seen")
+    held = [0] * len(needs)
+    if not any(barred[h] & pool for h in range(len(needs)) if needs[h]):
+        cards = cards_of(pool)
+        rng.shuffle(cards)
+        for holder, need in enumerate(needs):
+            held[holder] = mask_of(cards[:need])
+            cards = cards[need:]
+        return held
+    for holder in sorted(range(len(needs)), key=lambda h: -(barred[h] & pool).bit_count()):
+        while needs[holder]:
+            candidates = cards_of(pool & ~barred[holder])
+            rng.shuffle(candidates)
+            for card in candidates:
+                needs[holder] -= 1
+                if _hall(pool & ~(1 << card), needs, barred):
+                    break
+                needs[holder] += 1
+            else:  # pragma: no cover - Hall's condition held before this card
+                raise NoConsistentDeal("no deal fits what this seat has seen")
+            held[holder] |= 1 << card
+            pool &= ~(1 << card)
+    return held

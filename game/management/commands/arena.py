@@ -10,6 +10,7 @@ from tqdm import tqdm
 
 from game import arena
 from game.bots import LEVELS
+from game.engine import variants
 from game.engine.state import MatchSetup
 
 
@@ -27,6 +28,12 @@ class Command(BaseCommand):
             "two partnerships for an even table, else everyone for themselves)",
         )
         parser.add_argument("--target", type=int, default=21)
+        parser.add_argument(
+            "--rules",
+            default="house",
+            help="the table's rules: a preset (house, classic, six_handed, seven_point) or a "
+            'record\'s rules object, e.g. \'{"preset": "classic", "follow": "schmier"}\'',
+        )
         parser.add_argument("--matches", type=int, default=100)
         parser.add_argument(
             "--fair", action="store_true", help="replay the same deals with the bots' seats swapped"
@@ -63,14 +70,16 @@ class Command(BaseCommand):
     def _setup(self, opts) -> MatchSetup:
         players = opts["players"]
         try:
+            text = opts["rules"]
+            table = variants.from_record(json.loads(text) if text.startswith("{") else text)
             if opts["teams"]:
                 teams = [
                     [int(seat) for seat in unit.split(",")] for unit in opts["teams"].split(":")
                 ]
-                return MatchSetup(players, teams, opts["target"])
+                return MatchSetup(players, teams, opts["target"], table)
             if players % 2 == 0:
-                return MatchSetup.partnerships(players, 2, opts["target"])
-            return MatchSetup.cutthroat(players, opts["target"])
+                return MatchSetup.partnerships(players, 2, opts["target"], table)
+            return MatchSetup.cutthroat(players, opts["target"], table)
         except ValueError as error:
             raise CommandError(str(error)) from None
 
@@ -94,7 +103,8 @@ class Command(BaseCommand):
     def _print(self, summary, setup, opts):
         self.stdout.write(
             f"{opts['matches']} matches, {setup.players} players, teams "
-            f"{[list(u) for u in setup.teams]}, target {setup.target}"
+            f"{[list(u) for u in setup.teams]}, target {setup.target}, "
+            f"rules {json.dumps(setup.rules.to_record())}"
             f"{', fair' if opts['fair'] else ''}"
         )
         for name, s in summary.items():

@@ -1,0 +1,135 @@
+"""The expert's card play at a full-deck table: deal what the seat cannot see in ways
+consistent with what it has seen, solve each deal exactly (the Python search: the native
+core knows the house rules only), and play the card with the best mean.
+
+What a seat knows at such a table (``shared/spec/variants.md``): its own hand, discard and
+fill; how many cards every other seat holds, discarded and was dealt; every card played.
+A seat that did not follow the suit led has shown a void in it, unless it trumped where
+the table lets a seat trump while holding the suit. A discard holds no trump where the
+exchange forbids one (assumed of a seat that may have held more than six trumps, and
+dropped if no deal fits it), and never a point card where the exchange protects them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from random import Random
+
+from game.engine.knowledge import NoConsistentDeal, deal_among
+from game.engine.solver import Position, SearchStats, SearchTimeout, Utility, action_values
+from game.engine.view import SeatView
+
+HAND_AFTER_EXCHANGE = 6
+
+
+def choose_card(
+    view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float, max_deals: int
+) -> tuple[int | None, int]:
+    """The card with the best mean value over the deals solved within the budget, and how
+    many deals that was (None and 0 when not one was solved in time)."""
+    deadline = time.perf_counter() + budget_ms / 1000
+    utility = score_utility(view)
+    totals = dict.fromkeys(legal, 0)
+    deals = 0
+    while deals < max_deals and time.perf_counter() < deadline:
+        try:
+            position = sample_position(view, rng)
+            values = action_values(position, utility, SearchStats(deadline=deadline))
+        except (SearchTimeout, NoConsistentDeal):
+            break
+        for card in legal:
+            totals[card] += values[card]
+        deals += 1
+    if not deals:
+        return None, 0
+    return max(legal, key=lambda card: (totals[card], -card)), deals
+
+
+def score_utility(view: SeatView) -> Utility:
+    """The round's points as a score difference: ours less everyone else's, a missed bid
+    costing the whole bid."""
+    bid, size = view.bid, view.rules.point_count + 1
+    we_bid = view.unit_of[view.bidder] == view.unit
+
+    def value(ours: int, theirs: int) -> int:
+        if we_bid:
+            return (ours if ours >= bid else -bid) - theirs
+        return ours - (theirs if theirs >= bid else -bid)
+
+    table = tuple(tuple(value(a, b) for b in range(size)) for a in range(size))
+    return Utility(frozenset({view.unit}), table)
+
+
+def sample_position(view: SeatView, rng: Random) -> Position:
+    """A complete deal consistent with what the seat has seen."""
+    pool = view.unseen
+    seats = [seat for seat in range(view.players) if seat != view.seat]
+    played_by = _played_by(view)
+    needs = [HAND_AFTER_EXCHANGE - played_by[seat].bit_count() for seat in seats]
+    barred = [_voids(view)[seat] for seat in seats]
+    piles = _discard_piles(view)
+    needs += [count for count, _ in piles] + [view.hidden_count]
+    held = None
+    for strict in (True, False):
+        bars = barred + [bar if strict else 0 for _, bar in piles] + [0]
+        try:
+            held = deal_among(pool, needs, bars, rng)
+            break
+        except NoConsistentDeal:
+            if not strict:
+                raise
+    hands = [0] * view.players
+    hands[view.seat] = view.hand
+    for index, seat in enumerate(seats):
+        hands[seat] = held[index]
+    return Position(
+        unit_of=view.unit_of,
+        hands=tuple(hands),
+        dealt=tuple(hand | played for hand, played in zip(hands, played_by, strict=True)),
+        trump=view.trump,
+        leader=view.leader,
+        trick=tuple(card for _, card in view.current_trick),
+        taken=view.taken,
+        table=view.rules,
+    )
+
+
+def _played_by(view: SeatView) -> list[int]:
+    played = [0] * view.players
+    for seat, card in view.plays:
+        played[seat] |= 1 << card
+    return played
+
+
+def _voids(view: SeatView) -> list[int]:
+    """The cards each seat has shown it does not hold, by not following the suit led."""
+    trumps, schmier = view.trumps, view.rules.follow == "schmier"
+    barred = [0] * view.players
+    players = view.players
+    for start in range(0, len(view.plays), players):
+        trick = view.plays[start : start + players]
+        suit = trumps.following[trick[0][1]]
+        for seat, card in trick[1:]:
+            followed = suit >> card & 1
+            trumped = trumps.cards >> card & 1
+            if not followed and (schmier or not trumped or suit == trumps.cards):
+                barred[seat] |= suit
+    return barred
+
+
+def _discard_piles(view: SeatView) -> list[tuple[int, int]]:
+    """Every other seat's discard as (how many cards, what it cannot hold)."""
+    trumps, exchange = view.trumps, view.rules.exchange
+    piles = []
+    for seat, count in enumerate(view.discard_counts):
+        if seat == view.seat or not count:
+            continue
+        if exchange == "discard_to_six":
+            bar = trumps.cards
+        elif exchange == "discard_and_fill" and seat != view.dealer:
+            bar = trumps.cards
+        else:
+            bar = trumps.point_cards
+        piles.append((count, bar))
+    return piles
