@@ -97,13 +97,11 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
     except BadNumber as forged:
         return HttpResponseBadRequest(str(forged))
     error = None
+    action = request.POST.get("action", "")
+    if action == "discard":  # the discard form: the cards ticked are the discard
+        action = "discard:" + ",".join(request.POST.getlist("card")[:64])
     try:
-        play_services.table_play(
-            table_id=found.pk,
-            seat_owner=owner,
-            action=request.POST.get("action", ""),
-            index=index,
-        )
+        play_services.table_play(table_id=found.pk, seat_owner=owner, action=action, index=index)
     except TableError as refused:
         error = str(refused)
     return answer_table_form(request, found, owner, error)
