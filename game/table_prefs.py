@@ -33,3 +33,17 @@ def restore(session, kept) -> tuple[str, ...]:
     if not isinstance(kept, list):
         return chosen(session)
     return keep(session, kept)
+
+
+# the game chosen for the last table made (game.forms.RulesForm): offered again next time
+RULES_KEY = "table_rules"
+
+
+def chosen_rules(session) -> dict:
+    """The last table's game and options, as the form's fields name them (or nothing)."""
+    kept = session.get(RULES_KEY)
+    return kept if isinstance(kept, dict) else {}
+
+
+def keep_rules(session, choices: dict) -> None:
+    session[RULES_KEY] = {name: value for name, value in choices.items() if value is not None}

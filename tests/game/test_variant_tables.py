@@ -280,3 +280,69 @@ def test_a_full_deck_table_replayed_from_the_database_equals_the_engines_match(p
     assert record.write(replayed) == record.write(engine)
     finished = store.finished_match_for_table(table)
     assert record.read(record.write(finished)) == finished
+
+
+# --- Creating a table: the presets and their options ------------------------------------
+
+BOTS = {"layout": "2v2", "players": "4", "bot_1": "greedy", "bot_2": "greedy", "bot_3": "greedy"}
+
+
+def test_the_play_form_offers_the_presets_with_the_house_rules_chosen(client):
+    body = client.get("/play/").text
+
+    for name in ("house", "classic", "six_handed", "seven_point"):
+        assert f'value="{name}"' in body
+    assert 'value="house" selected' in body
+    assert 'name="jokers"' in body and 'name="jick"' in body and 'name="follow"' in body
+
+
+def test_a_classic_table_with_options_is_made_and_remembered(client):
+    form = {**BOTS, "preset": "classic", "jokers": "1", "jick": "yes", "follow": "schmier"}
+    response = client.post("/play/", {**form, "target": "11"})
+
+    assert response.status_code == 302
+    table = Table.objects.get()
+    table_rules = store.table_setup(table).rules
+    assert (table_rules.preset, table_rules.jokers, table_rules.jick) == ("classic", 1, True)
+    assert table_rules.follow == "schmier" and table.target == 11
+    assert table_rules.max_bid == 6  # high, low, jack, jick, joker, game
+    again = client.get("/play/").text
+    assert 'value="classic" selected' in again and 'value="schmier" selected' in again
+
+
+@pytest.mark.parametrize(
+    ("forged", "said"),
+    [
+        ({"preset": "cribbage"}, "There is no game called cribbage"),
+        ({"preset": "classic", "jokers": "3"}, "Select a valid choice"),
+        ({"preset": "classic", "target": "4"}, "greater than or equal to 5"),
+        ({"preset": "classic", "target": "500"}, "less than or equal to 100"),
+        ({"preset": "house", "jokers": "1"}, "The house rules take no options"),
+        ({"preset": "seven_point", "players": "6", "layout": "3v3"}, "played by 4 players"),
+        ({"preset": "six_handed"}, "played by 6 players"),
+        ({"preset": "classic", "players": "6", "layout": "3v3"}, "played by 2, 3, 4, 5"),
+        ({"preset": "house", "players": "2", "layout": "cutthroat"}, "played by 3, 4"),
+        (
+            {"preset": "six_handed", "players": "6", "layout": "2v2v2"},
+            "every seat for itself, or two sides",
+        ),
+    ],
+)
+def test_a_forged_table_form_is_refused_in_words_and_makes_nothing(client, forged, said):
+    form = {**BOTS, **{f"bot_{n}": "greedy" for n in range(4, 6)}, **forged}
+
+    response = client.post("/play/", form)
+
+    assert response.status_code == 200 and said in response.text
+    assert not Table.objects.exists()
+
+
+def test_a_six_handed_table_three_against_three_is_made(client):
+    form = {**BOTS, **{f"bot_{n}": "greedy" for n in range(4, 6)}}
+    response = client.post(
+        "/play/", {**form, "preset": "six_handed", "players": "6", "layout": "3v3"}
+    )
+
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert table.rules == "six_handed" and table.teams == [[0, 2, 4], [1, 3, 5]]
