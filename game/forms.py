@@ -276,6 +276,7 @@ class PlayBotsForm(RulesForm, TeamLayoutForm):
 
 class TableForm(RulesForm, TeamLayoutForm):
     """A table for friends: the host sits in seat 0, friends and bots take the rest."""
+
     public = forms.BooleanField(
         label="Public: list it on the open tables page",
         required=False,
