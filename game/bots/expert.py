@@ -72,6 +72,10 @@ SETTLE_FIRST = 16
 SETTLE_GROWTH = 1.5
 
 
+class NotAnalysed(ValueError):
+    """A position the expert cannot analyse yet (a table of the Smear family)."""
+
+
 @dataclass(frozen=True)
 class AuctionOutcome:
     """Where an auction action leads, over the sampled deals (weighted by the evidence)."""
@@ -130,6 +134,10 @@ class ExpertBot:
         return "expert" if self.version >= 2 else "expert-v1"
 
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
+        if not view.rules.is_house:
+            # the search, the sampler and the native core know the house rules only: until
+            # they learn the family's trumps, exchanges and points, greedy plays those tables
+            return GreedyBot().choose(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
         analysis = self.analyse(view, legal, rng, detailed=False)
@@ -152,6 +160,8 @@ class ExpertBot:
         half as many again each time) with the number of deals the budget is expected to
         reach at the pace so far: once it says the figures answer its question, the
         analysis ends there, with fewer deals than ``max_deals``."""
+        if not view.rules.is_house:
+            raise NotAnalysed(f"the expert analyses the house rules only, not {view.rules.preset}")
         deadline = time.perf_counter() + self.budget_ms / 1000
         if view.bidder is None and self.version < 2:
             return self._analyse_auction_v1(view, legal, rng, deadline)

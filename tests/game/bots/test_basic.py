@@ -70,3 +70,93 @@ def test_random_bot_only_plays_legal_actions():
     rng = Random(3)
     assert all(RandomBot().choose(state.view_for(1), legal, rng) in legal for _ in range(20))
     assert parse_card("AS") not in legal
+
+
+# --- The Smear family's tables ----------------------------------------------------
+
+import pytest  # noqa: E402
+
+from game.bots import LEVELS, make_bot  # noqa: E402
+from game.bots.basic import family_strength  # noqa: E402
+from game.engine.cards import SUITS, cards_of  # noqa: E402
+from game.engine.rules import Phase, discarded, trump_action  # noqa: E402
+from game.engine.state import MatchSetup, MatchState, RoundState  # noqa: E402
+from game.engine.variants import CLASSIC, PRESETS, SEVEN_POINT  # noqa: E402
+from tests.game.engine.builders import cards, full_deal  # noqa: E402
+
+FAMILY_TABLES = [
+    table.with_options(**options)
+    for table in PRESETS.values()
+    if not table.is_house
+    for options in ({}, {"follow": "schmier", "jick": not table.jick})
+]
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("table", FAMILY_TABLES, ids=lambda t: str(t.to_record()))
+def test_every_bot_plays_whole_matches_of_every_preset_and_option_legally(level, table):
+    rng = Random(len(level) + table.point_count)
+    for players in table.players:
+        for setup in MatchSetup.layouts(players, table):
+            bots = [make_bot(level) for _ in range(players)]
+            match = MatchState(setup, first_dealer=rng.randrange(players))
+            while not match.is_terminal() and len(match.rounds) < 12:
+                match = match.deal_round(rng)
+                while not match.round.is_terminal():
+                    seat = match.current_player()
+                    view = match.view_for(seat)
+                    action = bots[seat].choose(view, view.legal_actions(), rng)
+                    match = match.apply(action, seat)  # raises on an illegal action
+            assert match.rounds
+
+
+def family_round(hands: dict[int, list[str]], table=CLASSIC, dealer: int = 3) -> RoundState:
+    setup = MatchSetup.partnerships(4, 2, rules=table)
+    return RoundState(setup, full_deal(setup, hands, dealer=dealer))
+
+
+def greedy(state: RoundState) -> int:
+    view = state.view_for(state.current_player())
+    return GreedyBot().choose(view, view.legal_actions(), Random(0))
+
+
+STRONG_SPADES = ["AS", "2S", "JS", "KS", "9S", "3H", "4D", "5C", "10C"]
+
+
+def test_greedy_names_the_suit_that_holds_its_ace_two_and_jack():
+    assert family_strength(cards(*STRONG_SPADES), CLASSIC)[1] == SUITS.index("S")
+    state = act(family_round({0: STRONG_SPADES}), "bid:3", "pass", "pass", "pass")
+    assert greedy(state) == trump_action(SUITS.index("S"))
+
+
+def test_greedy_bids_a_hand_holding_the_ace_and_two_and_passes_a_weak_one():
+    state = family_round(
+        {0: STRONG_SPADES, 1: ["3S", "4H", "5H", "6D", "7D", "8C", "2C", "9H", "6C"]}
+    )
+    assert greedy(state) != PASS  # seat 0 opens
+    state = state.apply(bid_action(3))
+    assert greedy(state) == PASS
+
+
+def test_greedy_discards_its_lowest_plain_cards_and_keeps_its_trumps_and_tens():
+    state = act(family_round({0: STRONG_SPADES}), "bid:3", "pass", "pass", "pass", "trump:S")
+    while state.current_player() != 0:
+        view = state.view_for(state.current_player())
+        state = state.apply(GreedyBot().choose(view, view.legal_actions(), Random(0)))
+    assert state.phase() is Phase.EXCHANGE
+    thrown = discarded(greedy(state))
+    assert sorted(card_code(c) for c in cards_of(thrown)) == ["3H", "4D", "5C"]
+
+
+def test_greedy_discards_what_seven_point_makes_it_throw():
+    hands = {1: ["AH", "KH", "2H", "3C", "4C", "5C", "6C", "7C", "8C"]}
+    state = act(family_round(hands, SEVEN_POINT, dealer=0), "bid:4", "pass", "pass", "pass")
+    state = state.apply(trump_action(SUITS.index("H")))
+    assert discarded(greedy(state)) == cards("3C", "4C", "5C", "6C", "7C", "8C")
+
+
+def test_greedy_leads_the_top_trump_to_draw_trump():
+    state = act(family_round({0: STRONG_SPADES}), "bid:3", "pass", "pass", "pass", "trump:S")
+    while state.phase() is Phase.EXCHANGE:
+        state = state.apply(greedy(state))
+    assert state.current_player() == 0 and card_code(greedy(state)) == "AS"
