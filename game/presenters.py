@@ -744,6 +744,7 @@ class SpectatorView(_TablePage):
 class RoundReplay:
     number: int
     dealer: str
+    house: bool  # the house rules: every dealt card is played, so hands show as dealt
     hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, dealt cards)
     auction: tuple[tuple[str, str], ...]
     tricks: tuple[Trick, ...]
@@ -754,10 +755,18 @@ def round_replay(*, match: MatchState, number: int, names: dict[int, str]) -> Ro
     """A finished round laid out trick by trick; every card of it is public by now."""
     state = match.rounds[number]
     view = state.public_view()
+    if view.rules.is_house:
+        hands = tuple((names[s], notation.cards(hand)) for s, hand in enumerate(state.deal.hands))
+    else:  # a discard is never shown: each seat's cards as it played them
+        held = [0] * view.players
+        for seat, card in view.plays:
+            held[seat] |= 1 << card
+        hands = tuple((names[s], notation.cards(hand)) for s, hand in enumerate(held) if hand)
     return RoundReplay(
         number=number,
         dealer=names[view.dealer],
-        hands=tuple((names[s], notation.cards(hand)) for s, hand in enumerate(state.deal.hands)),
+        house=view.rules.is_house,
+        hands=hands,
         auction=auction(view, names),
         tricks=tricks(view, names),
         summary=round_summary(number, view, names),

@@ -8,6 +8,7 @@ import random
 
 import pytest
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from game import redraw, selectors, store
 from game.engine import record, rules, variants
@@ -346,3 +347,70 @@ def test_a_six_handed_table_three_against_three_is_made(client):
     assert response.status_code == 302
     table = Table.objects.get()
     assert table.rules == "six_handed" and table.teams == [[0, 2, 4], [1, 3, 5]]
+
+
+# --- Against bots: history, the replay, the records, the review, spectators ---------------
+
+
+def bot_round(table: Table, rng: random.Random) -> None:
+    """Seat 0 (a person) and the bots play until a round more has finished."""
+    from tests.game.driving import bots_answer
+
+    finished = len(store.finished_match_for_table(table).rounds)
+    for _ in range(400):
+        bots_answer(table.pk)
+        match = truth(table)
+        if len(store.finished_match_for_table(table).rounds) > finished or match.is_terminal():
+            return
+        assert match.current_player() == 0
+        state = match.round
+        if state.phase() is rules.Phase.EXCHANGE:
+            code = discard_code(legal_discard(match))
+        else:
+            code = rules.action_code(rng.choice(state.legal_actions()))
+        play.table_play(table_id=table.pk, seat_owner=OWNERS[0], action=code)
+    raise AssertionError("the round did not finish")
+
+
+@pytest.mark.parametrize("preset", ["classic", "seven_point"])
+def test_a_round_against_bots_has_its_history_replay_record_and_review(client, preset):
+    table = play.table_create_vs_bots(
+        owner=OWNERS[0],
+        players=4,
+        teams=[[0, 2], [1, 3]],
+        bot_levels=["greedy", "expert", "greedy"],
+        table_rules=variants.PRESETS[preset],
+    )
+    rng = random.Random(3)
+    bot_round(table, rng)
+    bot_round(table, rng)
+    session = client.session
+    session[GUEST_TOKEN] = OWNERS[0].session_key
+    session.save()
+
+    body = client.get(f"/table/{table.code}/").text
+    assert "Hand history" in body and "rounds/1/" in body
+    replay = client.get(f"/table/{table.code}/rounds/1/?trick=6")
+    assert replay.status_code == 200
+    first = store.finished_match_for_table(table).rounds[0]
+    if not first.result.redeal:  # nobody's discard is shown, even after the round
+        discarded = [c for seat in range(1, 4) for c in cards_of(first.discards[seat])]
+        assert discarded and not any(
+            f'data-card="{card_code(c)}"' in replay.text for c in discarded
+        )
+        names = notation_names(preset)
+        assert all(name in replay.text for name in names)
+    download = client.get(f"/table/{table.code}/record").json()
+    assert download["rules"] == preset
+    assert record.read(download) == store.finished_match_for_table(table)
+    review = client.get(reverse("learn:round_review", args=[table.code, 1])).text
+    assert "review of this game is coming" in review
+    watcher = client.__class__()
+    watching = watcher.get(f"/table/{table.code}/")
+    assert watching.status_code == 200 and "You are watching" in watching.text
+
+
+def notation_names(preset: str) -> tuple[str, ...]:
+    from game.engine import notation
+
+    return notation.point_names(variants.PRESETS[preset])
