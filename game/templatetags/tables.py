@@ -56,6 +56,8 @@ PART_INPUTS = {
         "shown_trick_key",
         "leader_name",
         "in_auction",
+        "naming_trump",
+        "exchanging",
     ),
     "glance": ("glance",),
     "auction_list": ("auction",),

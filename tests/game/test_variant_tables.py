@@ -414,3 +414,40 @@ def notation_names(preset: str) -> tuple[str, ...]:
     from game.engine import notation
 
     return notation.point_names(variants.PRESETS[preset])
+
+
+def test_seven_point_each_seat_sees_its_own_fill_and_the_dealer_the_pack_it_took():
+    table = people_table(variants.SEVEN_POINT)
+    to_trump(table)
+    act(table, "trump:D")
+    while truth(table).round.phase() is rules.Phase.EXCHANGE:
+        match = truth(table)
+        if match.current_player() == match.round.dealer:
+            break
+        act(table, discard_code(legal_discard(match)))
+    state = truth(table).round
+    dealer = state.dealer
+    assert state.current_player() == dealer
+    for seat in range(4):
+        own = page(table, OWNERS[seat])
+        fill = [card_code(c) for c in cards_of(state.fills[seat])]
+        words = "The pack you took" if seat == dealer else "Dealt to you"
+        assert (words in own) == bool(fill)
+        exchange = own.split('aria-label="Your exchange"', 1)[-1].split("</ul>", 1)[0]
+        assert all(f'data-card="{code}"' in exchange for code in fill)
+        for other in range(4):
+            if other == seat:
+                continue
+            theirs = page(table, OWNERS[other]).split('aria-label="Your exchange"', 1)
+            shown = theirs[1].split("</ul>", 1)[0] if len(theirs) > 1 else ""
+            hand = [card_code(c) for c in cards_of(state.hands[other])]
+            hidden = set(fill) - set(hand)
+            assert not any(f'data-card="{code}"' in shown for code in hidden)
+        if fill and seat != dealer:
+            assert f"discarded {state.discards[seat].bit_count()}, was dealt {len(fill)}" in (
+                page(table, OWNERS[(seat + 1) % 4])
+            )
+    spectator = page(table, SeatOwner(session_key="watching-0123456789abcdef"))
+    for seat in range(4):
+        for c in cards_of(state.fills[seat] | state.discards[seat]):
+            assert f'data-card="{card_code(c)}"' not in spectator
