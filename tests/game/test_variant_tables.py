@@ -244,8 +244,13 @@ def play_out(table: Table, seats: int, rng: random.Random, sent: list[str]) -> N
             code = rules.action_code(rng.choice(state.legal_actions()))
         sent.append(code)
         play.table_play(table_id=table.pk, seat_owner=OWNERS[match.current_player()], action=code)
-        for other in range(seats):  # nobody's page ever crashes, whatever the phase
-            page(table, OWNERS[other])
+        if seats == 4:  # a redraw's pages are the pages drawn alone, in every phase
+            from tests.game.test_table_pages import _pages_alone, _pages_of_a_redraw
+
+            assert _pages_of_a_redraw(table.pk) == _pages_alone(table.pk)
+        else:  # nobody's page ever crashes, whatever the phase
+            for other in range(seats):
+                page(table, OWNERS[other])
 
 
 @pytest.mark.parametrize(
