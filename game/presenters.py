@@ -17,7 +17,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from game.bots import LEVELS
-from game.engine import cards, notation, rules
+from game.engine import cards, notation, rules, variants
 from game.engine.state import MatchState, RoundState
 from game.engine.view import PublicView, SeatView
 from game.models import Seat, Table
@@ -808,6 +808,8 @@ class LobbyView:
     is_host: bool
     signed_in: bool
     bot_levels: tuple[str, ...]
+    rules_lines: tuple[str, ...] = ()  # the game the table will play, at a glance
+    rules_anchor: str = "house"
 
     @property
     def empty(self) -> int:
@@ -842,6 +844,7 @@ def _team_letters(teams: list[list[int]]) -> dict[int, str] | None:
 
 def lobby_view(*, table: Table, seat_rows: list[Seat], your_seat: int | None, user_id) -> LobbyView:
     rows = {s.number: s for s in seat_rows}
+    table_rules = replace(variants.from_record(table.rules), target=table.target)
     letters = _team_letters(table.teams)
     seats = tuple(
         LobbySeat(
@@ -877,4 +880,6 @@ def lobby_view(*, table: Table, seat_rows: list[Seat], your_seat: int | None, us
         is_host=user_id is not None and user_id == table.host_id,
         signed_in=user_id is not None,
         bot_levels=tuple(LEVELS),
+        rules_lines=notation.rules_summary(table_rules),
+        rules_anchor=table_rules.preset,
     )
