@@ -210,9 +210,10 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
     except IntegrityError:
         raise TableError("not your turn: that move was already made") from None
     # the move as every seat saw it, for the other processes' redraws: not when a deal
-    # follows (its hands are read, never sent) or the match is over
+    # follows (its hands are read, never sent) or the match is over, and never a discard
+    # (its cards are the seat's alone: the other processes read it from the database)
     move = None
-    if not match.is_terminal() and not match.needs_deal():
+    if not match.is_terminal() and not match.needs_deal() and not rules.is_discard(action):
         move = events.PublicMove(table.moves, number, index, seat, code, store.stand_ins(seats))
     table.moves += 1
     if match.is_terminal():

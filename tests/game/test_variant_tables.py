@@ -456,3 +456,17 @@ def test_seven_point_each_seat_sees_its_own_fill_and_the_dealer_the_pack_it_took
     for seat in range(4):
         for c in cards_of(state.fills[seat] | state.discards[seat]):
             assert f'data-card="{card_code(c)}"' not in spectator
+
+
+def test_a_discards_cards_never_travel_in_a_move_announcement(monkeypatch):
+    from game import events
+
+    heard = []
+    monkeypatch.setattr(events, "announce", heard.append)
+    table = people_table(variants.CLASSIC)
+    to_trump(table)
+    act(table, "trump:S")
+    heard.clear()
+    act(table, discard_code(legal_discard(truth(table))))
+
+    assert heard and all(getattr(event, "move", None) is None for event in heard)
