@@ -653,10 +653,10 @@ class DiscardChoice:
         lines = [f"Discard {self.count} card{'s' * (self.count != 1)}."]
         if self.must:
             lines.append(f"Must go: {', '.join(map(notation.card_name, self.must))}.")
-        if self.may and len(self.may) > self.count - len(self.must):
-            lines.append(f"May go: {', '.join(map(notation.card_name, self.may))}.")
         if self.stay:
             lines.append(f"Must stay: {', '.join(map(notation.card_name, self.stay))}.")
+        if self.may and len(self.may) > self.count - len(self.must):
+            lines.append("Any other card may go." if self.must or self.stay else "Any card may go.")
         return tuple(lines)
 
 

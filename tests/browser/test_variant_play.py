@@ -125,3 +125,51 @@ def test_a_whole_round_of_a_full_deck_game_by_clicking(
     page.screenshot(path=artifacts / f"variant-{preset}-{size}-summary.png")
     page.context.close()
     assert problems == [], "a whole round logged errors or got a 4xx"
+
+
+# --- The six-handed dealer's discard: the biggest hand there is, on a phone ---------------
+
+
+def test_the_six_handed_dealer_discards_seventeen_of_twenty_three_on_a_phone(
+    phone: Page, transactional_db, artifacts
+):
+    from random import Random
+
+    from django.contrib.auth import get_user_model
+
+    from game.engine import rules, variants
+    from game.engine.state import MatchSetup, MatchState, shuffle_deal
+    from game.services import profiles
+    from tests.game.stored import stored_table
+
+    user = get_user_model().objects.create_user(username="dealer", password="trump-leads-42")
+    profiles.profile_get_or_create(user=user)
+    setup = MatchSetup(6, ((0, 2, 4), (1, 3, 5)), rules=variants.SIX_HANDED)
+    match = MatchState(setup, 0)
+    match = match.start_round(shuffle_deal(setup, 0, Random(6)))
+    match = match.apply(rules.bid_action(3), 1)
+    for seat in (2, 3, 4, 5, 0):
+        match = match.apply(rules.PASS, seat)
+    match = match.apply(rules.trump_action(0), 1)
+    assert match.current_player() == 0 and match.round.discard_rule().count == 17
+    seats = [{"user": user, "display_name": "Dealer"}]
+    seats += [{"bot_level": "greedy", "display_name": f"Bot {n}"} for n in range(1, 6)]
+    table = stored_table(match, seats)
+    problems = watch(phone)
+
+    phone.goto(f"/accounts/login/?next=/table/{table.code}/")
+    phone.get_by_label("Username").fill("dealer")
+    phone.get_by_label("Password:", exact=True).fill("trump-leads-42")
+    phone.get_by_role("button", name="Log in").click()
+
+    form = phone.locator(".dock .discard-form")
+    expect(form).to_be_visible()
+    expect(phone.locator(".own-exchange")).to_contain_text("The pack you took")
+    expect(form.locator(".discard-rule")).to_contain_text("Discard 17 cards")
+    assert phone.evaluate(DOCK_REACHABLE) == [], "the dealer's hand is out of reach"
+    phone.screenshot(path=artifacts / "variant-six_handed-phone-dealer.png")
+    _discard(phone)
+    expect(phone.locator(".own-exchange")).to_contain_text("You discarded")
+    assert phone.locator(".dock .your-hand [data-card]").count() == 6
+    # the live server speaks HTTP only: the page polls instead of its socket
+    assert [p for p in problems if "/ws/table/" not in p] == []
