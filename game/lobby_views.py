@@ -76,7 +76,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         except TableError as refused:
             form.add_error(None, str(refused))
         else:
-            table_prefs.keep_rules(request.session, form.remembered())
+            table_prefs.remember_rules(request, form.remembered())
             return redirect("game:table", code=created.code)
     return render(request, "game/lobby_new.html", {"form": form})
 

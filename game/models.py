@@ -21,6 +21,8 @@ class Profile(models.Model):
     # how they like the table drawn (game.table_prefs), brought into the session at log-in;
     # None until they first save them
     table_prefs = models.JSONField(null=True, blank=True, default=None)
+    # the game chosen for their last new table (game.table_prefs.RULES_KEY), offered again
+    table_rules = models.JSONField(null=True, blank=True, default=None)
 
     def __str__(self) -> str:
         return self.display_name

@@ -67,7 +67,7 @@ def play(request: HttpRequest) -> HttpResponse:
             target=data["target"],
             table_rules=data["rules"],
         )
-        table_prefs.keep_rules(request.session, form.remembered())
+        table_prefs.remember_rules(request, form.remembered())
         return redirect("game:table", code=table.code)
     return render(request, "game/play.html", {"form": form})
 

@@ -470,3 +470,20 @@ def test_a_discards_cards_never_travel_in_a_move_announcement(monkeypatch):
     act(table, discard_code(legal_discard(truth(table))))
 
     assert heard and all(getattr(event, "move", None) is None for event in heard)
+
+
+def test_a_users_game_choice_comes_back_at_their_next_log_in_anywhere(client, django_user_model):
+    from django.test import Client
+
+    from game.services import profiles
+
+    user = django_user_model.objects.create_user(username="mae", password="x-long-password-9")
+    profiles.profile_get_or_create(user=user)
+    client.force_login(user)
+    form = {**BOTS, "preset": "seven_point", "jokers": "", "target": "31"}
+    assert client.post("/play/", form).status_code == 302
+
+    elsewhere = Client()
+    elsewhere.force_login(user)
+    body = elsewhere.get("/play/").text
+    assert 'value="seven_point" selected' in body and 'value="31"' in body
