@@ -1,7 +1,8 @@
 """One visitor who asks for a lot: the floods of issue 17, replayed against a real server.
 
     python bench/abuse.py [--port 8200] [--tables 500] [--sockets 3000] [--checkouts 200]
-                          [--concurrency 8] [--keep]
+                          [--concurrency 8] [--keep] [--only slow,heads,bodies,logins,codes]
+                          [--code PATH]
                           [--postgres smear_harden --redis-url redis://127.0.0.1:6379/4]
 
 Starts the site's server on a fresh SQLite file, or with --postgres a PostgreSQL database of that
@@ -16,7 +17,22 @@ normal person at a table of three expert bots, connected over a websocket and pl
 - opens --sockets websockets to one table (100 at once, each held): prints how many the
   server held open and how many it refused;
 - posts the donate form --checkouts times: prints the Checkout Sessions created at
-  (fake) Stripe and the pending donations stored.
+  (fake) Stripe and the pending donations stored;
+
+then the floods of issue 38 (``bench/floods.py``), each printing what the server process
+held meanwhile (open files, memory, temporary files: peak and at the end):
+
+- slow heads: --slow-connections connections from --slow-addresses loopback addresses,
+  each sending a request head a line a second and never finishing it, for --slow-seconds;
+- big heads: --big-heads connections each sending a head of --head-mb MB;
+- big bodies: --big-bodies posts each declaring 2 GiB and sending up to --body-mb MB;
+- log-ins: --logins wrong passwords for one account from one address, then its owner's
+  right one from another address;
+- codes: --guesses table pages and --joins sheet joins by random codes from one address.
+
+``--only`` runs only the named floods (tables, sockets, checkouts, slow, heads, bodies,
+logins, codes). ``--code PATH`` serves another checkout of the site (its own manage.py
+and server, this virtualenv): the same floods against the code before a change.
 
 During each flood a probe, a process of its own connecting from another address
 (127.0.0.2: a newcomer, not the flooder), asks for ``GET /`` every 100 ms (p50/p95
@@ -36,6 +52,8 @@ import multiprocessing
 import os
 import random
 import re
+import resource
+import secrets
 import shutil
 import statistics
 import sys
@@ -50,6 +68,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import floods  # noqa: E402
 from bench.live import (  # noqa: E402
     Person,
     Results,
@@ -69,6 +88,7 @@ PLAY_FORM = {"players": "4", "layout": "2v2", "bot_1": "expert", "bot_2": "exper
 PLAY_FORM["bot_3"] = "expert"
 SOCKETS_AT_ONCE = 100
 PROBE_ADDRESS = "127.0.0.2"
+FLOODS = ("tables", "sockets", "checkouts", "slow", "heads", "bodies", "logins", "codes")
 BOT_PACE_S = 0.9
 
 
@@ -282,7 +302,7 @@ def machine_load() -> str:
     return "load average " + " ".join(f"{v:.1f}" for v in os.getloadavg())
 
 
-async def main_async(args: argparse.Namespace, base: str, fake: FakeStripe) -> None:
+async def main_async(args: argparse.Namespace, base: str, fake: FakeStripe, server) -> None:
     from websockets.asyncio.client import connect
 
     [(code, [session])] = await asyncio.to_thread(create_bot_tables, 1, 21)
@@ -301,60 +321,71 @@ async def main_async(args: argparse.Namespace, base: str, fake: FakeStripe) -> N
     print(f"quiet: {lateness_line(results, 0)}")
 
     flooder = Visitor(base)
-    since = len(results.bot_lateness)
-    with Probe(base) as probe:
-        began = time.monotonic()
-        tables = await asyncio.to_thread(flood_tables, flooder, args.tables, args.concurrency)
-        took = time.monotonic() - began
-    print(
-        f"\ntables: {args.tables} posts of 'Play bots now' in {took:.1f} s by one guest: "
-        f"{tables['playing']} in play, {tables['total']} made "
-        f"(answers {sorted(set(tables['answers']))}); {machine_load()}"
-    )
-    print(f"  {probe.line()}\n  {lateness_line(results, since)}")
-    since = len(results.bot_lateness)
-    with Probe(base) as probe:
-        await asyncio.sleep(args.aftermath)  # the flood's tables' bots play on, or not
-    print(f"  the {args.aftermath:g} s after: {probe.line()}\n  {lateness_line(results, since)}")
-
-    from game.models import Table
-
-    target = await asyncio.to_thread(
-        lambda: (
-            Table.objects.filter(status=Table.Status.PLAYING, code__gt="")
-            .exclude(code=code)
-            .values_list("code", flat=True)
-            .first()
+    if "tables" in args.only:
+        since = len(results.bot_lateness)
+        with Probe(base) as probe:
+            began = time.monotonic()
+            tables = await asyncio.to_thread(flood_tables, flooder, args.tables, args.concurrency)
+            took = time.monotonic() - began
+        print(
+            f"\ntables: {args.tables} posts of 'Play bots now' in {took:.1f} s by one guest: "
+            f"{tables['playing']} in play, {tables['total']} made "
+            f"(answers {sorted(set(tables['answers']))}); {machine_load()}"
         )
-    )
-    since = len(results.bot_lateness)
-    with Probe(base) as probe:
-        began = time.monotonic()
-        sockets = await flood_sockets(base, target, flooder.cookie("sessionid"), args.sockets)
-        took = time.monotonic() - began
-    print(
-        f"\nsockets: {args.sockets} attempts at one table by that guest in {took:.1f} s: "
-        f"{sockets['held']} held, {sockets['refused']} refused in words, "
-        f"{sockets['paced']} answered 429 as they connected (too many new connections), "
-        f"{sockets['failed']} failed to connect; {machine_load()}"
-    )
-    print(f"  {probe.line()}\n  {lateness_line(results, since)}")
-
-    since = len(results.bot_lateness)
-    with Probe(base) as probe:
-        began = time.monotonic()
-        checkouts = await asyncio.to_thread(
-            flood_checkouts, Visitor(base), fake, args.checkouts, args.concurrency
+        print(f"  {probe.line()}\n  {lateness_line(results, since)}")
+        since = len(results.bot_lateness)
+        with Probe(base) as probe:
+            await asyncio.sleep(args.aftermath)  # the flood's tables' bots play on, or not
+        print(
+            f"  the {args.aftermath:g} s after: {probe.line()}\n  {lateness_line(results, since)}"
         )
-        took = time.monotonic() - began
-    counts = statistics.multimode(checkouts["answers"])
-    print(
-        f"\ncheckouts: {args.checkouts} donate posts by one visitor in {took:.1f} s: "
-        f"{checkouts['sessions']} Checkout Sessions created, {checkouts['pending']} pending "
-        f"donations (answers: {sorted(set(checkouts['answers']))}, most {counts}); "
-        f"{machine_load()}"
-    )
-    print(f"  {probe.line()}\n  {lateness_line(results, since)}")
+
+    if "sockets" in args.only:
+        from game.models import Table
+
+        target = await asyncio.to_thread(
+            lambda: (
+                Table.objects.filter(status=Table.Status.PLAYING, code__gt="")
+                .exclude(code=code)
+                .values_list("code", flat=True)
+                .first()
+            )
+        )
+        if target is None:
+            [(target, _)] = await asyncio.to_thread(create_bot_tables, 1, 21)
+        if not flooder.cookie("sessionid"):
+            flooder.get("/play/")
+        since = len(results.bot_lateness)
+        with Probe(base) as probe:
+            began = time.monotonic()
+            sockets = await flood_sockets(base, target, flooder.cookie("sessionid"), args.sockets)
+            took = time.monotonic() - began
+        print(
+            f"\nsockets: {args.sockets} attempts at one table by that guest in {took:.1f} s: "
+            f"{sockets['held']} held, {sockets['refused']} refused in words, "
+            f"{sockets['paced']} answered 429 as they connected (too many new connections), "
+            f"{sockets['failed']} failed to connect; {machine_load()}"
+        )
+        print(f"  {probe.line()}\n  {lateness_line(results, since)}")
+
+    if "checkouts" in args.only:
+        since = len(results.bot_lateness)
+        with Probe(base) as probe:
+            began = time.monotonic()
+            checkouts = await asyncio.to_thread(
+                flood_checkouts, Visitor(base), fake, args.checkouts, args.concurrency
+            )
+            took = time.monotonic() - began
+        counts = statistics.multimode(checkouts["answers"])
+        print(
+            f"\ncheckouts: {args.checkouts} donate posts by one visitor in {took:.1f} s: "
+            f"{checkouts['sessions']} Checkout Sessions created, {checkouts['pending']} pending "
+            f"donations (answers: {sorted(set(checkouts['answers']))}, most {counts}); "
+            f"{machine_load()}"
+        )
+        print(f"  {probe.line()}\n  {lateness_line(results, since)}")
+
+    await connection_floods(args, base, server, results)
     window.stopping = True
     await socket.close()
     await playing
@@ -363,6 +394,118 @@ async def main_async(args: argparse.Namespace, base: str, fake: FakeStripe) -> N
         f"{percentile([t * 1000 for t in results.round_trips], 0.5):.0f} ms; "
         f"errors {dict(results.errors) or 'none'}"
     )
+
+
+OWNER, GUESSER, PASSWORD = "owner", "guesser", "prairie-owner-passphrase-38"
+
+
+def make_accounts() -> None:
+    from django.contrib.auth import get_user_model
+
+    for name in (OWNER, GUESSER):
+        get_user_model().objects.create_user(name, password=PASSWORD)
+
+
+async def connection_floods(args, base: str, server, results: Results) -> None:
+    host, port = "127.0.0.1", server.port
+    watch_tmp = Path(server.env_tmp)
+
+    async def run(name: str, flood):
+        since = len(results.bot_lateness)
+        watch = floods.ServerWatch(server.process.pid, watch_tmp)
+        with Probe(base) as probe:
+            began = time.monotonic()
+            outcome = await floods.watched(watch, flood)
+            took = time.monotonic() - began
+        return (
+            outcome,
+            took,
+            f"  {watch.line()}\n  {probe.line()}\n  " + lateness_line(results, since),
+        )
+
+    if "slow" in args.only:
+        outcome, took, lines = await run(
+            "slow",
+            floods.slow_heads(
+                host,
+                port,
+                connections=args.slow_connections,
+                addresses=args.slow_addresses,
+                seconds=args.slow_seconds,
+            ),
+        )
+        cut = outcome["cut"]
+        cut_line = (
+            f"cut off after p50 {percentile(cut, 0.5):.1f} s, max {max(cut):.1f} s"
+            if cut
+            else "none cut off"
+        )
+        print(
+            f"\nslow heads: {args.slow_connections} connections from {args.slow_addresses} "
+            f"addresses, a header line a second for up to {args.slow_seconds:g} s "
+            f"({took:.0f} s): {outcome['refused']} answered 429 at the door, {len(cut)} "
+            f"{cut_line}, {outcome['held']} still open at the end "
+            f"(answers {outcome['answers']}); {machine_load()}\n{lines}"
+        )
+    if "heads" in args.only:
+        outcome, took, lines = await run(
+            "heads",
+            asyncio.to_thread(
+                floods.big_heads, host, port, connections=args.big_heads, megabytes=args.head_mb
+            ),
+        )
+        print(
+            f"\nbig heads: {args.big_heads} connections, a head of {args.head_mb} MB each "
+            f"({took:.1f} s): answers {outcome}; {machine_load()}\n{lines}"
+        )
+    if "bodies" in args.only:
+        outcome, took, lines = await run(
+            "bodies",
+            asyncio.to_thread(
+                floods.big_bodies, host, port, connections=args.big_bodies, megabytes=args.body_mb
+            ),
+        )
+        print(
+            f"\nbig bodies: {args.big_bodies} posts declaring 2 GiB, up to {args.body_mb} MB "
+            f"sent each ({took:.1f} s): answers {outcome}; {machine_load()}\n{lines}"
+        )
+    if "logins" in args.only:
+        outcome, took, lines = await run(
+            "logins",
+            asyncio.to_thread(
+                floods.login_flood,
+                host,
+                port,
+                username=OWNER,
+                password=PASSWORD,
+                tries=args.logins,
+            ),
+        )
+        print(
+            f"\nlog-ins: {args.logins} wrong passwords for one account from one address "
+            f"({took:.1f} s): answers {outcome['answers']}; then the owner from another "
+            f"address logged in: {'yes' if outcome['owner_in'] else 'NO'}; the flooder with "
+            f"the right password: {'yes' if outcome['flooder_in'] else 'no'}; "
+            f"{machine_load()}\n{lines}"
+        )
+    if "codes" in args.only:
+        outcome, took, lines = await run(
+            "codes",
+            asyncio.to_thread(
+                floods.code_guesses,
+                host,
+                port,
+                lookups=args.guesses,
+                joins=args.joins,
+                username=GUESSER,
+                password=PASSWORD,
+            ),
+        )
+        print(
+            f"\ncodes: {args.guesses} table pages and {args.joins} sheet joins by random codes "
+            f"from one address ({took:.1f} s): pages {outcome['pages']}, joins "
+            f"{outcome['joins']}, found {outcome['hits']}; {machine_load()}\n{lines}"
+        )
 
 
 def main() -> None:
@@ -376,10 +519,32 @@ def main() -> None:
         "--aftermath", type=float, default=20.0, help="seconds watched after the tables flood"
     )
     parser.add_argument("--keep", action="store_true", help="keep the server log and database")
+    parser.add_argument("--only", default=",".join(FLOODS), help="the floods to run")
+    parser.add_argument("--code", type=Path, help="serve this checkout of the site instead")
+    parser.add_argument("--slow-connections", type=int, default=2000)
+    parser.add_argument("--slow-addresses", type=int, default=100)
+    parser.add_argument("--slow-seconds", type=float, default=25.0)
+    parser.add_argument(
+        "--server-files",
+        type=int,
+        help="lower the server's limit of open files to this (prlimit) once it has started",
+    )
+    parser.add_argument("--big-heads", type=int, default=8)
+    parser.add_argument("--head-mb", type=int, default=16)
+    parser.add_argument("--big-bodies", type=int, default=4)
+    parser.add_argument("--body-mb", type=int, default=256)
+    parser.add_argument("--logins", type=int, default=100)
+    parser.add_argument("--guesses", type=int, default=300)
+    parser.add_argument("--joins", type=int, default=100)
     parser.add_argument("--postgres", metavar="NAME", help="a PostgreSQL database, made anew")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/4", help="with --postgres")
     args = parser.parse_args()
+    args.only = set(args.only.split(","))
+    if args.only - set(FLOODS):
+        parser.error(f"--only: choose among {', '.join(FLOODS)}")
+    root = args.code.resolve() if args.code else ROOT
     folder = Path(tempfile.mkdtemp(prefix="smear-bench-abuse-"))
+    (folder / "tmp").mkdir()
     database, redis_url = f"sqlite:///{folder / 'abuse.sqlite3'}", None
     if args.postgres:
         database, redis_url = fresh_postgres(args.postgres), args.redis_url
@@ -390,7 +555,7 @@ def main() -> None:
             DATABASE_URL=database,
             REDIS_URL=redis_url,
             DEBUG="false",
-            SECRET_KEY="bench-" + uuid.uuid4().hex,
+            SECRET_KEY=secrets.token_urlsafe(50),
             ALLOWED_HOSTS="127.0.0.1,localhost",
             SITE_URL=f"http://127.0.0.1:{args.port}",
             SMEAR_BOT_PACE_MS=f"{BOT_PACE_S * 1000:g}",
@@ -398,17 +563,28 @@ def main() -> None:
             STRIPE_SECRET_KEY=SECRET_KEY,
             STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
             STRIPE_API_BASE=fake.url,
+            # the server's temporary files, measured by the floods
+            TMPDIR=str(folder / "tmp"),
         )
-        manage(["migrate", "--noinput"], env=env)
-        manage(["collectstatic", "--noinput", "-v0"], env=env)
+        manage(["migrate", "--noinput"], env=env, cwd=root)
+        manage(["collectstatic", "--noinput", "-v0"], env=env, cwd=root)
         setup_django(
             env, names=("DATABASE_URL", "SECRET_KEY", "DEBUG", "STRIPE_API_BASE", "REDIS_URL")
         )
-        server = start_server(env=env, log=folder / "server.log", port=args.port)
+        make_accounts()
+        server = start_server(env=env, log=folder / "server.log", port=args.port, cwd=root)
+        server.env_tmp = str(folder / "tmp")
+        if args.server_files:
+            _, hard = resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE)
+            resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE, (args.server_files, hard))
         try:
             stores = "PostgreSQL + Redis" if args.postgres else "SQLite file"
-            print(f"server {server.url} ({stores}, 1 bot worker); {machine_load()}")
-            asyncio.run(main_async(args, server.url, fake))
+            files = resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE)[0]
+            print(
+                f"server {server.url} ({stores}, 1 bot worker, code at {root}, "
+                f"{files} open files at most); {machine_load()}"
+            )
+            asyncio.run(main_async(args, server.url, fake, server))
         finally:
             server.stop()
             if args.keep:

@@ -2,7 +2,8 @@
 
     python bench/engine.py [--rounds 20000] [--records 2000]
 
-Plain timings on one core (best of three runs each); prints its figures.
+Plain timings on one core (best of three runs each); prints its figures: the house rules,
+and the replay of classic and seven-point rounds against a house round's.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from game.engine import record  # noqa: E402
-from game.engine.rules import PASS  # noqa: E402
+from game.engine.cards import cards_of  # noqa: E402
+from game.engine.rules import PASS, Phase, discard_action  # noqa: E402
 from game.engine.state import MatchSetup, MatchState, RoundState, shuffle_deal  # noqa: E402
+from game.engine.variants import CLASSIC, HOUSE, SEVEN_POINT, Rules  # noqa: E402
 
 
 def best_of(runs: int, work) -> float:
@@ -76,23 +79,38 @@ def step_cost(games) -> tuple[float, float, int]:
     return best_of(3, both), best_of(3, apply_only), steps
 
 
-def write_records(path: Path, count: int) -> int:
-    """Full 4-player matches (forced opener bids 1, random cards); returns the rounds written."""
+def write_records(path: Path, count: int, rules: Rules = HOUSE) -> int:
+    """Full 4-player matches (the house rules: the forced opener bids 1; a full-deck table:
+    the first seat bids the least; random trump, discards and cards); returns the rounds
+    written."""
     rng = Random(2)
     rounds = 0
     with path.open("w") as out:
         for _ in range(count):
-            match = MatchState(MatchSetup.partnerships(4, 2), first_dealer=rng.randrange(4))
+            setup = MatchSetup.partnerships(4, 2, rules=rules)
+            match = MatchState(setup, first_dealer=rng.randrange(4))
             while not match.is_terminal() and len(match.rounds) < 40:
                 match = match.deal_round(rng)
                 while match.current_player() is not None:
-                    legal = match.legal_actions()
-                    auction = match.round.in_auction()
-                    choice = (PASS if PASS in legal else legal[0]) if auction else rng.choice(legal)
-                    match = match.apply(choice)
+                    match = match.apply(_bench_action(match.round, rng))
             rounds += len(match.rounds)
             out.write(record.dumps(match) + "\n")
     return rounds
+
+
+def _bench_action(state: RoundState, rng: Random) -> int:
+    legal = state.legal_actions()
+    phase = state.phase()
+    if phase is Phase.AUCTION:
+        opening = state.setup.rules.is_house or state.high_bid
+        return PASS if PASS in legal and opening else legal[0]
+    if phase is Phase.EXCHANGE:
+        rule = state.discard_rule()
+        chosen = rule.must
+        for card in rng.sample(cards_of(rule.may & ~rule.must), rule.count - rule.must.bit_count()):
+            chosen |= 1 << card
+        return discard_action(chosen)
+    return rng.choice(legal)
 
 
 def main() -> None:
@@ -135,6 +153,20 @@ def main() -> None:
             f"record.replay in process: {args.records / seconds:,.0f} records/s, "
             f"{rounds / seconds:,.0f} rounds/s ({seconds / rounds * 1e3:.3f} ms per round)"
         )
+        house_round = seconds / rounds
+        for table in (CLASSIC, SEVEN_POINT):
+            family = Path(tmp) / f"{table.preset}.jsonl"
+            family_rounds = write_records(family, args.records // 4, table)
+            family_text = family.read_text()
+            seconds_family = best_of(
+                3, lambda text=family_text: [record.replay(c) for c in record.split_records(text)]
+            )
+            per_round = seconds_family / family_rounds
+            print(
+                f"record.replay in process, {table.preset}: {family_rounds / seconds_family:,.0f} "
+                f"rounds/s ({per_round * 1e3:.3f} ms per round, {per_round / house_round:.2f}x "
+                "a house round)"
+            )
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         command = [sys.executable, str(ROOT / "manage.py"), "replay", str(path)]
 

@@ -49,6 +49,7 @@ import os
 import random
 import re
 import resource
+import secrets
 import shutil
 import signal
 import sys
@@ -537,7 +538,11 @@ def main() -> None:
         "--pg-database", default=BENCH_DATABASE, help="with --postgres-redis: dropped, made anew"
     )
     parser.add_argument("--redis-url", default=REDIS_URL, help="with --postgres-redis: flushed")
+    parser.add_argument(
+        "--code", type=Path, help="serve this checkout of the site (the code before a change)"
+    )
     args = parser.parse_args()
+    root = args.code.resolve() if args.code else ROOT
     args.think = tuple(float(v) for v in (args.think or ("1,3" if args.bots else "2,6")).split(","))
     sizes = [int(n) for n in args.tables.split(",")]
     if args.servers > 1 and not args.postgres_redis and not args.url:
@@ -565,17 +570,18 @@ def main() -> None:
             REDIS_URL=args.redis_url if args.postgres_redis else None,
             # as in production: DEBUG off (no query log kept per connection)
             DEBUG="false",
-            SECRET_KEY="bench-" + uuid.uuid4().hex,
+            SECRET_KEY=secrets.token_urlsafe(50),
             # nobody counts as away, so no bot ever stands in: bots are not timed, and the
             # tables of an earlier N are not played on by bots while the next N is measured
             SMEAR_AWAY_AFTER_S="86400",
             # every client of the bench comes from 127.0.0.1, as if from one address
             SMEAR_SOCKETS_PER_ADDRESS="100000",
             SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS="0",
+            SMEAR_CONNECTIONS_OPEN_PER_ADDRESS="0",
             SMEAR_BOT_PACE_MS=f"{args.bot_pace_ms:g}",
             **dict(item.split("=", 1) for item in args.server_env),
         )
-        manage(["migrate", "--noinput"], env=env)
+        manage(["migrate", "--noinput"], env=env, cwd=root)
         for k in range(args.servers):
             # set-up is not timed: a connection may wait for the server while 800 arrive
             profiled = args.profile and k == 0
@@ -587,6 +593,7 @@ def main() -> None:
                     launcher=(str(ROOT / "bench" / "profiled_server.py"), args.profile)
                     if profiled
                     else ("-m", "smearsite.serve"),
+                    cwd=root,
                 )
             )
         urls = [server.url for server in servers]

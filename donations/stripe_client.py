@@ -194,6 +194,9 @@ def webhook_event_parse(*, payload: bytes, signature: str) -> Event:
         raise BadWebhook("signature does not verify") from None
     except ValueError:
         raise BadWebhook("body is not JSON") from None
+    except RecursionError:
+        # nested past the parser's stack: no event Stripe sends is anything like it
+        raise BadWebhook("body is nested too deep") from None
     if not isinstance(values, dict) or not values.get("id") or not values.get("type"):
         raise BadWebhook("not a Stripe event")
     if not _text(values["id"], MAX_ID_CHARS) or not _text(values["type"], MAX_TYPE_CHARS):

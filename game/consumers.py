@@ -18,6 +18,7 @@ from game.errors import TableError
 from game.models import Table
 from game.services import play
 from game.throttle import SharedBuckets, TokenBucket
+from smearsite import code_guard
 from smearsite.kernel import MAX_DIGITS, BadNumber, normal_code, request_int
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
@@ -30,8 +31,15 @@ RATE_PER_S = 4.0
 _buckets = SharedBuckets(BURST, RATE_PER_S)
 
 
-def _find_table(code: str) -> Table | None:
-    return Table.objects.filter(code=normal_code(code)).first()
+def _find_table(scope: dict, code: str) -> Table | None:
+    """The table, unless this connection's address or session has missed too many codes
+    (smearsite.code_guard): a socket is no way around the pages' pace."""
+    if not code_guard.scope_may_look_up(scope):
+        return None
+    table = Table.objects.filter(code=normal_code(code)).first()
+    if table is None:
+        code_guard.scope_missed(scope)
+    return table
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -52,7 +60,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = (
             _buckets.join(self.bucket_key) if self.bucket_key else TokenBucket(BURST, RATE_PER_S)
         )
-        table = await database_sync_to_async(_find_table)(self.scope["url_route"]["kwargs"]["code"])
+        table = await database_sync_to_async(_find_table)(
+            self.scope, self.scope["url_route"]["kwargs"]["code"]
+        )
         if table is None:
             await self.close(code=NOT_ALLOWED)
             return

@@ -10,7 +10,7 @@ from game.engine import notation, rules, variants
 from game.engine.state import MatchSetup
 from game.models import DISPLAY_NAME_MAX_LENGTH
 from game.services import profiles
-from smearsite.kernel import check_printable, normal_code
+from smearsite.kernel import CODE_MAX_LENGTH, check_printable, normal_code
 
 
 class SignupForm(AllauthSignupForm):
@@ -302,6 +302,6 @@ class JoinByCodeForm(forms.Form):
         text = self.cleaned_data["code"].strip()
         found = _CODE_IN_LINK.search(text)
         code = normal_code(found.group(1) if found else text)
-        if not code.isalnum() or not 4 <= len(code) <= 8:
-            raise ValidationError("A table code is 6 letters and digits, like K7M2QX.")
+        if not code.isalnum() or not 4 <= len(code) <= CODE_MAX_LENGTH:
+            raise ValidationError("A table code is 10 letters and digits, like K7M2QXR4PW.")
         return code

@@ -22,6 +22,8 @@ from game.identity import SeatOwner, request_owner
 from game.models import Table
 from game.services import lobby
 from game.table_views import answer_table_form
+from smearsite import code_guard
+from smearsite.code_guard import code_lookup
 from smearsite.kernel import BadNumber, normal_code, request_int
 
 
@@ -48,9 +50,12 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     """A code (or a pasted share link) leads to its table's page, where seats are taken."""
     form = JoinByCodeForm(request.GET)
     if form.is_valid():
+        if not code_guard.request_may_look_up(request):
+            return code_guard.too_many_guesses(request)
         found = selectors.table_for_code(form.cleaned_data["code"])
         if found is not None:
             return redirect("game:table", code=found.code)
+        code_guard.request_missed(request)
         form.add_error("code", f"No table has the code {form.cleaned_data['code']}.")
     return _tables_page(request, form)
 
@@ -141,6 +146,7 @@ LOBBY_ACTIONS: dict[str, Callable[[HttpRequest, Table, SeatOwner], None]] = {
 }
 
 
+@code_lookup
 @require_POST
 @for_htmx("table")
 def table_lobby(request: HttpRequest, code: str) -> HttpResponse:

@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.db import models
 
+from smearsite.kernel import CODE_MAX_LENGTH
+
 DISPLAY_NAME_MAX_LENGTH = 40
 
 
@@ -46,7 +48,7 @@ class Table(models.Model):
         FINISHED = "finished", "Finished"
         CLOSED = "closed", "Closed by the host"  # before it started
 
-    code = models.CharField(max_length=8, unique=True)  # the short share code
+    code = models.CharField(max_length=CODE_MAX_LENGTH, unique=True)  # the share code
     players = models.PositiveSmallIntegerField()
     teams = models.JSONField()  # the scoring units: a partition of the seats
     target = models.PositiveSmallIntegerField(default=21)

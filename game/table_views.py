@@ -22,6 +22,7 @@ from game.identity import SeatOwner, request_owner
 from game.models import Table
 from game.services import limits
 from game.services import play as play_services
+from smearsite.code_guard import code_lookup
 from smearsite.kernel import BadNumber, normal_code, request_int
 from smearsite.ratelimit import request_address
 
@@ -72,6 +73,7 @@ def play(request: HttpRequest) -> HttpResponse:
     return render(request, "game/play.html", {"form": form})
 
 
+@code_lookup
 @require_GET
 @for_htmx("table")  # the page polls while its live connection is down
 def table(request: HttpRequest, code: str) -> HttpResponse:
@@ -93,6 +95,7 @@ def _ratings(request: HttpRequest, found: Table) -> dict:
     return {"seat_ratings": ratings.table_ratings(table=found)}
 
 
+@code_lookup
 @require_POST
 @for_htmx("table")
 def table_play(request: HttpRequest, code: str) -> HttpResponse:
@@ -129,6 +132,7 @@ def answer_table_form(
     )
 
 
+@code_lookup
 @require_POST
 @for_htmx("table")
 def table_back(request: HttpRequest, code: str) -> HttpResponse:
@@ -139,6 +143,7 @@ def table_back(request: HttpRequest, code: str) -> HttpResponse:
     return answer_table_form(request, found, owner, None)
 
 
+@code_lookup
 @require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=normal_code(code))
@@ -173,6 +178,7 @@ def _download(match: MatchState, filename: str) -> HttpResponse:
     return response
 
 
+@code_lookup
 @require_GET
 def table_record(request: HttpRequest, code: str) -> HttpResponse:
     """The match so far as a game record: finished rounds only."""
@@ -185,6 +191,7 @@ def table_record(request: HttpRequest, code: str) -> HttpResponse:
     return _download(match, f"smear-{found.code}.json")
 
 
+@code_lookup
 @require_GET
 def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
     found = _seated_table(request, code)
@@ -198,6 +205,7 @@ def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return _download(single, f"smear-{found.code}-round-{number}.json")
 
 
+@code_lookup
 @require_GET
 def round_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """A finished round, trick by trick: ``?trick=N`` shows the first N tricks."""

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from donations import selectors as donation_selectors
 from game import history, ratings, rules_guide, table_prefs
 from game.engine import cards as engine_cards
+from game.engine import notation, variants
 from game.engine import rules as engine_rules
 from game.forms import ProfileForm
 from game.services import profiles
@@ -41,6 +42,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
+    guides = rules_guide.preset_guides()  # the house rules first
     return render(
         request,
         "game/rules.html",
@@ -52,6 +54,14 @@ def rules(request: HttpRequest) -> HttpResponse:
             "max_players": engine_cards.MAX_PLAYERS,
             "max_bid": engine_rules.MAX_BID,
             "target": engine_rules.DEFAULT_TARGET,
+            # one section per preset, anchored by its name: /rules/#classic
+            "guides": guides,
+            "house": guides[0],
+            "family": guides[1:],
+            "option_examples": rules_guide.option_examples(),
+            "one_joker_point": notation.POINT_NAMES["jokers"],
+            "targets": variants.TARGETS,
+            "default_target": variants.HOUSE.target,
         },
     )
 

@@ -48,6 +48,9 @@ class Position(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # a decision from a learner's own round ("Practise this"): served to them alone, through
     # their missed positions, never to anyone else
+    # its analysis is public (shipped in the repository's starter bank, readable by
+    # anyone before answering): practised, never rated
+    published = models.BooleanField(default=False)
     owner = models.ForeignKey(
         "Learner", null=True, blank=True, on_delete=models.CASCADE, related_name="own_positions"
     )
@@ -215,3 +218,14 @@ class RoundReview(models.Model):
     @property
     def done(self) -> int:
         return len(self.decisions)
+
+
+class WorkerBeat(models.Model):
+    """A review worker's heartbeat (``learn.worker_beats``): the review page says when no
+    worker has been heard from lately."""
+
+    name = models.CharField(max_length=64, unique=True)  # host and process id
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"worker {self.name} seen {self.seen_at:%H:%M:%S}"

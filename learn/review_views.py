@@ -15,7 +15,7 @@ from game import selectors as game_selectors
 from game import store
 from game.identity import request_owner
 from game.models import Table
-from learn import reviews, services
+from learn import reviews, services, worker_beats
 from smearsite.kernel import normal_code
 
 PAGE = "learn/review.html"
@@ -40,10 +40,13 @@ def _context(table: Table, number: int, seat: int) -> dict:
     found = reviews.review_for(table=table, seat=seat, number=number - 1)
     if found is not None:
         reviews.review_keep_going(review=found)
+    page = None if found is None else reviews.review_page(review=found)
     return {
         "code": table.code,
         "number": number,
-        "page": None if found is None else reviews.review_page(review=found),
+        "page": page,
+        # asked only while a review waits: the page polls, and says so when nobody works
+        "worker_running": page is None or page.finished or worker_beats.worker_running(),
     }
 
 

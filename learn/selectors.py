@@ -158,13 +158,16 @@ def position_to_serve(
     matching = Position.objects.filter(filters.q(), owner__isnull=True)
     target = filters.target_for(learner)
     seen = Attempt.objects.filter(learner=learner).values("position_id")
-    unseen = list(
-        matching.exclude(pk__in=seen)
-        .annotate(distance=Abs(F("rating") - target))
-        .order_by("distance", "pk")[:NEAREST]
-    )
-    if unseen:
-        return rng.choice(unseen)
+    # rated practice serves positions whose analysis is private first: a published one
+    # (the starter bank's) is served, unrated, once no private one is left
+    for pool in ([matching.filter(published=False)] if filters.rated else []) + [matching]:
+        unseen = list(
+            pool.exclude(pk__in=seen)
+            .annotate(distance=Abs(F("rating") - target))
+            .order_by("distance", "pk")[:NEAREST]
+        )
+        if unseen:
+            return rng.choice(unseen)
     again = list(
         matching.annotate(
             last=Max("attempt_set__served_at", filter=Q(attempt_set__learner=learner))

@@ -147,7 +147,7 @@ def attempt_serve(
         )
         if open_attempt is not None:
             return open_attempt
-        return _attempt_create(learner, position, filters, mode, lesson)
+        return _attempt_create(learner, position, filters, mode, lesson, chosen=True)
     if not fresh:
         open_attempt = selectors.open_attempt(
             learner=learner, mode=mode, lesson=lesson, filters=filters, since=now - ATTEMPT_TTL
@@ -188,14 +188,24 @@ def lesson_serve(*, learner: Learner, lesson: tutorial.Lesson) -> Attempt | None
 
 
 def _attempt_create(
-    learner: Learner, position: Position, filters: Filters, mode: str, lesson: str
+    learner: Learner,
+    position: Position,
+    filters: Filters,
+    mode: str,
+    lesson: str,
+    *,
+    chosen: bool = False,
 ) -> Attempt:
-    # a position counts toward the rating only on first sight: once it was shown (served
-    # in any mode, answered or not) the learner may know its answer, so every later look,
-    # by whatever URL, is practice only
+    # A position counts toward the rating only when the server chose it for the learner
+    # (a learner who asks for one by its key may have looked its answer up), only when its
+    # analysis is not published (the starter bank's is in the repository), and only on
+    # first sight: once it was shown (served in any mode, answered or not) the learner may
+    # know its answer, so every later look, by whatever URL, is practice only.
     rated = (
         filters.rated
         and mode == Attempt.Mode.PRACTICE
+        and not chosen
+        and not position.published
         and not Attempt.objects.filter(learner=learner, position=position).exists()
     )
     return Attempt.objects.create(
@@ -344,7 +354,16 @@ def _review_note(learner: Learner, position: Position, correct: bool, now: datet
 # --- Loading the bank ------------------------------------------------------------------
 
 
-POSITION_FIELDS = ("data", "phase", "players", "theme_tags", "tricks", "barred", "rating")
+POSITION_FIELDS = (
+    "data",
+    "phase",
+    "players",
+    "theme_tags",
+    "tricks",
+    "barred",
+    "rating",
+    "published",
+)
 
 
 @dataclass
@@ -354,15 +373,20 @@ class LoadReport:
     errors: list[tuple[int, str]] = field(default_factory=list)  # (line number, why)
 
 
-def positions_load(*, lines: Iterable[str], batch: int = 200) -> LoadReport:
+def positions_load(
+    *, lines: Iterable[str], batch: int = 200, published: bool = False
+) -> LoadReport:
     """Load positions from JSON lines, keyed by position key: a position already in the
     bank is left as it is (its ratings stay), and a bad line is reported and skipped.
+    ``published``: the file's analyses are public (the starter bank), so its positions,
+    new or already in the bank, are practised and never rated.
 
     Every line is checked (a line is read back through the rules); new positions are
     written in batches of ``batch``, each batch in one transaction."""
     report = LoadReport()
     known = set(Position.objects.values_list("key", flat=True))
     pending: list[Position] = []
+    already_public: list[str] = []
 
     def flush() -> None:
         with transaction.atomic():
@@ -387,6 +411,8 @@ def positions_load(*, lines: Iterable[str], batch: int = 200) -> LoadReport:
             continue
         if core.key in known:
             report.existing += 1
+            if published:
+                already_public.append(core.key)
             continue
         known.add(core.key)
         pending.append(
@@ -399,9 +425,15 @@ def positions_load(*, lines: Iterable[str], batch: int = 200) -> LoadReport:
                 tricks=core.tricks_done,
                 barred=core.barred,
                 rating=core.prior_rating,
+                published=published,
             )
         )
         if len(pending) >= batch:
             flush()
     flush()
+    # a bank loaded before its analyses were known to be public is marked now
+    for start in range(0, len(already_public), batch):
+        Position.objects.filter(key__in=already_public[start : start + batch]).update(
+            published=True
+        )
     return report

@@ -13,10 +13,12 @@ from the last decision stored.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django_tasks import task
@@ -25,9 +27,11 @@ from game import store
 from learn import review as core_review
 from learn.models import RoundReview
 
-# a lease outlives one decision's analysis many times over (seconds at most, with the
-# review's budget, even at eight players: generation.OPENING_BY_PLAYERS)
-LEASE = timedelta(minutes=2)
+# A worker holding a review renews its lease every LEASE_RENEW_EVERY_S while it works
+# (a thread beside the analysis), so a live worker keeps it however long one decision
+# takes, and a dead worker's review is free for another within LEASE.
+LEASE = timedelta(seconds=30)
+LEASE_RENEW_EVERY_S = 5.0
 # a queued review no worker has started after this long is queued again
 QUEUE_PATIENCE = timedelta(minutes=10)
 
@@ -81,14 +85,47 @@ def review_work(*, review_id: int, analyse: Analyse = _analyse) -> bool:
     found = core_review.moments(match, review.round, review.seat)
     RoundReview.objects.filter(pk=review_id, worker=token).update(total=len(found))
     seed = f"{review.table.code}/{review.round}/{review.seat}"
-    for moment in found[len(review.decisions) :]:
-        decision = analyse(moment, seed)
-        if not _store(review_id, token, decision):
-            return True  # the lease was lost (this worker stalled past it): another goes on
+    with _lease_kept(review_id, token):
+        for moment in found[len(review.decisions) :]:
+            decision = analyse(moment, seed)
+            if not _store(review_id, token, decision):
+                return True  # the lease was lost (this worker stalled past it): another goes on
     RoundReview.objects.filter(pk=review_id, worker=token).update(
         status=RoundReview.Status.DONE, finished_at=timezone.now(), lease_until=None, worker=""
     )
     return True
+
+
+@contextmanager
+def _lease_kept(review_id: int, token: str) -> Iterator[None]:
+    """Renew the lease from a thread while the block runs (and only while it is ours)."""
+    if connection.in_atomic_block:
+        # the claim is not committed: another connection could neither see nor renew it
+        # (a caller's transaction, as in tests), and its row lock would block the renewal
+        yield
+        return
+    done = threading.Event()
+
+    def renew() -> None:
+        try:
+            while not done.wait(LEASE_RENEW_EVERY_S):
+                close_old_connections()
+                try:
+                    RoundReview.objects.filter(pk=review_id, worker=token).update(
+                        lease_until=timezone.now() + LEASE
+                    )
+                except DatabaseError:  # a busy database: the next renewal tries again
+                    pass
+        finally:
+            connection.close()
+
+    keeper = threading.Thread(target=renew, name=f"lease-{review_id}", daemon=True)
+    keeper.start()
+    try:
+        yield
+    finally:
+        done.set()
+        keeper.join()
 
 
 def _claim(review_id: int, token: str) -> bool:

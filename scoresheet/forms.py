@@ -280,7 +280,7 @@ def hand_initial(hand, view: SheetView) -> dict:
 class JoinForm(forms.Form):
     code = forms.CharField(
         label="Invite code",
-        max_length=12,
+        max_length=20,  # ten characters, as typed with spaces or dashes
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
         ),

@@ -13,13 +13,19 @@ Two ways of charging a missed bid:
 - ``"negative"`` (the online house rules): the bidder enters minus its bid.
 
 Either way a side's *standing* (its total less its debt) is the same number: the sum
-of what it made, less every bid it missed.
+of what it made, less every bid it missed. The standings, and who has won, are the
+engine's match scoring (``game.engine.rules.settle_round``), so a sheet and a table of
+one preset cannot disagree; the presets read their target, bids, points and who may go
+out from the engine's rules values (``game.engine.variants.PRESETS``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+
+from game.engine import notation, variants
+from game.engine.rules import settle_round
 
 MISSED_BID_MODES = ("debt", "negative")
 MIN_SIDES = 2
@@ -65,6 +71,20 @@ class Rules:
     @property
     def bids(self) -> range:
         return range(self.min_bid, self.max_bid + 1)
+
+
+def sheet_rules(table: variants.Rules, *, missed_bid: str) -> Rules:
+    """The sheet's rules for a table's: its target, bids, points per hand and who may go
+    out are the table's; only how a missed bid is written down is the sheet's own."""
+    return Rules(
+        target=table.target,
+        points_per_hand=table.point_count,
+        min_bid=table.min_bid,
+        max_bid=table.max_bid,
+        missed_bid=missed_bid,
+        # going_out "bidder_only" caps the non-bidders; "bidder_first" lets any side out
+        bidder_only_out=table.non_bidders_capped,
+    )
 
 
 @dataclass(frozen=True)
@@ -166,24 +186,6 @@ def check_hand(hand: Hand, *, index: int, sides: int, rules: Rules) -> None:
         )
 
 
-def _decide(
-    standings: tuple[int, ...], bidder: int, target: int
-) -> tuple[tuple[bool, ...], bool, int | None]:
-    """Who is at the target, and whether the match is decided (bankable, winner)."""
-    at_target = tuple(standing >= target for standing in standings)
-    if not any(at_target):
-        return at_target, False, None
-    # both sides at the target on the same hand: the bidding side wins
-    if at_target[bidder]:
-        return at_target, True, bidder
-    best = max(standings)
-    leaders = [side for side, standing in enumerate(standings) if standing == best]
-    if len(leaders) > 1:
-        # a tie for the lead leaves the match open until a later hand breaks it
-        return at_target, False, None
-    return at_target, True, leaders[0]
-
-
 def tally(hands: Iterable[Hand], sides: int, rules: Rules | None = None) -> Tally:
     """Fold the hands, in order, into the rows of the sheet."""
     rules = Rules() if rules is None else rules
@@ -212,21 +214,24 @@ def _fold(kept: tuple[Row, ...], hands: list[Hand], sides: int, rules: Rules) ->
     rows = list(kept)
     for index, hand in enumerate(hands, start=len(kept)):
         check_hand(hand, index=index, sides=sides, rules=rules)
-        made = hand.made[hand.bidder] >= hand.bid
+        # the table's match scoring: a missed bid costs its full amount, whatever the
+        # bidder took; with bidder_only_out the other sides stop at target - 1; the winner
+        # is the bidder if it is at the target, else the one highest side at it
+        scoring = settle_round(
+            scores=tuple(standings),
+            raw=hand.made,
+            bidder_unit=hand.bidder,
+            bid=hand.bid,
+            target=rules.target,
+            capped=rules.bidder_only_out,
+        )
         entries = [0] * sides
         for side in range(sides):
-            if side == hand.bidder and not made:
-                # a missed bid costs its full amount, whatever the bidder took
-                change = -hand.bid
-            else:
-                change = hand.made[side]
-            after = standings[side] + change
-            if rules.bidder_only_out and side != hand.bidder:
-                # the cap holds the standing itself: in debt mode a side held back from
-                # above the cap owes the difference, so both modes keep equal standings
-                after = min(after, rules.target - 1)
-            change = after - standings[side]
-            standings[side] = after
+            # the entry follows the standing: the cap holds the standing itself, so in
+            # debt mode a side held back from above the cap owes the difference and
+            # both modes keep equal standings
+            change = scoring.match_after[side] - standings[side]
+            standings[side] = scoring.match_after[side]
             if rules.missed_bid == "negative":
                 entries[side] = change
             elif change < 0:
@@ -238,18 +243,20 @@ def _fold(kept: tuple[Row, ...], hands: list[Hand], sides: int, rules: Rules) ->
                 debts[side] -= paid
                 entries[side] = change - paid
             totals[side] += entries[side]
-        at_target, bankable, winner = _decide(tuple(standings), hand.bidder, rules.target)
+        at_target = tuple(standing >= rules.target for standing in standings)
+        winner = scoring.winner
         rows.append(
             Row(
                 index=index,
                 hand=hand,
-                made=made,
+                made=scoring.made,
                 entries=tuple(entries),
                 debts=tuple(debts),
                 totals=tuple(totals),
                 standings=tuple(standings),
                 at_target=at_target,
-                bankable=bankable,
+                # the match may be banked once it is decided: a tie at the top plays on
+                bankable=winner is not None,
                 winner=winner,
             )
         )
@@ -278,55 +285,55 @@ class Preset:
     rules: Rules
     points: tuple[str, ...]  # the points of a hand, in the order the table counts them
     note: str = ""
+    table: variants.Rules | None = None  # the engine's rules value; None for custom
 
 
-HOUSE_RULES = Rules(
-    target=21,
-    points_per_hand=6,
-    min_bid=1,
-    max_bid=6,
-    missed_bid="negative",
-    bidder_only_out=True,
-)
-CLASSIC_FOUR_POINT = Rules(target=21, points_per_hand=4, min_bid=2, max_bid=4, missed_bid="debt")
-SIX_HANDED = Rules(target=21, points_per_hand=6, min_bid=3, max_bid=6, missed_bid="debt")
-SEVEN_POINT = Rules(target=21, points_per_hand=7, min_bid=2, max_bid=7, missed_bid="debt")
+# How each preset's sheet writes down a missed bid: the sheet's own choice, not the
+# table's (the standings are the same either way). The house game online shows minus the
+# bid; seed 002's paper sheet, which every family preset keeps, enters 0 and owes the bid.
+MISSED_BID = {"house": "negative"}
+PAPER_SHEET = "debt"
+MISSED_BID_SAID = {
+    "negative": "a missed bid goes negative",
+    "debt": "a missed bid is owed against the next points",
+}
+
+
+def preset_note(rules: Rules, points: Sequence[str]) -> str:
+    """A preset in one line: its points and bids, how a miss is written, who may go out."""
+    going_out = (
+        "only the bidder goes out" if rules.bidder_only_out else "anyone goes out, the bidder first"
+    )
+    return (
+        f"{rules.points_per_hand} points ({', '.join(points)}), "
+        f"bids {rules.min_bid}–{rules.max_bid}, {MISSED_BID_SAID[rules.missed_bid]}, {going_out}"
+    )
+
+
+def preset_for(table: variants.Rules) -> Preset:
+    """The sheet's preset for one of the engine's: the same rules value, read once."""
+    rules = sheet_rules(table, missed_bid=MISSED_BID.get(table.preset, PAPER_SHEET))
+    points = notation.point_names(table)
+    return Preset(
+        key=table.preset,
+        label=notation.preset_name(table.preset),
+        rules=rules,
+        points=points,
+        note=preset_note(rules, points),
+        table=table,
+    )
+
+
 CUSTOM = Rules()
 
 PRESETS: dict[str, Preset] = {
-    preset.key: preset
-    for preset in (
-        Preset(
-            "house",
-            "House rules",
-            HOUSE_RULES,
-            ("High", "Low", "Jack", "Joker 1", "Joker 2", "Game"),
-            "6 points, bids 1–6, a missed bid goes negative, only the bidder goes out",
-        ),
-        Preset(
-            "classic",
-            "Classic four-point",
-            CLASSIC_FOUR_POINT,
-            ("High", "Low", "Jack", "Game"),
-            "4 points, bids 2–4, a missed bid is owed against the next points",
-        ),
-        Preset(
-            "six_handed",
-            "Six-handed",
-            SIX_HANDED,
-            ("High", "Low", "Jack", "Jick", "Joker", "Game"),
-            "6 points, bids 3–6, a missed bid is owed against the next points",
-        ),
-        Preset(
-            "seven_point",
-            "Seven-point",
-            SEVEN_POINT,
-            ("High", "Low", "Jack", "Jick", "High joker", "Low joker", "Game"),
-            "7 points, bids 2–7, a missed bid is owed against the next points",
-        ),
-        Preset("custom", "Custom", CUSTOM, (), "your own points, bids and target"),
-    )
+    **{key: preset_for(table) for key, table in variants.PRESETS.items()},
+    "custom": Preset("custom", "Custom", CUSTOM, (), "your own points, bids and target"),
 }
+HOUSE_RULES = PRESETS["house"].rules
+CLASSIC_FOUR_POINT = PRESETS["classic"].rules
+SIX_HANDED = PRESETS["six_handed"].rules
+SEVEN_POINT = PRESETS["seven_point"].rules
 
 
 def point_names(preset_key: str, points_per_hand: int) -> tuple[str, ...]:

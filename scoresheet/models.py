@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 
 from scoresheet import ledger
-from smearsite.kernel import CODE_LENGTH, new_share_code
+from smearsite.kernel import CODE_MAX_LENGTH, new_share_code
 
 NAME_MAX_LENGTH = 40
 TITLE_MAX_LENGTH = 80
@@ -50,7 +50,7 @@ class Sheet(models.Model):
     # how many hands were ever entered: a new hand takes the next number, and numbers
     # are never reused, so a deleted hand can always come back in its place
     hands_entered = models.PositiveIntegerField(default=0)
-    invite_code = models.CharField(max_length=CODE_LENGTH, unique=True)
+    invite_code = models.CharField(max_length=CODE_MAX_LENGTH, unique=True)
     watch_token = models.CharField(max_length=32, unique=True)
     # one rematch per match, even when two members tap Rematch at once
     rematch_of = models.OneToOneField(

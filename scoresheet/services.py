@@ -6,7 +6,7 @@ the sheet's history, and tells the live read-only pages once the transaction com
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -164,6 +164,12 @@ def sheet_create(
         raise SheetError(f"A sheet has {ledger.MIN_SIDES} to {ledger.MAX_SIDES} sides.")
     if preset not in ledger.PRESETS:
         raise SheetError(f"Unknown rules {preset!r}.")
+    named = ledger.PRESETS[preset]
+    if preset != "custom" and replace(rules, target=named.rules.target) != named.rules:
+        # a preset's sheet keeps its table's bids, points and going out; only the target moves
+        raise SheetError(
+            f"{named.label} keeps its own rules ({named.note}); choose Custom for others."
+        )
     if any(not 0 <= side < len(sides) for _, side in seats):
         raise SheetError("Every player must sit on one of the sides.")
     with transaction.atomic():
@@ -190,6 +196,19 @@ def sheet_create(
             for position, (name, side) in enumerate(seats)
         )
         Member.objects.create(sheet=sheet, user=user)
+    return sheet
+
+
+def sheet_codes_rotate(*, sheet_id: int, user: AbstractBaseUser) -> Sheet:
+    """A new invite code and read-only link for the sheet: the old ones stop working (a
+    code shared too widely, or guessed). Only the sheet's creator may; members stay."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id, user)
+        if sheet.creator_id != user.pk:
+            raise SheetError("Only the person who made this sheet can change its codes.")
+        sheet.invite_code = _unique("invite_code", new_invite_code)
+        sheet.watch_token = _unique("watch_token", new_watch_token)
+        sheet.save(update_fields=["invite_code", "watch_token", "updated_at"])
     return sheet
 
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path("<int:sheet_id>/end/", views.sheet_end, name="end"),
     path("<int:sheet_id>/strike/", views.sheet_strike, name="strike"),
     path("<int:sheet_id>/rematch/", views.sheet_rematch, name="rematch"),
+    path("<int:sheet_id>/codes/", views.sheet_codes, name="codes"),
     path("<int:sheet_id>/export.csv", views.export_csv, name="export_csv"),
     path("<int:sheet_id>/export.json", views.export_json, name="export_json"),
 ]

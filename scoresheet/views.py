@@ -16,6 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoresheet import selectors, services
 from scoresheet.forms import HandForm, JoinForm, SheetForm, hand_initial
+from smearsite import code_guard
+from smearsite.code_guard import code_lookup
 from smearsite.kernel import BadNumber, request_int
 
 SHEET_TEMPLATE = "scoresheet/sheet.html"
@@ -236,6 +238,19 @@ def sheet_strike(request: HttpRequest, sheet_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def sheet_codes(request: HttpRequest, sheet_id: int) -> HttpResponse:
+    sheet = selectors.sheet_for_member(sheet_id=sheet_id, user=request.user)
+    try:
+        services.sheet_codes_rotate(sheet_id=sheet.pk, user=request.user)
+    except services.SheetError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "New invite code and link: the old ones no longer work.")
+    return redirect("scoresheet:sheet", sheet_id=sheet.pk)
+
+
+@login_required
+@require_POST
 def sheet_rematch(request: HttpRequest, sheet_id: int) -> HttpResponse:
     sheet = selectors.sheet_for_member(sheet_id=sheet_id, user=request.user)
     try:
@@ -255,9 +270,12 @@ def sheet_rematch(request: HttpRequest, sheet_id: int) -> HttpResponse:
 def join(request: HttpRequest) -> HttpResponse:
     form = JoinForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
+        if not code_guard.request_may_look_up(request):
+            return code_guard.too_many_guesses(request)
         try:
             sheet = services.member_join(code=form.cleaned_data["code"], user=request.user)
         except services.SheetError as error:
+            code_guard.request_missed(request)
             form.add_error("code", str(error))
         else:
             messages.success(request, "You are on this sheet: you can enter hands.")
@@ -266,6 +284,7 @@ def join(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@code_lookup
 @require_http_methods(["GET", "POST"])
 def join_code(request: HttpRequest, code: str) -> HttpResponse:
     """An invite link: shows the sheet's sides and asks before joining (a POST)."""

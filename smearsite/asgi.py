@@ -1,7 +1,7 @@
 """ASGI entry point: plain HTTP goes to Django, websockets to the Channels router.
 
-Served by uvicorn through the site's launcher, which paces each address's new
-connections: ``python -m smearsite.serve`` (smearsite.serve).
+Served by daphne through the site's launcher, which bounds what a connection may cost
+before any of this runs: ``python -m smearsite.serve`` (smearsite.serve).
 """
 
 import os
@@ -15,16 +15,19 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from game.redraw import error_html  # noqa: E402
+from smearsite.body_limit import BodyLimit  # noqa: E402
 from smearsite.fair_share import FairShare  # noqa: E402
 from smearsite.routing import websocket_urlpatterns  # noqa: E402
 from smearsite.websockets import ConnectionLimits, site_origin_validator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # each visitor's requests a few at a time, so that no one holds every thread
-        "http": FairShare(django_asgi_app),
+        # a body over the limit is refused before Django reads it whole; then each
+        # visitor's requests a few at a time, so that no one holds every thread
+        "http": BodyLimit(FairShare(django_asgi_app), max_bytes=settings.SMEAR_MAX_BODY_BYTES),
         # the cheap checks first: where the page came from, how many sockets it holds
         "websocket": site_origin_validator(
             ConnectionLimits(

@@ -44,14 +44,31 @@ def env_list(environ: Mapping[str, str], name: str, default: list[str]) -> list[
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# Django's own bar for a production key (check --deploy, security.W009)
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
+INSECURE_PREFIX = "django-insecure-"
+
+
 def secret_key(environ: Mapping[str, str], *, debug: bool) -> str:
-    """SECRET_KEY from the environment; the insecure fallback exists only for DEBUG."""
+    """SECRET_KEY from the environment; the insecure fallback exists only for DEBUG, and
+    with DEBUG off a key anyone could guess is refused (it signs sessions and reset links)."""
     key = environ.get("SECRET_KEY", "").strip()
-    if key:
-        return key
     if debug:
-        return DEV_SECRET_KEY
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        return key or DEV_SECRET_KEY
+    if not key:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    if (
+        len(key) < SECRET_KEY_MIN_LENGTH
+        or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        or key.startswith(INSECURE_PREFIX)
+    ):
+        raise ImproperlyConfigured(
+            f"SECRET_KEY is too weak for DEBUG off: use at least {SECRET_KEY_MIN_LENGTH} "
+            "characters of many kinds, not starting with 'django-insecure-', e.g. "
+            'python -c "import secrets; print(secrets.token_urlsafe(50))"'
+        )
+    return key
 
 
 def database_config(environ: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:

@@ -1,47 +1,53 @@
-"""The site's server: uvicorn, with each address's new connections paced before any byte is read.
+"""The site's server: daphne, with what one connection and one address may cost bounded
+before any byte reaches Django.
 
-    python -m smearsite.serve [--host 127.0.0.1] [--port 8000] [--backlog 1024]
+    python -m smearsite.serve [--host 127.0.0.1] [--port 8000] [--backlog 1024] [--access-log]
 
-uvicorn on uvloop, httptools and websockets (C where it counts: the event loop, HTTP
-parsing, websocket framing) serves ``smearsite.asgi:application``. Its own reading of
-proxy headers is off: the site trusts X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT
-proxies only (``smearsite.ratelimit``, ``SECURE_PROXY_SSL_HEADER``).
+daphne (twisted, autobahn) serves ``smearsite.asgi:application``: HTTP and websockets, as
+the design names it. Its own reading of proxy headers is off: the site trusts
+X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.ratelimit``,
+``SECURE_PROXY_SSL_HEADER``). ``smearsite.serve_daphne`` bounds its HTTP side:
 
-Every new connection costs the one event loop its HTTP parsing and, for a websocket, the
-handshake, before any of the site's own limits (``smearsite.fair_share``,
-``smearsite.websockets``) can say no. One address opening thousands of websockets as fast
-as it can would hold that loop, and everyone's pages would wait behind it. So each client
-address has a bucket of new connections: SMEAR_CONNECTIONS_BURST_PER_ADDRESS at once,
-refilled at SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS. A connection past it is answered a
-fixed 429 and closed as it is accepted: nothing is parsed and nothing reaches Django. Open
-connections are not counted, so a held page or socket costs its address nothing.
+- **new connections per address are paced**: every new connection costs the one event
+  loop its HTTP parsing and, for a websocket, the handshake, before any of the site's own
+  limits (``smearsite.fair_share``, ``smearsite.websockets``) can say no. So each client
+  address has a bucket of new connections: SMEAR_CONNECTIONS_BURST_PER_ADDRESS at once,
+  refilled at SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS; one past it is answered a fixed
+  429 as it is accepted, nothing parsed;
+- **open connections per address are counted**: SMEAR_CONNECTIONS_OPEN_PER_ADDRESS at
+  most (pages, kept-alive connections and websockets together), then the same 429; and
+  **all of them together** stay below the process's limit of open files (``max_open``):
+  past it a newcomer takes the place of the connection that has waited longest for a
+  request's head;
+- **a request's head has SMEAR_HEADER_TIMEOUT_S** from the connection's opening (or its
+  last response), however slowly it trickles in, then its body SMEAR_BODY_TIMEOUT_S
+  (408); an idle kept-alive connection is closed after SMEAR_HEADER_TIMEOUT_S too;
+- **a head is at most MAX_HEADER_BYTES in MAX_HEADERS lines** (431), and **a body at most
+  SMEAR_MAX_BODY_BYTES** (413, as soon as its length says so or it passes the limit).
 
 Behind reverse proxies (TRUSTED_PROXY_COUNT > 0) every connection comes from a proxy's
-address, so the pace is off: the proxy paces its clients' connections instead (README).
+address, so the pace and the count per address are off: the proxy does both (README).
+The deadlines and the size bounds hold whatever is in front.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
+import resource
+import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-import uvicorn
 from django.conf import settings
 
 APPLICATION = "smearsite.asgi:application"
 MAX_MESSAGE_BYTES = 64 * 1024  # a move is some 40 bytes (game.consumers: 512 characters at most)
-GRACEFUL_SHUTDOWN_S = 10  # then open sockets are closed: their pages reconnect elsewhere
-TOO_MANY_CONNECTIONS = (
-    b"HTTP/1.1 429 Too Many Requests\r\n"
-    b"Content-Type: text/plain; charset=utf-8\r\n"
-    b"Retry-After: 1\r\n"
-    b"Connection: close\r\n"
-    b"\r\n"
-    b"Too many new connections from your address. Wait a moment, then try again.\n"
-)
+# a browser's head is 1-3 KiB, most of it cookies; nginx's default allows 4 lines of 8 KiB
+MAX_HEADER_BYTES = 16 * 1024
+MAX_HEADERS = 100
+GRACEFUL_SHUTDOWN_S = 10  # for the site's tasks to end; sockets' pages reconnect elsewhere
 
 
 class ConnectionPace:
@@ -76,48 +82,6 @@ class ConnectionPace:
             del self.buckets[address]
 
 
-class TooManyConnections(asyncio.Protocol):
-    """Writes the refusal and closes its side at once; the client's request is read only to
-    be dropped (closing with it unread would reset the connection, refusal and all), until
-    the client closes too or LINGER_S is up."""
-
-    LINGER_S = 2.0
-
-    def connection_made(self, transport: asyncio.Transport) -> None:
-        transport.write(TOO_MANY_CONNECTIONS)
-        if transport.can_write_eof():
-            transport.write_eof()
-        self.linger = asyncio.get_running_loop().call_later(self.LINGER_S, transport.abort)
-
-    def data_received(self, data: bytes) -> None:
-        pass
-
-    def eof_received(self) -> bool:
-        return False  # the client is done too: the transport closes
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.linger.cancel()
-
-
-def paced(protocol_class: type[asyncio.Protocol], pace: ConnectionPace) -> type:
-    """uvicorn's HTTP protocol, handing an address's connections past its pace to
-    ``TooManyConnections`` as they are accepted."""
-
-    class Paced(protocol_class):
-        def connection_made(self, transport: asyncio.Transport) -> None:
-            peer = transport.get_extra_info("peername")
-            address = peer[0] if isinstance(peer, tuple) else None  # a UNIX socket: none
-            if address is not None and not pace.admit(address):
-                refusal = TooManyConnections()
-                transport.set_protocol(refusal)
-                refusal.connection_made(transport)
-                return
-            super().connection_made(transport)
-
-    Paced.__name__ = f"Paced{protocol_class.__name__}"
-    return Paced
-
-
 def configured_pace() -> ConnectionPace | None:
     """The pace the settings ask for; None (no pace) behind proxies or when either number
     is 0 (a burst of 0 would refuse every connection)."""
@@ -128,28 +92,82 @@ def configured_pace() -> ConnectionPace | None:
     return ConnectionPace(per_second, burst)
 
 
-def config(host: str, port: int, *, backlog: int, access_log: bool) -> uvicorn.Config:
-    """uvicorn's configuration of the site, loaded (the site's settings with it), its HTTP
-    protocol paced as the settings ask."""
-    loaded = uvicorn.Config(
-        APPLICATION,
-        host=host,
-        port=port,
-        backlog=backlog,
-        lifespan="off",  # Channels' router has no lifespan; the site starts nothing there
-        proxy_headers=False,
-        server_header=False,
-        access_log=access_log,
-        ws_max_size=MAX_MESSAGE_BYTES,
-        # every partial sent would be compressed once per socket: CPU on every move
-        ws_per_message_deflate=False,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may cost (``smearsite.serve_daphne``); None: not counted."""
+
+    header_timeout_s: float
+    body_timeout_s: float
+    max_body_bytes: int
+    open_per_address: int | None
+    max_header_bytes: int = MAX_HEADER_BYTES
+    max_headers: int = MAX_HEADERS
+
+
+def configured_limits() -> Limits:
+    """The limits the settings ask for; no count per address behind proxies (every
+    connection is a proxy's) or when it is 0."""
+    open_per_address = settings.SMEAR_CONNECTIONS_OPEN_PER_ADDRESS
+    if settings.TRUSTED_PROXY_COUNT:
+        open_per_address = 0
+    return Limits(
+        header_timeout_s=settings.SMEAR_HEADER_TIMEOUT_S,
+        body_timeout_s=settings.SMEAR_BODY_TIMEOUT_S,
+        max_body_bytes=settings.SMEAR_MAX_BODY_BYTES,
+        open_per_address=open_per_address or None,
     )
-    loaded.load()
-    pace = configured_pace()
-    if pace is not None:
-        loaded.http_protocol_class = paced(loaded.http_protocol_class, pace)
-    return loaded
+
+
+# files a server process keeps for itself whatever its connections: the database, logs,
+# the bot workers' pipes, the channel layer
+FILES_RESERVED = 256
+
+
+def max_open() -> int:
+    """Connections all addresses together may hold: SMEAR_CONNECTIONS_MAX, or (0) the
+    process's limit of open files less FILES_RESERVED, read afresh (it may be changed
+    while the server runs: prlimit)."""
+    if settings.SMEAR_CONNECTIONS_MAX:
+        return settings.SMEAR_CONNECTIONS_MAX
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return max(64, soft - FILES_RESERVED)
+
+
+def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
+    # daphne.server installs the asyncio reactor: before anything else imports twisted's
+    from daphne.server import Server  # isort: skip
+
+    from daphne.access import AccessLogGenerator
+
+    from smearsite import serve_daphne
+    from smearsite.asgi import application
+
+    class BoundedServer(Server):
+        """daphne's server listening through the site's door. daphne makes its HTTP
+        factory in ``run``, just before listening; this takes that assignment and puts
+        the bounded one in its place."""
+
+        @property
+        def http_factory(self):
+            return self._door
+
+        @http_factory.setter
+        def http_factory(self, factory) -> None:
+            self._door = serve_daphne.door_for(
+                self, limits=configured_limits(), pace=configured_pace(), max_open=max_open
+            )
+
+    server = BoundedServer(
+        application=application,
+        endpoints=[f"tcp:port={port}:interface={host}:backlog={backlog}"],
+        action_logger=AccessLogGenerator(sys.stdout) if access_log else None,
+        websocket_max_message_size=MAX_MESSAGE_BYTES,
+        websocket_max_frame_size=MAX_MESSAGE_BYTES,
+        application_close_timeout=GRACEFUL_SHUTDOWN_S,
+        server_name="",  # no Server header
+    )
+    spare_the_collector()
+    server.run()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -160,11 +178,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backlog", type=int, default=1024)
     parser.add_argument("--access-log", action="store_true", help="log every request")
     args = parser.parse_args(argv)
-    server = uvicorn.Server(
-        config(args.host, args.port, backlog=args.backlog, access_log=args.access_log)
-    )
-    spare_the_collector()
-    server.run()
+    serve(args.host, args.port, backlog=args.backlog, access_log=args.access_log)
 
 
 # A move allocates a few thousand objects (its pages' models and drawings) and frees nearly

@@ -188,6 +188,28 @@ SMEAR_CONNECTIONS_BURST_PER_ADDRESS = env.env_int(
 SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS = env.env_int(
     os.environ, "SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS", default=20
 )
+# open connections per client address (off behind proxies, like the pace): sockets and
+# pages of a household or an office, never a file descriptor per byte of a flood
+SMEAR_CONNECTIONS_OPEN_PER_ADDRESS = env.env_int(
+    os.environ, "SMEAR_CONNECTIONS_OPEN_PER_ADDRESS", default=128
+)
+# connections all addresses together may hold (0: the process's limit of open files less
+# a reserve); past it a newcomer takes the place of the one waiting longest for a head
+SMEAR_CONNECTIONS_MAX = env.env_int(os.environ, "SMEAR_CONNECTIONS_MAX", default=0)
+# a connection has this long to send a request's headers (counted from its opening, or
+# from its last response: an idle connection is closed then too), then this long for
+# the request's body
+SMEAR_HEADER_TIMEOUT_S = env.env_int(os.environ, "SMEAR_HEADER_TIMEOUT_S", default=10)
+SMEAR_BODY_TIMEOUT_S = env.env_int(os.environ, "SMEAR_BODY_TIMEOUT_S", default=30)
+# the largest request body accepted (a form or a Stripe event is a few KiB): refused with
+# 413 by the server and by smearsite.body_limit before it is buffered, and Django never
+# spools a body to disk (FILE_UPLOAD_MAX_MEMORY_SIZE) nor keeps a bigger one in memory
+SMEAR_MAX_BODY_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODY_BYTES", default=1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
+# codes that match nothing one address, or one session, may look up in ten minutes;
+# then every code lookup of theirs is answered 429 (smearsite.code_guard)
+SMEAR_CODE_MISSES = env.env_int(os.environ, "SMEAR_CODE_MISSES", default=20)
 # a table in play whose people have all been away this long is closed (prune_tables)
 SMEAR_DESERTED_AFTER_S = env.env_int(os.environ, "SMEAR_DESERTED_AFTER_S", default=86400)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -213,9 +235,15 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS_ONLY else "http"
 ACCOUNT_ADAPTER = "game.accounts.AccountAdapter"
 ACCOUNT_USER_DISPLAY = "game.accounts.user_display"
 ACCOUNT_FORMS = {"signup": "game.forms.SignupForm"}
-# Password guessing: at most 5 failed log-ins per username in 5 minutes, and 10 a
-# minute from one address. The counts live in CACHES (shared when REDIS_URL is set).
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# Password guessing (game.accounts): at most 10 failed log-ins a minute from one address
+# and 5 in 5 minutes for one username from one address (allauth's "key" is username and
+# address here), so a stranger cannot lock the owner out; and 30 an hour for one username
+# from browsers it never logged in from (guesses spread over many addresses). The counts
+# live in CACHES (shared when REDIS_URL is set).
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed_anywhere": "30/1h/key",
+}
 
 # --- Email --------------------------------------------------------------------------
 

@@ -48,11 +48,14 @@ def server_env(**overrides: str | None) -> dict[str, str]:
     return env
 
 
-def manage(args: list[str], *, env: Mapping[str, str]) -> subprocess.CompletedProcess:
-    """``manage.py <args>`` in a child process with ``env``; raises with its output on failure."""
+def manage(
+    args: list[str], *, env: Mapping[str, str], cwd: Path = REPO
+) -> subprocess.CompletedProcess:
+    """``manage.py <args>`` in a child process with ``env`` (of the site checked out at
+    ``cwd``); raises with its output on failure."""
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
-        cwd=REPO,
+        cwd=cwd,
         env=dict(env),
         capture_output=True,
         text=True,
@@ -103,11 +106,13 @@ def start_server(
     ready_path: str = "/healthz",
     seconds: float = 60,
     launcher: tuple[str, ...] = ("-m", "smearsite.serve"),
+    cwd: Path = REPO,
 ) -> Server:
     """Start the site's server (``smearsite.serve``) and wait until ``ready_path`` answers 200.
 
     ``settings_module`` sets DJANGO_SETTINGS_MODULE (else ``env``'s own, or the site's).
-    ``launcher`` is what Python runs with the server's arguments (a profiling wrapper, say).
+    ``launcher`` is what Python runs with the server's arguments (a profiling wrapper, say);
+    ``cwd`` the checkout of the site it serves (another one: a bench of the code before).
     The server's output goes to ``log``; on failure it is stopped and the log raised.
     """
     env = dict(env)
@@ -118,7 +123,7 @@ def start_server(
     with log.open("w") as output:
         process = subprocess.Popen(
             [sys.executable, *launcher, "--host", "127.0.0.1", "--port", str(port)],
-            cwd=REPO,
+            cwd=cwd,
             env=env,
             stdout=output,
             stderr=subprocess.STDOUT,

@@ -63,6 +63,16 @@ CARD_CODES = tuple(_code(c) for c in range(CARD_COUNT))
 _CARD_BY_CODE = {code: c for c, code in enumerate(CARD_CODES)}
 
 
+def parse_cards(codes) -> list[int]:
+    """The cards of a list of codes, in order (as ``parse_card``, at a lookup a card)."""
+    get = _CARD_BY_CODE.get
+    out = []
+    for code in codes:
+        found = get(code) if code.__class__ is str else None
+        out.append(parse_card(code) if found is None else found)
+    return out
+
+
 def card_code(card: int) -> str:
     return CARD_CODES[card]
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import rules
-from .cards import SUITS, card_code, cards_of, parse_card
+from .cards import SUITS, card_code, cards_of, mask_of, parse_card, parse_cards
 from .rules import PASS
 from .state import Deal, IllegalAction, MatchSetup, MatchState, RoundState
 from .variants import HOUSE, RulesError, from_record
@@ -184,7 +184,13 @@ def _read_round(match: MatchState, index: int, data: Any, legal_log: list | None
 def _sorted_codes(mask: int) -> tuple[str, ...]:
     """The actions of a legal-action mask as the replay prints them: codes, sorted as text.
     Legal sets repeat often across a file (about seven times each in 4-player play)."""
-    return tuple(sorted(rules.action_code(action) for action in cards_of(mask)))
+    codes, found = rules.ACTION_CODES, []
+    while mask:
+        lowest = mask & -mask
+        found.append(codes[lowest.bit_length() - 1])
+        mask ^= lowest
+    found.sort()
+    return tuple(found)
 
 
 def _read_deal(data: dict, house: bool) -> Deal:
@@ -195,14 +201,16 @@ def _read_deal(data: dict, house: bool) -> Deal:
         raise ValueError("hands must be a list of lists of cards")
     if not isinstance(hidden, list):
         raise ValueError("hidden must be a list of cards")
-    pack = () if house else tuple(_read_pack(hidden))
-    return Deal(dealer, tuple(_read_cards(hand) for hand in hands), _read_cards(hidden), pack)
+    dealt = tuple(_read_cards(hand) for hand in hands)
+    if house:
+        return Deal(dealer, dealt, _read_cards(hidden))
+    pack = tuple(_read_pack(hidden))
+    return Deal(dealer, dealt, mask_of(pack), pack)
 
 
 def _read_cards(codes: list) -> int:
     mask = 0
-    for code in codes:
-        c = parse_card(code)
+    for c in parse_cards(codes):
         if mask >> c & 1:
             raise ValueError(f"{card_code(c)} is dealt twice")
         mask |= 1 << c
@@ -211,13 +219,9 @@ def _read_cards(codes: list) -> int:
 
 def _read_pack(codes: list) -> list[int]:
     """The cards of a list of codes, in order, each once."""
-    seen, cards = 0, []
-    for code in codes:
-        c = parse_card(code)
-        if seen >> c & 1:
-            raise ValueError(f"{card_code(c)} is dealt twice")
-        seen |= 1 << c
-        cards.append(c)
+    cards = parse_cards(codes)
+    if len(set(cards)) != len(cards):
+        _read_cards(codes)  # names the card dealt twice
     return cards
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 from .cards import (
     JOKER_1,
@@ -95,7 +96,8 @@ def _spell(action: int) -> str:
     return card_code(action)
 
 
-_ACTION_CODES = tuple(_spell(action) for action in range(TRUMPS[-1] + 1))
+# the code of every action but a discard, by its number
+ACTION_CODES = tuple(_spell(action) for action in range(TRUMPS[-1] + 1))
 
 
 def action_code(action: int) -> str:
@@ -103,9 +105,9 @@ def action_code(action: int) -> str:
     game record and the site's forms use."""
     if action.__class__ is int and action >= DISCARD and is_discard(action):
         return "discard:" + ",".join(card_code(c) for c in cards_of(discarded(action)))
-    if not 0 <= action < len(_ACTION_CODES):
+    if not 0 <= action < len(ACTION_CODES):
         raise ValueError(f"no action {action!r}")
-    return _ACTION_CODES[action]
+    return ACTION_CODES[action]
 
 
 def parse_action_code(text: str) -> int:
@@ -490,6 +492,7 @@ class TrumpSuit:
     strength: tuple[int, ...]  # per card: its place among the trumps (higher wins), -1 if none
     point_cards: int  # what a protected discard keeps: A, J, 2 of trump, the jick, jokers
     jick: int  # the jick's card, or -1 where the table plays none
+    following: tuple[int, ...]  # per card: the cards that follow it when it is led
 
     def suit_of(self, card: int) -> int:
         """The suit a card belongs to at this table: the jick and the jokers are trumps."""
@@ -497,9 +500,7 @@ class TrumpSuit:
 
     def follows(self, card: int) -> int:
         """The cards that follow ``card`` when it is led."""
-        if self.cards >> card & 1:
-            return self.cards
-        return SUIT_MASK[SUIT_OF[card]] & ~self.cards
+        return self.following[card]
 
 
 @cache
@@ -521,7 +522,10 @@ def trumps_of(trump: int, jick: bool, jokers: int) -> TrumpSuit:
     if jick:
         points |= 1 << jick_card
     points |= cards & JOKERS
-    return TrumpSuit(trump, cards, tuple(strength), points, jick_card)
+    following = tuple(
+        cards if cards >> card & 1 else SUIT_MASK[SUIT_OF[card]] & ~cards for card in range(54)
+    )
+    return TrumpSuit(trump, cards, tuple(strength), points, jick_card, following)
 
 
 def legal_cards_full(hand: int, led: int, trumps: TrumpSuit, follow: str) -> int:
@@ -532,7 +536,7 @@ def legal_cards_full(hand: int, led: int, trumps: TrumpSuit, follow: str) -> int
     """
     if led < 0:
         return hand
-    following = hand & trumps.follows(led)
+    following = hand & trumps.following[led]
     if not following:
         return hand
     if follow == "schmier":
@@ -543,16 +547,18 @@ def legal_cards_full(hand: int, led: int, trumps: TrumpSuit, follow: str) -> int
 def trick_winner_full(trick: tuple[int, ...] | list[int], trumps: TrumpSuit) -> int:
     """Index in ``trick`` of the winning card: the highest trump, else the highest card of
     the suit led (the jick is never of its printed suit)."""
-    strength = trumps.strength
-    best = max(range(len(trick)), key=lambda i: strength[trick[i]])
-    if strength[trick[best]] >= 0:
-        return best
-    led = trumps.follows(trick[0])
-    return max((i for i, card in enumerate(trick) if led >> card & 1), key=lambda i: trick[i])
+    strength, led = trumps.strength, trumps.following[trick[0]]
+    best, best_power = 0, -1
+    for index, card in enumerate(trick):
+        # a trump outranks every plain card (codes are below 54); a plain card of the suit
+        # led outranks another by its code; any other card takes nothing
+        power = 64 + strength[card] if strength[card] >= 0 else card if led >> card & 1 else -1
+        if power > best_power:
+            best, best_power = index, power
+    return best
 
 
-@dataclass(frozen=True)
-class DiscardRule:
+class DiscardRule(NamedTuple):
     """What one seat's discard must be: ``count`` cards, every card of ``must`` among them,
     none outside ``may``."""
 

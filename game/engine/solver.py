@@ -23,7 +23,7 @@ from . import knowledge as _knowledge
 from . import solver_native, solver_py
 from .cards import cards_of
 from .knowledge import Knowledge, NoConsistentDeal
-from .rules import legal_cards
+from .rules import Phase, is_card, legal_cards
 from .solver_py import (
     INFINITY,
     MAX_POINTS,
@@ -66,22 +66,36 @@ def position_of(state) -> Position:
 
     Takes any object with a RoundState's fields, so the state need not import the solver.
     """
-    if state.in_auction() or state.is_terminal():
+    if state.phase() is not Phase.PLAY:
         raise ValueError("the solver takes positions in card play")
+    table = None if state.setup.rules.is_house else state.setup.rules
+    dealt = state.deal.hands
+    if table is not None:  # what each seat kept after the exchange: its hand and its plays
+        kept = list(state.hands)
+        for seat, action in state.seated_history():
+            if is_card(action):
+                kept[seat] |= 1 << action
+        dealt = tuple(kept)
     return Position(
         unit_of=state.setup.unit_of,
         hands=state.hands,
-        dealt=state.deal.hands,
+        dealt=dealt,
         trump=state.trump,
         leader=state.leader,
         trick=state.trick,
         taken=state.captured,
+        table=table,
     )
+
+
+def _backend_for(position: Position):
+    """The native core knows the house rules only: a full-deck table searches in Python."""
+    return solver_py if position.table is not None else _backend
 
 
 def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
     """The exact value of the position to the maximising side."""
-    return _backend.solve(position, utility, stats)
+    return _backend_for(position).solve(position, utility, stats)
 
 
 def solve_each(
@@ -124,17 +138,17 @@ def action_values(
     position: Position, utility: Utility, stats: SearchStats | None = None
 ) -> dict[int, int]:
     """The exact value, to the maximising side, of every legal card for the seat to act."""
-    return _backend.action_values(position, utility, stats)
+    return _backend_for(position).action_values(position, utility, stats)
 
 
 def best_card(position: Position, utility: Utility) -> int:
     """A card that achieves the position's exact value: the first in the search's order."""
-    return _backend.best_card(position, utility)
+    return _backend_for(position).best_card(position, utility)
 
 
 def principal_variation(position: Position, utility: Utility) -> list[int]:
     """One line of best play to the end of the round."""
-    return _backend.principal_variation(position, utility)
+    return _backend_for(position).principal_variation(position, utility)
 
 
 def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:

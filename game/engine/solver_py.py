@@ -16,11 +16,34 @@ scoring card) so only one of them is searched.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
 
-from .cards import GAME_VALUE, JOKER_1, JOKERS, RANK_OF, SUIT_MASK, SUIT_OF, cards_of, game_total
-from .rules import capture_points, game_winner, legal_cards, low_card, trick_winner
+from .cards import (
+    GAME_VALUE,
+    JOKER_1,
+    JOKER_2,
+    JOKERS,
+    RANK_OF,
+    SUIT_MASK,
+    SUIT_OF,
+    cards_of,
+    game_total,
+    jack_of,
+)
+from .rules import (
+    TrumpSuit,
+    capture_points,
+    game_winner,
+    legal_cards,
+    legal_cards_full,
+    low_card,
+    trick_winner,
+    trick_winner_full,
+    trumps_of,
+)
+from .variants import Rules
 
 INFINITY = 1 << 30
 MAX_POINTS = 7
@@ -37,6 +60,7 @@ class Position:
     leader: int  # who led (or leads) the current trick
     trick: tuple[int, ...] = ()  # cards played to the current trick, in order
     taken: tuple[int, ...] = ()  # cards each unit has captured; empty means none yet
+    table: Rules | None = None  # a full-deck table's rules (trump named); None: the house's
 
     @property
     def players(self) -> int:
@@ -46,8 +70,22 @@ class Position:
     def to_act(self) -> int:
         return (self.leader + len(self.trick)) % self.players
 
+    @property
+    def trumps(self) -> TrumpSuit | None:
+        table = self.table
+        return None if table is None else trumps_of(self.trump, table.jick, table.jokers)
+
     def legal(self) -> int:
-        return legal_cards(self.hands[self.to_act], self.trick[0] if self.trick else -1, self.trump)
+        hand, led = self.hands[self.to_act], self.trick[0] if self.trick else -1
+        if self.table is None:
+            return legal_cards(hand, led, self.trump)
+        return legal_cards_full(hand, led, self.trumps, self.table.follow)
+
+    def trick_winner(self, trick: tuple[int, ...]) -> int:
+        """Index in ``trick`` of its winning card."""
+        if self.table is None:
+            return trick_winner(trick, self.trump if self.trump >= 0 else SUIT_OF[trick[0]])
+        return trick_winner_full(trick, self.trumps)
 
 
 @dataclass(frozen=True)
@@ -62,8 +100,8 @@ class Utility:
             table = tuple(tuple(a - b for b in range(MAX_POINTS)) for a in range(MAX_POINTS))
             object.__setattr__(self, "table", table)
         t = self.table
-        for a in range(MAX_POINTS):
-            for b in range(MAX_POINTS):
+        for a in range(len(t)):
+            for b in range(len(t)):
                 assert a == 0 or t[a][b] >= t[a - 1][b], "the table must rise with a"
                 assert b == 0 or t[a][b] <= t[a][b - 1], "the table must fall with b"
 
@@ -196,17 +234,18 @@ def advance(position: Position, card: int) -> Position:
     trump = position.trump if position.trump >= 0 else SUIT_OF[card]
     trick = position.trick + (card,)
     taken = position.taken or (0,) * (max(position.unit_of) + 1)
+    table = position.table
     if len(trick) < position.players:
         return Position(
-            position.unit_of, hands, position.dealt, trump, position.leader, trick, taken
+            position.unit_of, hands, position.dealt, trump, position.leader, trick, taken, table
         )
-    winner = (position.leader + trick_winner(trick, trump)) % position.players
+    winner = (position.leader + position.trick_winner(trick)) % position.players
     unit = position.unit_of[winner]
     won = 0
     for c in trick:
         won |= 1 << c
     taken = taken[:unit] + (taken[unit] | won,) + taken[unit + 1 :]
-    return Position(position.unit_of, hands, position.dealt, trump, winner, (), taken)
+    return Position(position.unit_of, hands, position.dealt, trump, winner, (), taken, table)
 
 
 class _Search:
@@ -224,20 +263,22 @@ class _Search:
         in_play = 0
         for hand in position.dealt:
             in_play |= hand
-        self.once, self.twice = capture_points(trump, in_play)
+        self.cards = (
+            _house_cards(trump, in_play, position.dealt)
+            if position.table is None
+            else _full_deck_cards(position.table, trump, in_play, position.dealt)
+        )
+        self.once, self.twice = self.cards.once, self.cards.twice
         self.side_of_seat = tuple(unit in utility.side for unit in unit_of)
         self.side_of_unit = tuple(unit in utility.side for unit in range(units))
-        low = low_card(trump, in_play)
-        low_seat = next(seat for seat, hand in enumerate(position.dealt) if hand >> low & 1)
         taken = position.taken or (0,) * units
         sure = [0, 0]  # [minimising side, maximising side]
         for unit, cards in enumerate(taken):
             sure[self.side_of_unit[unit]] += self._points(cards)
-        sure[self.side_of_seat[low_seat]] += 1
+        for seat in self.cards.dealt_points:
+            sure[self.side_of_seat[seat]] += 1
         self.sure = sure
         self.games = tuple(game_total(cards) for cards in taken)
-        # only where touching ranks can share a game value (the 0-point ranks below 10)
-        self.merges = in_play & ~JOKERS & _ZERO_GAME_MASK != 0
         self.play = self._build(utility.table, stats if stats is not None else SearchStats())
 
     def _points(self, cards: int) -> int:
@@ -249,7 +290,7 @@ class _Search:
         seat = p.to_act
         hands = p.hands[:seat] + (p.hands[seat] & ~(1 << card),) + p.hands[seat + 1 :]
         trick = p.trick + (card,)
-        winning = trick[trick_winner(trick, self.trump)]
+        winning = trick[self.cards.trick_winner(trick)]
         win_seat = (p.leader + trick.index(winning)) % p.players
         return self.play(
             hands, p.leader, seat, trick, winning, win_seat,
@@ -257,30 +298,19 @@ class _Search:
         )  # fmt: skip
 
     def _build(self, table, stats):
-        trump = self.trump
         once, twice = self.once, self.twice
         side_of_seat, side_of_unit = self.side_of_seat, self.side_of_unit
         unit_of = self.position.unit_of
         players = len(unit_of)
-        merges = self.merges
+        merges = self.cards.merges
         tt = {}
-        lead_key = _lead_keys(trump)
+        rules = self.cards
+        legal_cards, beats, trick_winner = rules.legal, rules.beats, rules.trick_winner
+        lead_key = rules.lead_key
         feed_key = tuple(-2 * GAME_VALUE[c] - 100 * (once >> c & 1) for c in range(54))
-        cheap_key = tuple(
-            RANK_OF[c] + 20 * (c >= JOKER_1 or SUIT_OF[c] == trump) for c in range(54)
-        )
+        cheap_key = rules.cheap_key
         dump_key = tuple(GAME_VALUE[c] * 20 + RANK_OF[c] + 200 * (once >> c & 1) for c in range(54))
-        is_trump = tuple(c < JOKER_1 and SUIT_OF[c] == trump for c in range(54))
         suit_of = SUIT_OF
-
-        def beats(card, current):
-            if card >= JOKER_1:
-                return current < JOKER_1 and not is_trump[current]
-            if is_trump[card]:
-                return not is_trump[current] or card > current
-            if current >= JOKER_1 or is_trump[current]:
-                return False
-            return suit_of[card] == suit_of[current] and card > current
 
         def take(mask, winner, a, b, games):
             """Score a finished trick: its capture points and its game value go to ``winner``."""
@@ -322,7 +352,7 @@ class _Search:
             if remaining.bit_count() == players:
                 # one card each: the last trick plays itself
                 trick = [hands[(leader + i) % players].bit_length() - 1 for i in range(players)]
-                winner = (leader + trick_winner(trick, trump)) % players
+                winner = (leader + trick_winner(trick)) % players
                 return final(*take(remaining, winner, a, b, games))
             # Bounds from the points still out: stop when they cannot change the answer.
             out = (remaining & once).bit_count() + (remaining & twice).bit_count()
@@ -373,7 +403,7 @@ class _Search:
             if deadline is not None and not stats.nodes & 1023 and perf_counter() > deadline:
                 raise SearchTimeout
             hand = hands[seat]
-            legal = legal_cards(hand, trick[0] if trick else -1, trump)
+            legal = legal_cards(hand, trick[0] if trick else -1)
             if merges:
                 legal = merge(legal, hands, trick)
             cards = []
@@ -455,6 +485,94 @@ class _Search:
 
     def _merge_equivalent(self, legal: int, hands: tuple[int, ...], trick_mask: int) -> int:
         return self._merge(legal, hands, cards_of(trick_mask))
+
+
+@dataclass(frozen=True)
+class _Cards:
+    """What one search needs of the rules with trump fixed: the cards that score for their
+    capturer (``once``; ``twice`` where one card is two points), the seats the deal itself
+    gives a point (house low; ace and two), the legal cards, which card beats which, and
+    the move-ordering keys."""
+
+    once: int
+    twice: int
+    dealt_points: tuple[int, ...]
+    legal: Callable[[int, int], int]  # (hand, led) -> legal cards
+    beats: Callable[[int, int], bool]  # (card, winning card so far)
+    trick_winner: Callable[[tuple[int, ...]], int]
+    lead_key: tuple[int, ...]
+    cheap_key: tuple[int, ...]
+    merges: bool  # merge touching cards worth the same
+
+
+def _house_cards(trump: int, in_play: int, dealt: tuple[int, ...]) -> _Cards:
+    once, twice = capture_points(trump, in_play)
+    low = low_card(trump, in_play)
+    low_seat = next(seat for seat, hand in enumerate(dealt) if hand >> low & 1)
+    is_trump = tuple(c < JOKER_1 and SUIT_OF[c] == trump for c in range(54))
+    suit_of = SUIT_OF
+
+    def beats(card: int, current: int) -> bool:
+        if card >= JOKER_1:
+            return current < JOKER_1 and not is_trump[current]
+        if is_trump[card]:
+            return not is_trump[current] or card > current
+        if current >= JOKER_1 or is_trump[current]:
+            return False
+        return suit_of[card] == suit_of[current] and card > current
+
+    return _Cards(
+        once=once,
+        twice=twice,
+        dealt_points=(low_seat,),
+        legal=lambda hand, led: legal_cards(hand, led, trump),
+        beats=beats,
+        trick_winner=lambda trick: trick_winner(trick, trump),
+        lead_key=_lead_keys(trump),
+        cheap_key=tuple(RANK_OF[c] + 20 * (c >= JOKER_1 or is_trump[c]) for c in range(54)),
+        # only where touching ranks can share a game value (the 0-point ranks below 10)
+        merges=in_play & ~JOKERS & _ZERO_GAME_MASK != 0,
+    )
+
+
+def _full_deck_cards(table: Rules, trump: int, in_play: int, dealt: tuple[int, ...]) -> _Cards:
+    """A full-deck table: the jack, the jick and the jokers score for their capturer; with
+    ace and two, every card kept is played, so high and low go to the seats that hold them."""
+    trumps = trumps_of(trump, table.jick, table.jokers)
+    strength, following, follow = trumps.strength, trumps.following, table.follow
+    names = set(table.points)
+    once = (1 << jack_of(trump)) if "jack" in names else 0
+    if "jick" in names and trumps.jick >= 0:
+        once |= 1 << trumps.jick
+    if names & {"jokers", "joker_high"}:
+        once |= 1 << JOKER_1
+    if names & {"jokers", "joker_low"}:
+        once |= 1 << JOKER_2
+    once &= in_play
+    dealt_points = tuple(
+        seat
+        for name, card in (("high", trump * 13 + 12), ("low", trump * 13))
+        if name in names
+        for seat, hand in enumerate(dealt)
+        if hand >> card & 1
+    )
+
+    def beats(card: int, current: int) -> bool:
+        if strength[current] >= 0:
+            return strength[card] > strength[current]
+        return strength[card] >= 0 or (following[current] >> card & 1 and card > current)
+
+    return _Cards(
+        once=once,
+        twice=0,
+        dealt_points=dealt_points,
+        legal=lambda hand, led: legal_cards_full(hand, led, trumps, follow),
+        beats=beats,
+        trick_winner=lambda trick: trick_winner_full(trick, trumps),
+        lead_key=tuple(-100 - strength[c] if strength[c] >= 0 else -RANK_OF[c] for c in range(54)),
+        cheap_key=tuple(20 + strength[c] if strength[c] >= 0 else RANK_OF[c] for c in range(54)),
+        merges=False,
+    )
 
 
 _ZERO_GAME_MASK = sum(1 << c for c in range(52) if GAME_VALUE[c] == 0 and RANK_OF[c] < 7)

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from random import Random
+from typing import NamedTuple
 
 from . import rules
 from .cards import (
@@ -430,8 +431,8 @@ class RoundState:
         )
         return self.setup.auction_table[self.high_bid][must_open]
 
-    def _copy(self) -> RoundState:
-        new = object.__new__(RoundState)
+    def _copy(self, cls: type = None) -> RoundState:
+        new = object.__new__(cls or RoundState)
         new.setup = self.setup
         new.deal = self.deal
         new.scores = self.scores
@@ -574,17 +575,13 @@ class RoundState:
         return RoundResult(points, raw, bidder_unit, self.high_bid, scoring)
 
 
-@dataclass(frozen=True)
-class Exchange:
+class Exchange(NamedTuple):
     """A full-deck round's cards outside the hands and the tricks."""
 
     left: tuple[int, ...]  # the seats still to discard, in order
     discards: tuple[int, ...]  # each seat's discard (a mask)
     fills: tuple[int, ...]  # the cards each seat was dealt in a fill, or took from the pack
     pack: tuple[int, ...]  # the undealt cards still in the pack, top first
-
-
-_ROUND_SLOTS = RoundState.__slots__
 
 
 class FullDeckRound(RoundState):
@@ -596,6 +593,7 @@ class FullDeckRound(RoundState):
         "stage",  # _PLAYING, _NAMING_TRUMP or _EXCHANGING once the auction is over
         "trumps",  # the TrumpSuit once trump is named
         "exchange",  # the discards, the fills and the pack
+        "_rule",  # discard_rule() once worked out for this position, else None
     )
 
     def __init__(self, setup: MatchSetup, deal: Deal, scores: tuple[int, ...] | None = None):
@@ -604,6 +602,7 @@ class FullDeckRound(RoundState):
         self.trumps = None
         nothing = (0,) * setup.players
         self.exchange = Exchange((), nothing, nothing, deal.pack_order())
+        self._rule = None
 
     def phase(self) -> Phase:
         if self.to_act == _NOBODY:
@@ -625,17 +624,23 @@ class FullDeckRound(RoundState):
         return self._legal_cards
 
     def discard_rule(self) -> DiscardRule:
-        if self.stage != _EXCHANGING or self.to_act == _NOBODY:
-            raise IllegalAction("nobody is discarding now")
-        seat = self.to_act
-        return rules.discard_rule(
-            self.setup.rules.exchange, self.hands[seat], self.trumps, dealer=seat == self.dealer
-        )
+        if self._rule is None:
+            if self.stage != _EXCHANGING or self.to_act == _NOBODY:
+                raise IllegalAction("nobody is discarding now")
+            seat = self.to_act
+            self._rule = rules.discard_rule(
+                self.setup.rules.exchange, self.hands[seat], self.trumps, dealer=seat == self.dealer
+            )
+        return self._rule
 
     def legal_action_mask(self) -> int:
-        if self.stage and self.to_act != _NOBODY:
+        if self.to_act == _NOBODY:
+            return 0
+        if self.auction_left:
+            return _bid_mask(self._legal_bids())
+        if self.stage:
             return _TRUMP_MASK if self.stage == _NAMING_TRUMP else self.discard_rule().may
-        return super().legal_action_mask()
+        return self.legal_mask()
 
     @property
     def discards(self) -> tuple[int, ...]:
@@ -667,17 +672,16 @@ class FullDeckRound(RoundState):
         return pairs + self._seated_plays(rest)
 
     def _copy(self) -> FullDeckRound:
-        new = object.__new__(FullDeckRound)
-        for name in _ROUND_SLOTS:
-            setattr(new, name, getattr(self, name))
-        new.result = None
+        new = RoundState._copy(self, FullDeckRound)
         new.stage = self.stage
         new.trumps = self.trumps
         new.exchange = self.exchange
+        new._rule = self._rule
         return new
 
     def _advance(self, action: int, seat: int | None) -> None:
-        self._check_turn(action, seat)
+        if self.to_act == _NOBODY or action.__class__ is not int or seat is not None:
+            self._check_turn(action, seat)
         if self.auction_left:
             self._apply_bid(action)
         elif not self.stage:
@@ -687,6 +691,7 @@ class FullDeckRound(RoundState):
         else:
             self._apply_discard(action)
         self._legal_cards = -1
+        self._rule = None
 
     def _auction_over(self) -> None:
         if not self.high_bid:  # every seat passed, where the table redeals
@@ -708,7 +713,7 @@ class FullDeckRound(RoundState):
             self._take_pack(self.dealer)
         if order:
             self.stage = _EXCHANGING
-            self.exchange = replace(self.exchange, left=order)
+            self.exchange = self.exchange._replace(left=order)
             self.to_act = order[0]
         else:
             self._start_play()
@@ -727,7 +732,7 @@ class FullDeckRound(RoundState):
         exchange = self.exchange
         left = exchange.left[1:]
         discards = exchange.discards[:seat] + (cards,) + exchange.discards[seat + 1 :]
-        self.exchange = replace(exchange, left=left, discards=discards)
+        self.exchange = exchange._replace(left=left, discards=discards)
         if self.setup.rules.exchange == "discard_and_fill" and left == (self.dealer,):
             self._fill()
         if left:
@@ -752,7 +757,7 @@ class FullDeckRound(RoundState):
         exchange = self.exchange
         got = mask_of(exchange.pack[:count])
         fills = exchange.fills[:seat] + (exchange.fills[seat] | got,) + exchange.fills[seat + 1 :]
-        self.exchange = replace(exchange, fills=fills, pack=exchange.pack[count:])
+        self.exchange = exchange._replace(fills=fills, pack=exchange.pack[count:])
         self.hands = self.hands[:seat] + (self.hands[seat] | got,) + self.hands[seat + 1 :]
 
     def _start_play(self) -> None:
@@ -777,7 +782,7 @@ class FullDeckRound(RoundState):
             names=table.points,
             trumps=self.trumps,
             ace_two=table.high_low == "ace_two",
-            plays=tuple(self.seated_history()[-HAND_SIZE * setup.players :]),
+            plays=tuple(self._seated_plays(self.history[-HAND_SIZE * setup.players :])),
             captured=self.captured,
             unit_of=setup.unit_of,
         )

@@ -40,15 +40,15 @@ def test_a_guest_filters_answers_reads_the_reveal_and_sees_the_rating_change_on_
     expect(phone.get_by_role("heading", name="Your hand")).to_be_visible()
     assert horizontal_overflow(phone) <= 0, "the position scrolls sideways at 390 px"
     phone.screenshot(path=artifacts / "phone-learn-position.png", full_page=True)
-    key = puzzle.get_attribute("data-key")
-    assert Position.objects.get(key=key).phase == phase
-
     choice = phone.get_by_role("button", name="can be played").first
     if phase == "auction":
         choice = phone.locator(".bid-form button").first
     choice.click()
 
     expect(puzzle).to_have_attribute("data-state", "reveal")
+    # the position's key is on the page only once it is answered
+    key = puzzle.get_attribute("data-key")
+    assert Position.objects.get(key=key).phase == phase
     verdict = phone.locator(".learn-verdict")
     expect(verdict).to_have_text(re.compile(r"Right!|Not the best"))
     rating = phone.locator(".learn-rating")

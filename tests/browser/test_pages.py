@@ -97,3 +97,15 @@ def test_phone_width_signed_in_header_and_profile_fit(phone: Page, artifacts):
     expect(account.get_by_role("button", name="Log out")).to_be_visible()
     assert horizontal_overflow(phone) <= 0
     phone.screenshot(path=artifacts / "phone-profile.png", full_page=True)
+
+
+@pytest.mark.parametrize("preset", ["house", "classic", "six_handed", "seven_point"])
+def test_rules_page_opens_at_each_preset_section_on_a_phone(phone: Page, artifacts, preset):
+    # the table's rules at a glance link here: /rules/#<preset>
+    phone.goto(f"/rules/#{preset}")
+
+    section = phone.locator(f"section#{preset}")
+    expect(section.get_by_role("heading", level=2)).to_be_in_viewport()
+    assert horizontal_overflow(phone) <= 0, "the page scrolls sideways at 390 px"
+    assert section.evaluate("s => s.scrollWidth <= s.clientWidth"), "the section overflows"
+    section.screenshot(path=artifacts / f"phone-rules-{preset}.png")

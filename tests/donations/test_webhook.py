@@ -106,6 +106,18 @@ def test_a_signed_body_that_is_not_an_event_is_refused(client, pending):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("opening", ["[", '{"a":'])
+def test_a_signed_body_nested_past_any_event_is_refused_with_400(client, pending, opening):
+    payload = opening * 50_000 + "1" + ("]" if opening == "[" else "}") * 50_000
+
+    response = deliver(client, payload)
+
+    assert response.status_code == 400
+    assert not WebhookEvent.objects.exists()
+    assert status_of(pending) == "pending"
+
+
+@pytest.mark.django_db
 def test_the_webhook_takes_only_post(client, pending):
     assert client.get(WEBHOOK).status_code == 405
 

@@ -164,6 +164,73 @@ def test_login_is_rate_limited_after_repeated_failures(client):
     assert "_auth_user_id" not in client.session
 
 
+def test_a_strangers_wrong_passwords_do_not_lock_the_owner_out():
+    make_user()
+    stranger = Client(REMOTE_ADDR="198.51.100.7")
+    for _ in range(8):
+        login(stranger, password="guess")
+
+    owner = Client(REMOTE_ADDR="203.0.113.20")
+    login(owner)
+
+    assert "_auth_user_id" in owner.session
+    # the stranger's own address is paused, even with the right password
+    assert "Too many failed log-in attempts" in login(stranger).text
+    assert "_auth_user_id" not in stranger.session
+
+
+def test_guesses_from_many_addresses_pause_new_devices_but_not_the_owners_known_one(settings):
+    settings.ACCOUNT_RATE_LIMITS = {
+        **settings.ACCOUNT_RATE_LIMITS,
+        "login_failed_anywhere": "6/1h/key",
+    }
+    make_user()
+    owner = Client(REMOTE_ADDR="203.0.113.20")
+    login(owner)
+    owner.post("/accounts/logout/")
+    for n in range(8):  # two guesses from each of four addresses
+        login(Client(REMOTE_ADDR=f"198.51.100.{n // 2}"), password="guess")
+
+    newcomer = Client(REMOTE_ADDR="192.0.2.5")
+    assert "Too many failed log-in attempts" in login(newcomer).text
+    login(owner)
+    assert "_auth_user_id" in owner.session
+
+
+def test_admin_login_is_paused_after_repeated_failures_like_the_sites(client):
+    User.objects.create_superuser(username="boss", email="", password=PASSWORD)
+    for _ in range(5):
+        response = client.post("/admin/login/", {"username": "boss", "password": "guess"})
+        assert response.status_code == 200
+        assert "_auth_user_id" not in client.session
+
+    response = client.post("/admin/login/", {"username": "boss", "password": PASSWORD})
+
+    assert "Too many failed log-in attempts" in response.text
+    assert "_auth_user_id" not in client.session
+
+
+def test_admin_login_counts_with_the_sites_log_in(client):
+    User.objects.create_superuser(username="boss", email="", password=PASSWORD)
+    for _ in range(5):
+        login(client, username="boss", password="guess")
+
+    response = client.post("/admin/login/", {"username": "boss", "password": PASSWORD})
+
+    assert "Too many failed log-in attempts" in response.text
+    assert "_auth_user_id" not in client.session
+
+
+def test_admin_login_with_the_right_password_still_logs_in(client):
+    User.objects.create_superuser(username="boss", email="", password=PASSWORD)
+    client.post("/admin/login/", {"username": "boss", "password": "guess"})
+
+    response = client.post("/admin/login/", {"username": "boss", "password": PASSWORD})
+
+    assert response.status_code == 302
+    assert "_auth_user_id" in client.session
+
+
 def test_login_post_without_csrf_token_is_refused():
     make_user()
     client = Client(enforce_csrf_checks=True)

@@ -170,6 +170,179 @@ def test_rules_page_explains(client, phrase):
     assert phrase in text_of(main_of(client.get("/rules/").text))
 
 
+# --- Rules page: a section per preset ----------------------------------------------
+
+
+def section_of(body: str, preset: str) -> str:
+    found = re.search(
+        rf'<section id="{preset}" class="preset"(.*?)</section><!-- #{preset} -->', body, re.S
+    )
+    assert found, f"no section #{preset}"
+    return found.group(1)
+
+
+# points and bids as variants.md's presets table gives them
+PRESET_FACTS = [
+    ("house", "House rules", ["High", "Low", "Jack", "Joker 1", "Joker 2", "Game"], (1, 6)),
+    ("classic", "Classic four-point", ["High", "Low", "Jack", "Game"], (2, 4)),
+    ("six_handed", "Six-handed", ["High", "Low", "Jack", "Jick", "Joker", "Game"], (3, 6)),
+    (
+        "seven_point",
+        "Seven-point",
+        ["High", "Low", "Jack", "Jick", "High joker", "Low joker", "Game"],
+        (2, 7),
+    ),
+]
+
+
+def test_rules_page_links_a_section_per_preset_from_its_contents(client):
+    body = client.get("/rules/").text
+    toc = body.split('aria-label="On this page"', 1)[1].split("</nav>", 1)[0]
+
+    for preset, title, _, _ in PRESET_FACTS:
+        assert f'<a href="#{preset}">{title}</a>' in toc
+        assert f'<section id="{preset}" class="preset" data-preset="{preset}"' in body
+    assert '<a href="#silent">' in toc
+
+
+@pytest.mark.parametrize(("preset", "title", "points", "bids"), PRESET_FACTS)
+def test_each_preset_section_gives_its_points_and_bids(client, preset, title, points, bids):
+    section = section_of(client.get("/rules/").text, preset)
+    text = text_of(section)
+
+    assert f">{title}</h2>" in section
+    assert f"Bids {bids[0]} to {bids[1]}, for {len(points)} points: {', '.join(points)}" in text
+    if preset != "house":
+        assert f"bid from {bids[0]} to {bids[1]}" in text
+        assert re.findall(r"<dt>(.*?)</dt>", section) == points
+
+
+@pytest.mark.parametrize(
+    ("preset", "order"),
+    [
+        ("classic", "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S"),
+        ("six_handed", "AS KS QS JS JC J1 10S 9S 8S 7S 6S 5S 4S 3S 2S"),
+        ("seven_point", "AS KS QS JS JC J1 J2 10S 9S 8S 7S 6S 5S 4S 3S 2S"),
+    ],
+)
+def test_each_family_section_ranks_the_trumps(client, preset, order):
+    section = section_of(client.get("/rules/").text, preset)
+    ranked = section.split('<ol class="trump-order"', 1)[1].split("</ol>", 1)[0]
+
+    assert re.findall(r'<li data-card="(\w+)">', ranked) == order.split()
+
+
+@pytest.mark.parametrize(
+    ("preset", "rule", "words"),
+    [
+        ("classic", "discard_to_six", "every player, the dealer included, discards"),
+        ("six_handed", "dealer_takes_pack", "the dealer alone takes the cards left over"),
+        ("seven_point", "discard_and_fill", "each of them is dealt from the top of the"),
+    ],
+)
+def test_each_family_section_explains_its_exchange(client, preset, rule, words):
+    section = section_of(client.get("/rules/").text, preset)
+
+    assert words in text_of(section)
+    assert "no trumping while you hold the suit led" not in text_of(section)
+    assert "you may trump even when you hold the suit led" in text_of(section)
+    assert "The Schmier rule is an option" in text_of(section)
+    assert "If everyone does, the round scores nothing and the same dealer deals again" in (
+        text_of(section)
+    )
+    assert "The highest bidder names trump" in text_of(section)
+
+
+@pytest.mark.parametrize(
+    ("preset", "follows"),
+    [
+        ("classic", "every trump follows it: while you hold a trump you must play one"),
+        ("six_handed", "every trump follows it (the jick and the joker included): while"),
+        ("seven_point", "every trump follows it (the jick and the jokers included): while"),
+    ],
+)
+def test_a_trump_lead_is_answered_with_any_trump_the_table_counts(client, preset, follows):
+    assert follows in text_of(section_of(client.get("/rules/").text, preset))
+
+
+def legal_lines(figure: str) -> dict[str, list[str]]:
+    lines = dict(re.findall(r'<p class="legal" data-rule="(\w+)">(.*?)</p>', figure, re.S))
+    return {rule: re.findall(r"<strong>(.*?)</strong>", line) for rule, line in lines.items()}
+
+
+def test_the_schmier_example_on_the_page(client):
+    # hearts trump, the ace of diamonds led, hand 9D 10H J1 KS
+    section = section_of(client.get("/rules/").text, "seven_point")
+    figure = re.search(r'data-follow="1">(.*?)</figure>', section, re.S).group(1)
+
+    assert legal_lines(figure) == {
+        "trump_any_time": ["9 of diamonds", "10 of hearts", "joker"],
+        "schmier": ["9 of diamonds"],
+    }
+
+
+def test_the_jick_follows_hearts_not_diamonds_on_the_page(client):
+    section = section_of(client.get("/rules/").text, "six_handed")
+    jick = re.search(r'data-follow="2">(.*?)</figure>', section, re.S).group(1)
+    trump_lead = re.search(r'data-follow="3">(.*?)</figure>', section, re.S).group(1)
+
+    every = ["jack of diamonds", "10 of hearts", "king of spades", "queen of clubs"]
+    assert legal_lines(jick) == {"trump_any_time": every, "schmier": every}
+    trumps = ["jack of diamonds", "3 of hearts", "joker"]
+    assert legal_lines(trump_lead) == {"trump_any_time": trumps, "schmier": trumps}
+
+
+def test_the_classic_discard_keeps_every_trump_on_the_page(client):
+    section = section_of(client.get("/rules/").text, "classic")
+    figure = re.search(r'data-discard="1">(.*?)</figure>', section, re.S).group(1)
+
+    def row(role):
+        found = re.search(rf'data-role="{role}"[^>]*>(.*?)</div>', figure, re.S)
+        return re.findall(r'data-card="(\w+)"', found.group(1)) if found else []
+
+    assert "Discard <strong>3</strong> of 9 cards" in figure
+    assert row("must-stay") == ["AS", "7S", "2S"]
+    assert row("choice") == ["KH", "9H", "4D", "QC", "8C", "3C"]
+    assert row("must-go") == []
+
+
+@pytest.mark.parametrize(
+    ("decision", "phrase"),
+    [
+        ("one-joker", "A table with one joker plays the high joker"),
+        ("point-cards", "the jick only at a table that plays one"),
+        ("discard-to-six", "may throw the ace or the two of trumps"),
+        ("dealer-takes-pack", "the dealer's discard is the round's only discard"),
+        ("fill", "always plays both jokers, so its fill never runs short"),
+        ("redeal", "there is no trump, no bid and no bidder, and the scores stay as they were"),
+        ("bidder-first", "even in a round in which it missed its bid"),
+        ("teams", "cutthroat (everyone for themselves) is allowed in every game"),
+        ("target", "a game record that states a different target is refused"),
+        ("jokers-and-jick", "the top bid becomes the number of points in play"),
+        ("schmier", "may be played in every game but the house rules"),
+        ("cutthroat", "is allowed in every game"),
+        ("target-range", "The target is 5 to 100 points, 21 unless the table chooses another"),
+    ],
+)
+def test_rules_page_says_where_the_seeds_are_silent(client, decision, phrase):
+    silent = client.get("/rules/").text.split('<section id="silent"', 1)[1]
+    item = re.search(rf'<li data-decision="{decision}">(.*?)</li>', silent, re.S)
+
+    assert item, f"no decision {decision}"
+    assert phrase in text_of(item.group(1))
+
+
+def test_rules_page_shows_what_jokers_do_to_points_and_bids(client):
+    silent = client.get("/rules/").text.split('<section id="silent"', 1)[1]
+    rows = re.findall(
+        r"<tr><th scope=\"row\">(.*?)</th><td>(.*?)</td><td>(.*?)</td>"
+        r"<td>(.*?)</td></tr>",
+        silent,
+    )
+
+    assert ("Classic four-point", "one joker", "High, Low, Jack, Joker, Game", "2 to 5") in rows
+
+
 # --- The card partial -------------------------------------------------------------
 
 

@@ -94,3 +94,18 @@ def test_a_missing_file_is_an_error_but_a_missing_starter_bank_only_a_warning(
     call_command("load_positions", str(tmp_path / "starter.jsonl"), stdout=out, stderr=err)
     assert "No starter bank" in err.getvalue()
     assert Position.objects.count() == 0
+
+
+def test_the_starter_bank_and_a_file_said_published_are_never_rated(tmp_path, monkeypatch):
+    path = tmp_path / "bank.jsonl"
+    path.write_text("\n".join(sample_lines()) + "\n", encoding="utf-8")
+    load(path)
+    assert not Position.objects.filter(published=True).exists()  # a private bank is rated
+
+    call_command("load_positions", str(path), "--published", stdout=StringIO())
+    assert not Position.objects.filter(published=False).exists()  # marked, though loaded
+
+    Position.objects.update(published=False)
+    monkeypatch.setattr(load_positions, "STARTER", path)
+    call_command("load_positions", str(path), stdout=StringIO())
+    assert not Position.objects.filter(published=False).exists()

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from game.engine.cards import card_code, cards_of
 from game.engine.state import MatchState, RoundState
 from game.identity import SeatOwner
-from learn import reviews, selectors, services
+from learn import reviews, selectors, services, worker_beats
 from learn.models import Attempt, Position, Review, RoundReview
 from tests.game.stored import stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, monster_deal, monster_round
@@ -141,3 +141,14 @@ def test_one_person_may_have_only_a_few_reviews_waiting(client, make_user):
     call_command("db_worker", batch=True, startup_delay=False, interval=0, verbosity=0)
     assert client.post(last + "start").status_code == 302
     assert RoundReview.objects.count() == reviews.WAITING_PER_PERSON + 1
+
+
+def test_a_waiting_review_says_when_no_worker_is_running(client, table):
+    client.force_login(table.user)
+    url = f"/learn/review/{table.code}/1/"
+    client.post(url + "start")
+
+    assert "No review worker is running" in client.get(url).content.decode()
+
+    worker_beats.beat(name="host:123")
+    assert "No review worker is running" not in client.get(url).content.decode()

@@ -1,5 +1,7 @@
 """Trainer selectors: the seat's display, the reveal, progress, filters."""
 
+from unittest.mock import patch
+
 import pytest
 from django.utils import timezone
 
@@ -55,7 +57,9 @@ def test_the_expert_and_options_within_noise_of_it_are_right(bank):
 
 
 def answered(learner, position, code):
-    attempt = services.attempt_serve(learner=learner, filters=Filters(), key=position.key)
+    """``position`` served as the trainer serves one (its choice, so rated), then answered."""
+    with patch.object(selectors, "position_to_serve", return_value=position):
+        attempt = services.attempt_serve(learner=learner, filters=Filters(), fresh=True)
     return services.attempt_answer(learner=learner, token=attempt.token, choice=code)
 
 

@@ -428,5 +428,36 @@ def test_another_learner_still_gets_the_position_rated(bank, guest):
     first = serve(guest, rated=False)
     services.attempt_answer(learner=guest, token=first.token, choice=right_code(first.position))
     other = services.learner_get_or_create(owner=SeatOwner(session_key="someone-else"))
+    Position.objects.exclude(pk=first.position.pk).delete()  # the only one to serve
 
-    assert _by_key(other, first.position).rated
+    served = serve(other)
+    assert served.position == first.position and served.rated
+
+
+def test_a_position_asked_for_by_its_key_is_never_rated(bank, guest):
+    """A learner who names the position may have looked its answer up."""
+    chosen = _by_key(guest, bank[3])
+    done = services.attempt_answer(learner=guest, token=chosen.token, choice=right_code(bank[3]))
+
+    assert not chosen.rated and not done.rated
+    assert ratings(guest, bank[3])[:3] == (glicko.DEFAULT_RATING,) + ratings(guest, bank[3])[1:3]
+
+
+def test_a_published_position_is_practised_but_never_rated(bank, guest):
+    Position.objects.update(published=True)  # its analysis is in the repository
+
+    attempt = serve(guest)
+    services.attempt_answer(learner=guest, token=attempt.token, choice=right_code(attempt.position))
+
+    assert not attempt.rated
+    guest.refresh_from_db()
+    assert guest.rating == glicko.DEFAULT_RATING
+
+
+def test_rated_practice_serves_private_positions_before_published_ones(bank, guest):
+    private = bank[5]
+    Position.objects.exclude(pk=private.pk).update(published=True)
+
+    attempt = serve(guest)
+
+    assert attempt.position == private and attempt.rated

@@ -1,6 +1,7 @@
 """The review on the task queue: asked twice it is worked once, and a worker killed in the
 middle of it leaves the rest to the next worker, losing nothing and redoing nothing."""
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -10,7 +11,7 @@ from django_tasks_db.models import DBTaskResult
 
 from game.engine.state import MatchState, RoundState
 from learn import review as core_review
-from learn import reviews, tasks
+from learn import reviews, tasks, worker_beats
 from learn.models import RoundReview
 from tests.game.stored import stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, monster_round
@@ -146,3 +147,40 @@ def test_a_round_in_play_cannot_be_reviewed():
     with pytest.raises(reviews.NoSuchRound):
         reviews.review_request(table=table, seat=BLUNDER_SEAT, number=0)
     assert not RoundReview.objects.exists()
+
+
+def test_a_worker_keeps_its_lease_while_one_decision_takes_longer_than_it(monkeypatch):
+    monkeypatch.setattr(tasks, "LEASE", timedelta(seconds=1))
+    monkeypatch.setattr(tasks, "LEASE_RENEW_EVERY_S", 0.1)
+    found = reviews.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    held_while_working = []
+
+    def slow(moment, seed):
+        time.sleep(1.5)  # past the lease's length: only its renewal keeps the review
+        held_while_working.append(not tasks.stale_reviews().filter(pk=found.pk).exists())
+        return core_review.review_moment(moment, seed=seed)
+
+    assert tasks.review_work(review_id=found.pk, analyse=slow)
+    assert held_while_working and all(held_while_working)
+
+
+def test_a_dead_workers_review_is_free_for_another_within_the_lease():
+    found = reviews.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    with pytest.raises(Killed):
+        tasks.review_work(review_id=found.pk, analyse=_counting([], die_after=1))
+
+    assert tasks.LEASE <= timedelta(seconds=30)
+    _lease_runs_out()
+    assert tasks.stale_reviews().filter(pk=found.pk).exists()
+
+
+def test_the_review_worker_never_reloads_and_beats(monkeypatch):
+    from learn.management.commands import review_worker
+
+    ran = {}
+    monkeypatch.setattr(review_worker, "call_command", lambda *a, **kw: ran.update(kw))
+
+    call_command("review_worker", interval=1)
+
+    assert ran["reload"] is False
+    assert worker_beats.worker_running()

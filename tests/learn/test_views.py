@@ -408,6 +408,16 @@ def test_an_unknown_attempt_or_position_is_not_found(client, bank):
     assert client.get("/learn/attempts/no-such-token/").status_code == 404
 
 
+def test_the_question_does_not_name_its_position_until_it_is_answered(client, bank):
+    attempt = served(client)
+    question = client.get(f"/learn/attempts/{attempt.token}/")
+    assert attempt.position.key not in question.text
+
+    answer(client, attempt, right_code(attempt.position))
+
+    assert attempt.position.key in client.get(f"/learn/attempts/{attempt.token}/").text
+
+
 def test_forged_fields_are_refused_or_ignored(client, bank):
     attempt = served(client, "/learn/?mode=unrated")
     other = next(p for p in bank if p != attempt.position)

@@ -4,6 +4,7 @@ and the next worker finishes the review without doing them again."""
 from __future__ import annotations
 
 import json
+import secrets
 import signal
 import sqlite3
 import subprocess
@@ -67,7 +68,9 @@ def _worker(env, *more: str) -> subprocess.Popen:
 
 def test_a_killed_workers_review_is_finished_by_the_next_worker(tmp_path):
     path = tmp_path / "db.sqlite3"
-    env = server_env(DATABASE_URL=f"sqlite:///{path}", DEBUG="false", SECRET_KEY="x" * 50)
+    env = server_env(
+        DATABASE_URL=f"sqlite:///{path}", DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50)
+    )
     manage(["migrate", "--noinput"], env=env)
     manage(["shell", "-c", SETUP], env=env)
 

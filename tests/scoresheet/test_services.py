@@ -1,6 +1,7 @@
 """Services: hands stored, the ledger replayed, every change kept and undoable."""
 
 import threading
+from dataclasses import replace
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -9,6 +10,7 @@ from django.db import connection
 from scoresheet import ledger, selectors, services
 from scoresheet.models import Change, Hand, Member, Sheet
 from scoresheet.services import HandInput
+from smearsite import kernel
 from tests.scoresheet.conftest import add
 
 pytestmark = pytest.mark.django_db
@@ -37,8 +39,23 @@ def test_sheet_create_stores_sides_seats_rules_and_the_creator_as_member(sam, ma
     ]
     assert sheet.rules == ledger.SEVEN_POINT
     assert list(sheet.members.values_list("user__username", flat=True)) == ["sam"]
-    assert len(sheet.invite_code) == 6 and len(sheet.watch_token) >= 20
+    assert len(sheet.invite_code) == kernel.CODE_LENGTH and len(sheet.watch_token) >= 20
     assert sheet.status == Sheet.Status.OPEN
+
+
+def test_a_preset_sheet_takes_its_tables_rules_and_only_a_target_of_its_own(sam, make_sheet):
+    short = make_sheet(sam, rules=replace(ledger.CLASSIC_FOUR_POINT, target=11))
+    assert short.rules == replace(ledger.PRESETS["classic"].rules, target=11)
+
+    for wrong in (
+        replace(ledger.CLASSIC_FOUR_POINT, min_bid=1),
+        replace(ledger.CLASSIC_FOUR_POINT, bidder_only_out=True),
+        replace(ledger.CLASSIC_FOUR_POINT, missed_bid="negative"),
+        ledger.HOUSE_RULES,
+    ):
+        with pytest.raises(services.SheetError, match="Classic four-point keeps its own rules"):
+            make_sheet(sam, rules=wrong)
+    assert make_sheet(sam, rules=ledger.HOUSE_RULES, preset="custom").rules == ledger.HOUSE_RULES
 
 
 def test_seed_002_worked_hand_stored_and_tallied(sheet, sam):

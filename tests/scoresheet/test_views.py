@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from game.engine import notation, variants
 from scoresheet import selectors, services
 from scoresheet.models import Change, Hand, Sheet
 from tests.scoresheet.conftest import add
@@ -107,6 +108,32 @@ def test_create_a_sheet_with_seating_and_a_preset(sam_client, sam):
     # partners sit across from each other: the sides alternate round the table
     assert [seat.name for seat in sheet.seats.all()] == ["Sam", "Mum", "Alex", "Dad"]
     assert sheet.members.get().user == sam
+
+
+def test_the_new_sheet_form_tells_each_preset_by_the_tables_own_rules(sam_client):
+    page = text_of(sam_client.get("/sheets/new/").content.decode())
+
+    for key, table in variants.PRESETS.items():
+        points = notation.point_names(table)
+        assert notation.preset_name(key) in page
+        assert f"{table.point_count} points ({', '.join(points)}), " in page
+        assert f"bids {table.min_bid}–{table.max_bid}" in page
+    assert "6 points (High, Low, Jack, Joker 1, Joker 2, Game), bids 1–6, a missed bid goes" in page
+    assert "4 points (High, Low, Jack, Game), bids 2–4, a missed bid is owed against" in page
+
+
+@pytest.mark.parametrize("key", list(variants.PRESETS))
+def test_a_preset_sheet_keeps_the_tables_bids_points_and_going_out(sam_client, key):
+    sam_client.post("/sheets/new/", {"side_1": "Us", "side_2": "Them", "preset": key})
+
+    sheet = Sheet.objects.get()
+    table = variants.PRESETS[key]
+    assert (sheet.target, sheet.points_per_hand) == (table.target, table.point_count)
+    assert (sheet.min_bid, sheet.max_bid) == table.bids
+    assert sheet.bidder_only_out is (table.going_out == "bidder_only")
+    page = text_of(sam_client.get(f"/sheets/{sheet.pk}/").content.decode())
+    going_out = "only the bidder goes out" if sheet.bidder_only_out else "anyone goes out"
+    assert f"bids {table.min_bid}–{table.max_bid} of {table.point_count} · {going_out}" in page
 
 
 def test_create_with_custom_rules(sam_client):
@@ -561,3 +588,47 @@ def test_csv_export_makes_formula_cells_inert(sam_client, sam, make_sheet):
     assert rows[1][2] == "'+Them"
     # numbers stay numbers: a negative standing is not a formula
     assert rows[1][-1] == "-3"
+
+
+def test_the_creator_rotates_the_codes_and_the_old_ones_stop_working(sheet, sam, mum, stranger):
+    old_code, old_token = sheet.invite_code, sheet.watch_token
+    owner = Client()
+    owner.force_login(sam)
+
+    response = owner.post(f"/sheets/{sheet.pk}/codes/")
+
+    sheet.refresh_from_db()
+    assert response["Location"] == f"/sheets/{sheet.pk}/"
+    assert sheet.invite_code != old_code and sheet.watch_token != old_token
+    assert len(sheet.invite_code) == 10
+    assert "the old ones no longer work" in owner.get(f"/sheets/{sheet.pk}/").text
+    assert sheet.members.filter(user=mum).exists()
+    joiner = Client()
+    joiner.force_login(stranger)
+    assert joiner.get(f"/sheets/join/{old_code}/").status_code == 404
+    assert joiner.get(f"/sheets/watch/{old_token}/").status_code == 404
+    assert joiner.get(f"/sheets/join/{sheet.invite_code}/").status_code == 200
+
+
+def test_only_the_creator_may_rotate_the_codes(sheet, mum, stranger):
+    before = (sheet.invite_code, sheet.watch_token)
+    member = Client()
+    member.force_login(mum)
+
+    response = member.post(f"/sheets/{sheet.pk}/codes/", follow=True)
+
+    assert "Only the person who made this sheet can change its codes" in response.text
+    outsider = Client()
+    outsider.force_login(stranger)
+    assert outsider.post(f"/sheets/{sheet.pk}/codes/").status_code == 404
+    sheet.refresh_from_db()
+    assert (sheet.invite_code, sheet.watch_token) == before
+
+
+def test_only_the_creator_sees_the_rotate_button(sheet, sam, mum):
+    owner, member = Client(), Client()
+    owner.force_login(sam)
+    member.force_login(mum)
+
+    assert "New code and links" in owner.get(f"/sheets/{sheet.pk}/").text
+    assert "New code and links" not in member.get(f"/sheets/{sheet.pk}/").text

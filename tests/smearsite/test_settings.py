@@ -15,6 +15,8 @@ from django.test import Client
 from smearsite import env
 
 REPO = Path(__file__).resolve().parents[2]
+# what production accepts: 50 characters or more, of many kinds, not Django's insecure prefix
+STRONG_KEY = "kq3V9x-7bLw2Zt0pN8sRj4Hc6mYe1Fu5Da_Go" + "Qi9Xn2Tv7Lk4Wp0"
 
 
 def load_settings(monkeypatch, **environ: str):
@@ -153,7 +155,27 @@ def test_secret_key_falls_back_to_insecure_dev_key_only_in_debug():
     assert "insecure" in env.DEV_SECRET_KEY
     with pytest.raises(ImproperlyConfigured):
         env.secret_key({}, debug=False)
-    assert env.secret_key({"SECRET_KEY": "k" * 50}, debug=False) == "k" * 50
+    assert env.secret_key({"SECRET_KEY": STRONG_KEY}, debug=False) == STRONG_KEY
+
+
+@pytest.mark.parametrize(
+    "weak",
+    [
+        "x",
+        "k" * 50,
+        "abcd" * 20,
+        "django-insecure-" + secrets.token_urlsafe(50),
+        "short-but-random",
+    ],
+    ids=["one-letter", "one-character-repeated", "four-characters", "djangos-insecure", "short"],
+)
+def test_production_refuses_a_weak_secret_key_and_says_why(weak):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY.*50 characters"):
+        env.secret_key({"SECRET_KEY": weak}, debug=False)
+
+
+def test_debug_accepts_any_secret_key_it_is_given():
+    assert env.secret_key({"SECRET_KEY": "x"}, debug=True) == "x"
 
 
 def test_allowed_hosts_default_and_comma_list():
@@ -211,7 +233,7 @@ def test_production_settings_require_a_secret_key(monkeypatch):
 
 def test_production_settings_use_hashed_compressed_static_files(monkeypatch):
     module = load_settings(
-        monkeypatch, DEBUG="false", SECRET_KEY="x" * 50, SITE_URL="https://smear.example"
+        monkeypatch, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="https://smear.example"
     )
 
     assert module.DEBUG is False
@@ -346,7 +368,7 @@ def test_debug_settings_leave_https_to_production(monkeypatch):
 
 def test_production_settings_are_https_only_behind_a_tls_proxy(monkeypatch):
     module = load_settings(
-        monkeypatch, DEBUG="false", SECRET_KEY="x" * 50, SITE_URL="https://smear.example"
+        monkeypatch, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="https://smear.example"
     )
 
     assert module.SECURE_SSL_REDIRECT is True
@@ -367,7 +389,7 @@ def test_production_security_settings_can_be_tuned(monkeypatch):
     module = load_settings(
         monkeypatch,
         DEBUG="false",
-        SECRET_KEY="x" * 50,
+        SECRET_KEY=STRONG_KEY,
         SITE_URL="https://smear.example",
         SECURE_SSL_REDIRECT="false",
         SECURE_HSTS_SECONDS="3600",
@@ -383,7 +405,7 @@ def test_production_security_settings_can_be_tuned(monkeypatch):
 
 def test_production_over_plain_http_on_a_lan_keeps_working_cookies(monkeypatch):
     module = load_settings(
-        monkeypatch, DEBUG="false", SECRET_KEY="x" * 50, SITE_URL="http://smear.lan:8000"
+        monkeypatch, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="http://smear.lan:8000"
     )
 
     assert module.SECURE_SSL_REDIRECT is False
@@ -421,7 +443,7 @@ def test_check_deploy_is_clean_with_production_settings():
 
 def test_production_https_settings_redirect_http_but_not_the_health_check(monkeypatch, settings):
     production = load_settings(
-        monkeypatch, DEBUG="false", SECRET_KEY="x" * 50, SITE_URL="https://smear.example"
+        monkeypatch, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="https://smear.example"
     )
     for name in ("SECURE_SSL_REDIRECT", "SECURE_REDIRECT_EXEMPT", "SECURE_PROXY_SSL_HEADER"):
         setattr(settings, name, getattr(production, name))

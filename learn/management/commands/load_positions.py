@@ -4,6 +4,10 @@ Idempotent: a position is keyed by its key, and one already in the bank is left 
 is, its ratings with it. A malformed line is reported with its line number and skipped;
 the others still load. With no PATH, the starter bank is loaded, and a missing starter
 file is only a warning (a fresh checkout still starts).
+
+The starter bank's analyses are in the repository for anyone to read, so its positions
+are loaded as published: practised, never rated. So is any file given with --published.
+A bank made with generate_positions and kept private is rated.
 """
 
 from pathlib import Path
@@ -20,8 +24,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("path", nargs="?", default=str(STARTER))
+        parser.add_argument(
+            "--published",
+            action="store_true",
+            help="the file's analyses are public: its positions are never rated",
+        )
 
-    def handle(self, *args, path: str, **options):
+    def handle(self, *args, path: str, published: bool = False, **options):
         file = Path(path)
         if not file.is_file():
             if file.resolve() == STARTER:
@@ -34,7 +43,9 @@ class Command(BaseCommand):
                 return
             raise CommandError(f"{file} is not a file")
         with file.open(encoding="utf-8") as lines:
-            report = services.positions_load(lines=lines)
+            report = services.positions_load(
+                lines=lines, published=published or file.resolve() == STARTER
+            )
         for number, why in report.errors:
             self.stderr.write(self.style.ERROR(f"{file}:{number}: skipped: {why}"))
         self.stdout.write(

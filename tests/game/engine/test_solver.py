@@ -155,3 +155,79 @@ def test_a_position_whose_time_is_spent_has_no_value():
     spent = solver.solve_each([(position, utility)], deadline=perf_counter(), share=1.0, least_s=0)
     assert spent == [None]
     assert solver.solve_each([], deadline=perf_counter(), share=1.0, least_s=0) == []
+
+
+# --- Full-deck tables: the Python search against the engine's own rounds --------------
+
+from game.engine.rules import Phase, discard_action  # noqa: E402
+from game.engine.variants import PRESETS  # noqa: E402
+
+FAMILY = [
+    table.with_options(**options)
+    for table in PRESETS.values()
+    if not table.is_house
+    for options in ({}, {"follow": "schmier"}, {"jick": not table.jick})
+]
+# a table as large as the seven-point game's 7 points needs: rows and columns 0..7
+WIDE_TABLE = tuple(
+    tuple((10 + a if a >= 3 else -3) - min(b, 4) for b in range(8)) for a in range(8)
+)
+
+
+def family_endgame(table, seed: int, cards_left: int) -> RoundState:
+    """A full-deck round played at random (any bid, trump and legal discard) until each
+    seat holds ``cards_left`` cards, or a few cards into that trick."""
+    rng = Random(seed)
+    players = rng.choice(table.players)
+    setup = rng.choice(MatchSetup.layouts(players, table))
+    while True:
+        state = RoundState(setup, shuffle_deal(setup, rng.randrange(players), rng))
+        state = state.apply(rng.choice([a for a in state.legal_actions() if a != rules.PASS]))
+        while state.phase() is Phase.AUCTION:
+            state = state.apply(rules.PASS)
+        state = state.apply(rng.choice(state.legal_actions()))  # trump
+        while state.phase() is Phase.EXCHANGE:
+            rule = state.discard_rule()
+            chosen = rule.must
+            spare = cards_of(rule.may & ~rule.must)
+            for card in rng.sample(spare, rule.count - rule.must.bit_count()):
+                chosen |= 1 << card
+            state = state.apply(discard_action(chosen))
+        stop = (6 - cards_left) * players + rng.randrange(players)
+        for _ in range(stop):
+            state = state.apply(rng.choice(state.legal_actions()))
+        return state
+
+
+def brute_force_state(state: RoundState, utility: Utility) -> int:
+    """The value by the engine's own rounds: every legal card, to the end, scored by it."""
+    if state.is_terminal():
+        side = utility.side
+        raw = state.result.raw
+        a = sum(p for unit, p in enumerate(raw) if unit in side)
+        return utility.table[a][sum(raw) - a]
+    maximizing = state.setup.unit_of[state.current_player()] in utility.side
+    values = [brute_force_state(state.apply(c), utility) for c in state.legal_actions()]
+    return max(values) if maximizing else min(values)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(FAMILY), st.integers(0, 2**32), st.booleans())
+def test_the_search_matches_the_engine_on_full_deck_endgames(table, seed, bid_shaped):
+    state = family_endgame(table, seed, 3 if max(table.players) <= 4 else 2)
+    position = position_of(state)
+    side = frozenset({position.unit_of[position.to_act]})
+    utility = Utility(
+        side, WIDE_TABLE if bid_shaped else tuple(tuple(a - b for b in range(8)) for a in range(8))
+    )
+    expected = {c: brute_force_state(state.apply(c), utility) for c in state.legal_actions()}
+    assert action_values(position, utility) == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_search_matches_the_engine_from_the_fourth_trick_of_classic(seed):
+    state = family_endgame(PRESETS["classic"], seed, 3)
+    position = position_of(state)
+    utility = Utility(frozenset({position.unit_of[position.to_act]}), WIDE_TABLE)
+    expected = {c: brute_force_state(state.apply(c), utility) for c in state.legal_actions()}
+    assert action_values(position, utility) == expected

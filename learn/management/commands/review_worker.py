@@ -1,0 +1,33 @@
+"""python manage.py review_worker [--interval 1]: run the task queue's worker for reviews.
+
+django-tasks-db's ``db_worker``, never reloading itself on code changes (its reloader
+runs the worker in a child that a ``kill -9`` takes its parent down with, and orphans when
+the parent is killed), with a heartbeat the review page reads (``learn.worker_beats``).
+Stale reviews are queued again as it starts, so a worker that replaces a dead one takes
+over its reviews at once. Run it under a supervisor that restarts it: ``make run`` uses
+``smearsite.supervise``, production systemd or the like (README).
+"""
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from learn import tasks, worker_beats
+
+
+class Command(BaseCommand):
+    help = "Run the review worker (db_worker without autoreload, with a heartbeat)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--interval", type=float, default=1.0)
+
+    def handle(self, *args, interval: float, **options):
+        name = worker_beats.worker_name()
+        worker_beats.beat(name=name)
+        stop = worker_beats.beat_in_background(name=name)
+        resumed = tasks.reviews_resume()
+        if resumed:
+            self.stdout.write(f"{resumed} stale review(s) queued again")
+        try:
+            call_command("db_worker", interval=interval, reload=False, startup_delay=False)
+        finally:
+            stop.set()
