@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0011_profile_table_prefs"),
+        ("game", "0012_share_code_length"),
     ]
 
     operations = [
