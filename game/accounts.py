@@ -121,5 +121,7 @@ def restore_table_prefs(sender, request, user, **kwargs) -> None:
     """On ``user_logged_in``: the settings kept on the user's profile, on any device."""
     if request is None or not hasattr(request, "session"):
         return
-    kept = Profile.objects.filter(user=user).values_list("table_prefs", flat=True).first()
-    table_prefs.restore(request.session, kept)
+    kept = Profile.objects.filter(user=user).values_list("table_prefs", "table_rules").first()
+    prefs, rules = kept or (None, None)
+    table_prefs.restore(request.session, prefs)
+    table_prefs.restore_rules(request.session, rules)

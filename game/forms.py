@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 
-from game.engine import rules
+from game.engine import notation, rules, variants
+from game.engine.state import MatchSetup
 from game.models import DISPLAY_NAME_MAX_LENGTH
 from game.services import profiles
 from smearsite.kernel import CODE_MAX_LENGTH, check_printable, normal_code
@@ -109,7 +110,7 @@ class TeamLayoutForm(forms.Form):
     gains ``teams``, a partition of the seats."""
 
     players = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in range(3, 9)], coerce=int, initial=4
+        choices=[(n, str(n)) for n in range(2, 9)], coerce=int, initial=4
     )
     layout = forms.ChoiceField(label="Teams", choices=LAYOUT_CHOICES, initial="2v2")
     custom_teams = forms.CharField(
@@ -135,7 +136,120 @@ class TeamLayoutForm(forms.Form):
         return data
 
 
-class PlayBotsForm(TeamLayoutForm):
+# --- The game a table plays: a preset of the Smear family and its options ---------------
+
+PRESET_CHOICES = [
+    ("house", "House rules: 3 to 8 players, 6 cards, the first card led sets trump"),
+    ("classic", "Classic four-point: 2 to 5 players, 9 cards, name trump, discard to six"),
+    ("six_handed", "Six-handed: 3 against 3, the dealer takes the pack"),
+    ("seven_point", "Seven-point: 2 against 2, jokers and the jick, discard and fill"),
+]
+DEFAULT = ""  # an option left as the preset plays it
+JOKER_CHOICES = [(DEFAULT, "As the game is played"), ("0", "None"), ("1", "One"), ("2", "Two")]
+JICK_CHOICES = [(DEFAULT, "As the game is played"), ("yes", "Yes"), ("no", "No")]
+FOLLOW_CHOICES = [(DEFAULT, "As the game is played")] + [
+    (name, notation.FOLLOW_SAID[name].capitalize()) for name in ("trump_any_time", "schmier")
+]
+RULES_FIELDS = ("preset", "jokers", "jick", "follow", "target")
+
+
+class RulesForm(forms.Form):
+    """The game a table plays: a preset and its options. ``cleaned_data`` gains ``rules``,
+    a ``variants.Rules`` checked against the players and teams chosen."""
+
+    preset = forms.ChoiceField(
+        label="Game",
+        choices=PRESET_CHOICES,
+        initial="house",
+        required=False,  # the house rules unless another game is chosen
+        error_messages={"invalid_choice": "There is no game called %(value)s: choose one."},
+    )
+    jokers = forms.ChoiceField(
+        label="Jokers", choices=JOKER_CHOICES, required=False, help_text="Not for the house rules."
+    )
+    jick = forms.ChoiceField(
+        label="The jick (the other jack of trump's colour is a trump)",
+        choices=JICK_CHOICES,
+        required=False,
+        help_text="Not for the house rules.",
+    )
+    follow = forms.ChoiceField(
+        label="Following suit",
+        choices=FOLLOW_CHOICES,
+        required=False,
+        help_text="Not for the house rules.",
+    )
+    target = forms.IntegerField(
+        label="Play to",
+        min_value=variants.TARGETS[0],
+        max_value=variants.TARGETS[1],
+        initial=rules.DEFAULT_TARGET,
+        required=False,  # the usual target unless another is given
+        help_text=f"{variants.TARGETS[0]} to {variants.TARGETS[1]} points.",
+    )
+
+    def rules_fields(self):
+        return [self[name] for name in RULES_FIELDS]
+
+    def __init__(self, *args, remembered: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, value in (remembered or {}).items():  # the last table's choices
+            if name in RULES_FIELDS and value is not None:
+                self.fields[name].initial = value
+
+    def clean(self):
+        data = super().clean()
+        if self.has_error("preset") or self.has_error("target"):
+            return data
+        name = data["preset"] = data.get("preset") or "house"
+        target = data.get("target")
+        target = data["target"] = rules.DEFAULT_TARGET if target is None else target
+        options = {}
+        if data.get("jokers"):
+            options["jokers"] = int(data["jokers"])
+        if data.get("jick"):
+            options["jick"] = data["jick"] == "yes"
+        if data.get("follow"):
+            options["follow"] = data["follow"]
+        if name == "house" and options:
+            self.add_error(
+                next(iter(options)),
+                "The house rules take no options: leave the jokers, the jick and following "
+                "suit as the game is played, or choose another game.",
+            )
+            return data
+        try:
+            table_rules = variants.PRESETS[name].with_options(**options, target=target)
+        except variants.RulesError as error:
+            field = error.option if error.option in RULES_FIELDS else None
+            self.add_error(field, f"{error}.")
+            return data
+        players, teams = data.get("players"), data.get("teams")
+        if players is not None and not table_rules.allows_players(players):
+            counts = ", ".join(map(str, table_rules.players))
+            self.add_error(
+                "players", f"{notation.preset_name(name)} is played by {counts} players."
+            )
+            return data
+        if teams is not None:
+            try:
+                MatchSetup(players, tuple(map(tuple, teams)), target, rules=table_rules)
+            except ValueError:
+                self.add_error(
+                    "layout",
+                    f"{notation.preset_name(name)} with {players} players plays "
+                    f"{table_rules.describe_layouts(players)}.",
+                )
+                return data
+        data["rules"] = table_rules
+        return data
+
+    def remembered(self) -> dict:
+        """The choices to remember for the next table (``table_prefs.keep_rules``)."""
+        return {name: self.cleaned_data.get(name) for name in RULES_FIELDS}
+
+
+class PlayBotsForm(RulesForm, TeamLayoutForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for seat in range(1, MAX_BOT_SEATS + 1):
@@ -151,7 +265,7 @@ class PlayBotsForm(TeamLayoutForm):
 
     def clean(self):
         data = super().clean()
-        if "teams" in data:
+        if "teams" in data and "players" in data:
             players = data["players"]
             data["bot_levels"] = [data.get(f"bot_{seat}") or "expert" for seat in range(1, players)]
         return data
@@ -159,18 +273,10 @@ class PlayBotsForm(TeamLayoutForm):
 
 # --- Tables with friends ------------------------------------------------------------------
 
-TARGET_CHOICES = sorted({11, 15, 21, rules.DEFAULT_TARGET})
 
-
-class TableForm(TeamLayoutForm):
+class TableForm(RulesForm, TeamLayoutForm):
     """A table for friends: the host sits in seat 0, friends and bots take the rest."""
 
-    target = forms.TypedChoiceField(
-        label="Play to",
-        choices=[(n, f"{n} points") for n in TARGET_CHOICES],
-        coerce=int,
-        initial=rules.DEFAULT_TARGET,
-    )
     public = forms.BooleanField(
         label="Public: list it on the open tables page",
         required=False,

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import selectors
+from game import selectors, table_prefs
 from game.errors import TableError
 from game.forms import JoinByCodeForm, TableForm
 from game.htmx import for_htmx
@@ -63,7 +63,10 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
-    form = TableForm(request.POST if request.method == "POST" else None)
+    form = TableForm(
+        request.POST if request.method == "POST" else None,
+        remembered=table_prefs.chosen_rules(request.session),
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -73,10 +76,12 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 teams=data["teams"],
                 target=data["target"],
                 public=data["public"],
+                table_rules=data["rules"],
             )
         except TableError as refused:
             form.add_error(None, str(refused))
         else:
+            table_prefs.remember_rules(request, form.remembered())
             return redirect("game:table", code=created.code)
     return render(request, "game/lobby_new.html", {"form": form})
 

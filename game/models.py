@@ -23,6 +23,8 @@ class Profile(models.Model):
     # how they like the table drawn (game.table_prefs), brought into the session at log-in;
     # None until they first save them
     table_prefs = models.JSONField(null=True, blank=True, default=None)
+    # the game chosen for their last new table (game.table_prefs.RULES_KEY), offered again
+    table_rules = models.JSONField(null=True, blank=True, default=None)
 
     def __str__(self) -> str:
         return self.display_name
@@ -32,6 +34,11 @@ class Profile(models.Model):
 # A table's state is its deals plus its actions: the true match is rebuilt by replaying
 # them through the engine (game.store.match_for_table). Nothing derived from a
 # seat's cards is stored anywhere else.
+
+
+def house_rules() -> str:
+    """A table's rules unless it says otherwise (every table made before variants)."""
+    return "house"
 
 
 class Table(models.Model):
@@ -63,6 +70,9 @@ class Table(models.Model):
     )
     # listed on the open tables page; a private table is reached by its code alone
     public = models.BooleanField(default=False)
+    # the table's rules as a game record names them (``Rules.to_record()``): a preset's
+    # name, or the preset and the options that differ; every table before variants is "house"
+    rules = models.JSONField(default=house_rules)
 
     def __str__(self) -> str:
         return f"Table {self.code}"
@@ -98,8 +108,8 @@ class Seat(models.Model):
 
 
 class Round(models.Model):
-    """The chance event of one round: the dealer, each seat's six cards and the hidden rest,
-    as card codes."""
+    """The chance event of one round: the dealer, each seat's cards and the hidden rest, as
+    card codes; the hidden rest in pack order, top first (a fill deals from its front)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -115,15 +125,16 @@ class Round(models.Model):
 
 
 class ActionLog(models.Model):
-    """One bid, pass or card, in order within its round, spelled as the game record spells
-    it (``bid:3``, ``pass``, ``10H``); the unique index makes a repeated submission of the
-    same move apply once."""
+    """One bid, pass, card, trump or discard, in order within its round, spelled as the game
+    record spells it (``bid:3``, ``pass``, ``10H``, ``trump:S``, ``discard:9H,3C``); the
+    unique index makes a repeated submission of the same move apply once."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
     round = models.PositiveSmallIntegerField()
     index = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
-    action = models.CharField(max_length=6)
+    # the longest is a discard: a dealer who took the pack may throw some twenty cards
+    action = models.CharField(max_length=128)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

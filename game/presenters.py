@@ -17,7 +17,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from game.bots import LEVELS
-from game.engine import cards, notation, rules
+from game.engine import cards, notation, rules, variants
 from game.engine.state import MatchState, RoundState
 from game.engine.view import PublicView, SeatView
 from game.models import Seat, Table
@@ -78,6 +78,7 @@ class PointLine:
     card: str | None  # the card that scored, where there is one
     unit: int | None
     names: str  # who took it, or "nobody"
+    verb: str = ""  # how it went: "played by" (ace and two); "" says as the house rules do
 
 
 @dataclass(frozen=True)
@@ -95,12 +96,14 @@ class ScoreLine:
 @dataclass(frozen=True)
 class RoundSummary:
     number: int
-    bidder_name: str
-    bid: int
-    made: bool
-    trump: str
+    bidder_name: str | None  # None in a redealt round
+    bid: int | None
+    made: bool | None
+    trump: str | None
     points: tuple[PointLine, ...]
     scores: tuple[ScoreLine, ...]
+    redeal: bool = False  # everyone passed: the same dealer deals again
+    dealer_name: str = ""
 
 
 def bid_codes(legal: tuple[str, ...]) -> tuple[str, ...]:
@@ -114,19 +117,38 @@ def unit_names(names: dict[int, str], members) -> str:
 
 def round_summary(number: int, view: PublicView, names: dict[int, str]) -> RoundSummary:
     """A finished round's points and score changes, from its public view: once a round is
-    over every dealt card has been played, so all of it is public."""
+    over every card still held has been played, so all of it is public (a discard never
+    is: it scores for nobody)."""
     result = view.result
+    if result.redeal:
+        return RoundSummary(
+            number=number,
+            bidder_name=None,
+            bid=None,
+            made=None,
+            trump=None,
+            points=(),
+            scores=(),
+            redeal=True,
+            dealer_name=names[view.dealer],
+        )
 
     def who(unit: int | None) -> str:
         return "nobody" if unit is None else unit_names(names, view.teams[unit])
 
     taken = view.taken
-    lines = tuple(
-        PointLine(notation.point_label(p.kind), notation.card(p.card), p.unit, who(p.unit))
-        for p in rules.scoring_cards(
-            trump=view.trump, in_play=view.played, captured=taken, points=result.points
+    if view.rules.is_house:
+        lines = tuple(
+            PointLine(notation.point_label(p.kind), notation.card(p.card), p.unit, who(p.unit))
+            for p in rules.scoring_cards(
+                trump=view.trump, in_play=view.played, captured=taken, points=result.points
+            )
         )
-    )
+    else:
+        lines = tuple(
+            PointLine(label, notation.card(card), unit, who(unit), verb)
+            for label, card, unit, verb in full_deck_points(view, result.points)
+        )
     gains = rules.score_gains(
         scores=view.scores,
         raw=result.raw,
@@ -144,7 +166,7 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
             after=g.after,
             game_total=g.game_total,
             bidder=g.bidder,
-            capped=g.capped,
+            capped=g.capped and view.rules.non_bidders_capped,
         )
         for g in gains
     )
@@ -156,7 +178,47 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
         trump=notation.suit_letter(view.trump),
         points=lines,
         scores=scores,
+        dealer_name=names[view.dealer],
     )
+
+
+def _point_cards(view: PublicView) -> dict[str, tuple[int, ...]]:
+    """The card each point of a full-deck table is won with, by point name, where one card
+    wins it (high and low only where they are the ace and the two)."""
+    trumps = view.trumps
+    suit = trumps.suit
+    ace_two = view.rules.high_low == "ace_two"
+    return {
+        "high": (suit * 13 + 12,) if ace_two else (),
+        "low": (suit * 13,) if ace_two else (),
+        "jack": (cards.jack_of(suit),),
+        "jick": (trumps.jick,) if trumps.jick >= 0 else (),
+        "joker_high": (cards.JOKER_1,),
+        "joker_low": (cards.JOKER_2,),
+        "jokers": (cards.JOKER_1, cards.JOKER_2)[: view.rules.jokers],
+        "game": (),
+    }
+
+
+def full_deck_points(view: PublicView, points: rules.RoundPoints):
+    """A full-deck round's points in the table's order, named as the table names them
+    (``notation.point_names``): (label, card or None, unit or None, how it went)."""
+    by_name = points.by_name()
+    labels = iter(notation.point_names(view.rules))
+    won_with = _point_cards(view)
+    played = view.played
+    ace_two = view.rules.high_low == "ace_two"
+    lines = []
+    for name in view.rules.points:
+        verb = "played by" if ace_two and name in ("high", "low") else ""
+        if name == "jokers":  # one point a joker, to the unit that took it
+            for joker in won_with["jokers"]:
+                unit = next((u for u, got in enumerate(view.taken) if got >> joker & 1), None)
+                lines.append((next(labels), joker if played >> joker & 1 else None, unit, verb))
+            continue
+        card = next((c for c in won_with[name] if played >> c & 1), None)
+        lines.append((next(labels), card, by_name[name], verb))
+    return tuple(lines)
 
 
 # --- A table in play: its public part, then a seat's page or a spectator's ----------------
@@ -194,6 +256,12 @@ class PublicPage:
     winner_names: str | None
     rematch_code: str | None  # the table where the same seats play again, once asked for
     abandoned: bool  # everyone away a long while: no bot plays for them until one returns
+    rules_lines: tuple[str, ...] = ()  # the table's rules at a glance (notation.rules_summary)
+    rules_anchor: str = "house"  # the rules page's section for the table's preset
+    naming_trump: bool = False  # the bidder is naming trump
+    exchanging: bool = False  # seats are discarding (and being dealt a fill)
+    exchange_notes: tuple[str, ...] = ()  # who discarded how many, who was dealt how many
+    redealt_by: str | None = None  # everyone passed last round: this dealer deals again
     # the public partials once drawn, by name (game.templatetags.tables)
     drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -269,7 +337,10 @@ def public_page(
             is_dealer=s.number == view.dealer,
             stand_in=s.away_since is not None,
             said=said.get(s.number),
-            cards_left=cards.HAND_SIZE - played_by[s.number],
+            cards_left=view.rules.deal
+            + view.fill_counts[s.number]
+            - view.discard_counts[s.number]
+            - played_by[s.number],
         )
         for s in seat_rows
     )
@@ -288,6 +359,9 @@ def public_page(
     shown, shown_winner, shown_key = _shown_trick(view, finished, names)
     trump, trump_name = trump_words(view)
     winner = match.winner
+    redealt_by = None
+    if finished and finished[-1].result.redeal and not view.plays and view.result is None:
+        redealt_by = names[view.dealer]
     return PublicPage(
         code=table.code,
         status=table.status,
@@ -309,13 +383,39 @@ def public_page(
         shown_trick_winner=shown_winner,
         shown_trick_key=shown_key,
         glance=_glance(view, sides),
-        opening_lead=not view.in_auction and view.result is None and not view.plays,
+        # the round's first card sets trump: only where the bidder does not name it
+        opening_lead=view.phase is rules.Phase.PLAY
+        and not view.rules.names_trump
+        and not view.plays,
         previous=previous,
         finished_rounds=len(finished),
         winner_names=None if winner is None else sides[winner].names,
         rematch_code=rematch_code,
         abandoned=abandoned(seat_rows),
+        rules_lines=notation.rules_summary(view.rules),
+        rules_anchor=view.rules.preset,
+        naming_trump=view.phase is rules.Phase.TRUMP,
+        exchanging=view.phase is rules.Phase.EXCHANGE,
+        exchange_notes=exchange_notes(view, names),
+        redealt_by=redealt_by,
     )
+
+
+def exchange_notes(view: PublicView, names: dict[int, str]) -> tuple[str, ...]:
+    """How many cards each seat discarded and was dealt in the exchange: counts only, for
+    everyone (the cards themselves are the seat's own)."""
+    notes = []
+    for seat in range(view.players):
+        thrown, got = view.discard_counts[seat], view.fill_counts[seat]
+        if not thrown and not got:
+            continue
+        if seat == view.dealer and got:
+            note = f"{names[seat]} took {got} card{'s' * (got != 1)} from the pack"
+            notes.append(note + (f" and discarded {thrown}" if thrown else ""))
+        else:
+            note = f"{names[seat]} discarded {thrown}"
+            notes.append(note + (f", was dealt {got}" if got else ""))
+    return tuple(notes)
 
 
 # The round just finished, summed up once: every move of the next round shows it again.
@@ -352,6 +452,8 @@ def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], i
     if finished and not view.auction:
         last = finished[-1].public_view()
         done = len(last.trick_winners)
+        if not done:  # a redealt round: no card was played
+            return (), None, ""
         key = f"{rounds - 1}-{done}"
         return plays(last.trick(done - 1), names), last.trick_winners[-1], key
     return (), None, ""
@@ -361,6 +463,8 @@ def _glance(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]
     """Each side's round so far: its game count and the points already decided."""
     if view.trump is None:
         return ()
+    if not view.rules.is_house:
+        return _glance_full(view, units)
     decided = rules.points_decided(
         trump=view.trump,
         deck=view.deck,
@@ -375,6 +479,31 @@ def _glance(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]
             cards.game_total(view.taken[u.index]),
             tuple(notation.point_label(kind) for kind in decided[u.index]),
         )
+        for u in units
+    )
+
+
+def _glance_full(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
+    """A full-deck round's glance: the points its finished tricks have settled (a point
+    card captured, or the ace or two of trumps played where they score to their player)."""
+    table = view.rules
+    done = view.plays[: len(view.trick_winners) * view.players]
+    settled = rules.round_points_full(
+        names=tuple(name for name in table.points if name != "game"),
+        trumps=view.trumps,
+        ace_two=table.high_low == "ace_two",
+        plays=done,
+        captured=view.taken,
+        unit_of=view.unit_of,
+    ).by_name()
+    said = [[] for _ in units]
+    for name, unit in settled.items():
+        label = notation.POINT_NAMES[name]
+        for one in unit if isinstance(unit, list) else [unit]:
+            if one is not None:
+                said[one].append(label)
+    return tuple(
+        Glance(u.index, u.names, cards.game_total(view.taken[u.index]), tuple(said[u.index]))
         for u in units
     )
 
@@ -471,6 +600,79 @@ class SeatHand:
         """(code, words) for each bid button."""
         return tuple((code, bid_label(code)) for code in self.bids)
 
+    @cached_property
+    def trump_choices(self) -> tuple[tuple[str, str, str], ...]:
+        """(code, suit name, suit letter) for each suit the bidder may name, when naming."""
+        return tuple(
+            (
+                notation.action(a),
+                notation.suit_name(rules.named_suit(a)),
+                notation.suit_letter(rules.named_suit(a)),
+            )
+            for a in self.view.legal
+            if rules.is_trump_action(a)
+        )
+
+    @cached_property
+    def discard(self) -> DiscardChoice | None:
+        """The discard this seat must make now, or None."""
+        rule = self.view.discard_rule
+        if rule is None:
+            return None
+        return discard_choice(rule, self.view.hand, self.view.trumps)
+
+    @cached_property
+    def own_exchange(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """What this seat alone may see of its exchange: (words, card codes)."""
+        view = self.view
+        shown = []
+        if view.fill:
+            took = view.seat == view.dealer and view.rules.exchange != "discard_to_six"
+            shown.append(
+                ("The pack you took" if took else "Dealt to you", notation.cards(view.fill))
+            )
+        if view.discard:
+            shown.append(("You discarded", notation.cards(view.discard)))
+        return tuple(shown)
+
+
+@dataclass(frozen=True)
+class DiscardChoice:
+    """A discard to choose by tapping cards: how many, and each card of the hand marked
+    ``must`` (it must go), ``may`` (it may go) or ``stay`` (it must stay)."""
+
+    count: int
+    cards: tuple[tuple[str, str], ...]  # (card code, "must" | "may" | "stay")
+    must: tuple[str, ...]
+    may: tuple[str, ...]
+    stay: tuple[str, ...]
+
+    @property
+    def rule_words(self) -> tuple[str, ...]:
+        """The rule in words, a line each."""
+        lines = [f"Discard {self.count} card{'s' * (self.count != 1)}."]
+        if self.must:
+            lines.append(f"Must go: {', '.join(map(notation.card_name, self.must))}.")
+        if self.stay:
+            lines.append(f"Must stay: {', '.join(map(notation.card_name, self.stay))}.")
+        if self.may and len(self.may) > self.count - len(self.must):
+            lines.append("Any other card may go." if self.must or self.stay else "Any card may go.")
+        return tuple(lines)
+
+
+def discard_choice(rule: rules.DiscardRule, hand: int, trumps) -> DiscardChoice:
+    marked = []
+    for c in cards.cards_of(hand):
+        kind = "must" if rule.must >> c & 1 else "may" if rule.may >> c & 1 else "stay"
+        marked.append((notation.card(c), kind))
+    return DiscardChoice(
+        count=rule.count,
+        cards=tuple(marked),
+        must=tuple(code for code, kind in marked if kind == "must"),
+        may=tuple(code for code, kind in marked if kind == "may"),
+        stay=tuple(code for code, kind in marked if kind == "stay"),
+    )
+
 
 @dataclass(frozen=True)
 class TableView(_TablePage, SeatHand):
@@ -522,6 +724,9 @@ class SpectatorView(_TablePage):
     my_turn = False
     bids = ()
     bid_choices = ()
+    trump_choices = ()
+    discard = None
+    own_exchange = ()
     hand = ()
     form_index = None
     stood_in_for = False
@@ -539,6 +744,7 @@ class SpectatorView(_TablePage):
 class RoundReplay:
     number: int
     dealer: str
+    house: bool  # the house rules: every dealt card is played, so hands show as dealt
     hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, dealt cards)
     auction: tuple[tuple[str, str], ...]
     tricks: tuple[Trick, ...]
@@ -549,10 +755,18 @@ def round_replay(*, match: MatchState, number: int, names: dict[int, str]) -> Ro
     """A finished round laid out trick by trick; every card of it is public by now."""
     state = match.rounds[number]
     view = state.public_view()
+    if view.rules.is_house:
+        hands = tuple((names[s], notation.cards(hand)) for s, hand in enumerate(state.deal.hands))
+    else:  # a discard is never shown: each seat's cards as it played them
+        held = [0] * view.players
+        for seat, card in view.plays:
+            held[seat] |= 1 << card
+        hands = tuple((names[s], notation.cards(hand)) for s, hand in enumerate(held) if hand)
     return RoundReplay(
         number=number,
         dealer=names[view.dealer],
-        hands=tuple((names[s], notation.cards(hand)) for s, hand in enumerate(state.deal.hands)),
+        house=view.rules.is_house,
+        hands=hands,
         auction=auction(view, names),
         tricks=tricks(view, names),
         summary=round_summary(number, view, names),
@@ -594,6 +808,8 @@ class LobbyView:
     is_host: bool
     signed_in: bool
     bot_levels: tuple[str, ...]
+    rules_lines: tuple[str, ...] = ()  # the game the table will play, at a glance
+    rules_anchor: str = "house"
 
     @property
     def empty(self) -> int:
@@ -628,6 +844,7 @@ def _team_letters(teams: list[list[int]]) -> dict[int, str] | None:
 
 def lobby_view(*, table: Table, seat_rows: list[Seat], your_seat: int | None, user_id) -> LobbyView:
     rows = {s.number: s for s in seat_rows}
+    table_rules = replace(variants.from_record(table.rules), target=table.target)
     letters = _team_letters(table.teams)
     seats = tuple(
         LobbySeat(
@@ -663,4 +880,6 @@ def lobby_view(*, table: Table, seat_rows: list[Seat], your_seat: int | None, us
         is_host=user_id is not None and user_id == table.host_id,
         signed_in=user_id is not None,
         bot_levels=tuple(LEVELS),
+        rules_lines=notation.rules_summary(table_rules),
+        rules_anchor=table_rules.preset,
     )

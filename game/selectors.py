@@ -13,6 +13,7 @@ from django.db.models import Count, F, OuterRef, Subquery
 from django.utils import timezone
 
 from game import presenters, store
+from game.engine import notation
 from game.engine.state import MatchState
 from game.identity import SeatOwner
 from game.models import ActionLog, Seat, Table
@@ -110,6 +111,7 @@ def round_replay(*, table: Table, number: int) -> presenters.RoundReplay | None:
 
 @dataclass(frozen=True)
 class TableListing:
+    game: str  # the game it plays, in words
     code: str
     players: int
     taken: int
@@ -133,6 +135,7 @@ def _with_counts(tables):
 
 def _listing(t: Table) -> TableListing:
     return TableListing(
+        game=notation.preset_name(store.table_rules(t).preset),
         code=t.code,
         players=t.players,
         taken=t.taken,

@@ -21,15 +21,37 @@ from django.db.models import Q, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
+from game.engine import variants
 from game.engine.cards import mask_of, parse_card
 from game.engine.rules import parse_action_code
 from game.engine.state import Deal, IllegalAction, MatchSetup, MatchState
+from game.engine.variants import Rules
 from game.events import PublicMove
 from game.models import ActionLog, Round, Seat, Table
 
 
+def table_rules(table: Table) -> Rules:
+    """The table's rules (``Table.rules`` holds what a record would: ``Rules.to_record()``)."""
+    return variants.from_record(table.rules)
+
+
+def rules_record(rules: Rules) -> str | dict:
+    """What ``Table.rules`` keeps of ``rules``: the record's spelling, without the target
+    (the table's own ``target`` column holds it)."""
+    found = rules.to_record()
+    if isinstance(found, str):
+        return found
+    found = {k: v for k, v in found.items() if k != "target"}
+    return found if len(found) > 1 else found["preset"]
+
+
 def table_setup(table: Table) -> MatchSetup:
-    return MatchSetup(table.players, tuple(tuple(unit) for unit in table.teams), table.target)
+    return MatchSetup(
+        table.players,
+        tuple(tuple(unit) for unit in table.teams),
+        table.target,
+        rules=table_rules(table),
+    )
 
 
 # MatchState is immutable, so threads may share it. The latest match of each table also
@@ -363,11 +385,15 @@ def _replay(table: Table, since: MatchState | None = None) -> MatchState:
         match = match.apply(action, seat)
     if since is not None and not match.needs_deal() and not any(n > current for n in by_round):
         return match  # still in the same round: no deal to read
+    # a full-deck table's fill deals from the top of the pack: ``hidden`` is in pack order
+    ordered = not match.setup.rules.is_house
     for number, dealer, hands, hidden in _DEALS_FROM_ROUND(table.pk, started):
+        pack = tuple(parse_card(code) for code in hidden)
         deal = Deal(
             dealer,
             tuple(mask_of(parse_card(code) for code in hand) for hand in hands),
-            mask_of(parse_card(code) for code in hidden),
+            mask_of(pack),
+            pack if ordered else (),
         )
         match = match.start_round(deal)
         for seat, action in by_round.get(number, ()):

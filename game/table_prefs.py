@@ -33,3 +33,34 @@ def restore(session, kept) -> tuple[str, ...]:
     if not isinstance(kept, list):
         return chosen(session)
     return keep(session, kept)
+
+
+# the game chosen for the last table made (game.forms.RulesForm): offered again next time
+RULES_KEY = "table_rules"
+
+
+def chosen_rules(session) -> dict:
+    """The last table's game and options, as the form's fields name them (or nothing)."""
+    kept = session.get(RULES_KEY)
+    return kept if isinstance(kept, dict) else {}
+
+
+def keep_rules(session, choices: dict) -> dict:
+    kept = {name: value for name, value in choices.items() if value is not None}
+    session[RULES_KEY] = kept
+    return kept
+
+
+def restore_rules(session, kept) -> None:
+    """Bring the game kept on a profile into ``session`` (nothing kept: the session's own)."""
+    if isinstance(kept, dict):
+        keep_rules(session, kept)
+
+
+def remember_rules(request, choices: dict) -> None:
+    """Remember the game chosen for a new table: in the session, and on a user's profile."""
+    from game.services import profiles
+
+    kept = keep_rules(request.session, choices)
+    if request.user.is_authenticated:
+        profiles.profile_table_rules_save(user=request.user, choices=kept)

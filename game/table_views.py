@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import events, ratings, selectors, store
+from game import events, ratings, selectors, store, table_prefs
 from game.engine import record
 from game.engine.state import MatchState
 from game.errors import TableError
@@ -45,7 +45,10 @@ def _no_seat(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def play(request: HttpRequest) -> HttpResponse:
-    form = PlayBotsForm(request.POST if request.method == "POST" else None)
+    form = PlayBotsForm(
+        request.POST if request.method == "POST" else None,
+        remembered=table_prefs.chosen_rules(request.session),
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         owner = request_owner(request, start_session=True)
@@ -62,7 +65,10 @@ def play(request: HttpRequest) -> HttpResponse:
             players=data["players"],
             teams=data["teams"],
             bot_levels=data["bot_levels"],
+            target=data["target"],
+            table_rules=data["rules"],
         )
+        table_prefs.remember_rules(request, form.remembered())
         return redirect("game:table", code=table.code)
     return render(request, "game/play.html", {"form": form})
 
@@ -100,13 +106,11 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
     except BadNumber as forged:
         return HttpResponseBadRequest(str(forged))
     error = None
+    action = request.POST.get("action", "")
+    if action == "discard":  # the discard form: the cards ticked are the discard
+        action = "discard:" + ",".join(request.POST.getlist("card")[:64])
     try:
-        play_services.table_play(
-            table_id=found.pk,
-            seat_owner=owner,
-            action=request.POST.get("action", ""),
-            index=index,
-        )
+        play_services.table_play(table_id=found.pk, seat_owner=owner, action=action, index=index)
     except TableError as refused:
         error = str(refused)
     return answer_table_form(request, found, owner, error)

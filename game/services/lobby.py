@@ -12,7 +12,8 @@ from django.db import IntegrityError, transaction
 
 from game import events
 from game.bots import LEVELS
-from game.engine import rules
+from game.engine import rules, variants
+from game.engine.variants import Rules
 from game.errors import TableError
 from game.identity import SeatOwner
 from game.models import Seat, Table
@@ -54,6 +55,7 @@ def table_create_lobby(
     teams: list[list[int]],
     target: int = rules.DEFAULT_TARGET,
     public: bool = False,
+    table_rules: Rules = variants.HOUSE,
 ) -> Table:
     """A table waiting for friends: the host takes seat 0; nothing is dealt until the
     host starts it."""
@@ -67,6 +69,7 @@ def table_create_lobby(
             status=Table.Status.LOBBY,
             host_id=host_user.pk,
             public=public,
+            rules=table_rules,
         )
         Seat.objects.create(
             table=draft,

@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from game import events, store
 from game.bots import LEVELS
-from game.engine import rules
+from game.engine import rules, variants
 from game.engine.cards import card_code, cards_of
 from game.engine.state import IllegalAction, MatchState, shuffle_deal
+from game.engine.variants import Rules
 from game.errors import TableError
 from game.identity import SeatOwner
 from game.models import ActionLog, Profile, Round, Seat, Table
@@ -27,11 +28,25 @@ from smearsite.kernel import new_share_code
 
 
 def new_table(
-    players: int, teams: list[list[int]], target: int, *, status: str, host_id, public=False
+    players: int,
+    teams: list[list[int]],
+    target: int,
+    *,
+    status: str,
+    host_id,
+    public=False,
+    rules: Rules = variants.HOUSE,
 ) -> Table:
-    """Save a new table after checking its layout; call inside the caller's transaction."""
+    """Save a new table after checking its layout against its rules (players, teams and
+    target); call inside the caller's transaction."""
+    if not isinstance(rules, Rules):
+        raise TableError("a table's rules are a Rules value")
     draft = Table(
-        players=players, teams=[list(unit) for unit in teams], target=target, public=public
+        players=players,
+        teams=[list(unit) for unit in teams],
+        target=target,
+        public=public,
+        rules=store.rules_record(rules),
     )
     try:
         store.table_setup(draft)
@@ -67,7 +82,7 @@ def _store_deal(table: Table, match: MatchState) -> MatchState:
         number=len(match.rounds) - 1,
         dealer=deal.dealer,
         hands=[[card_code(c) for c in cards_of(hand)] for hand in deal.hands],
-        hidden=[card_code(c) for c in cards_of(deal.hidden)],
+        hidden=[card_code(c) for c in deal.pack_order()],  # in pack order, top first
     )
     return match
 
@@ -97,9 +112,11 @@ def table_create_vs_bots(
     teams: list[list[int]],
     bot_levels: list[str],
     target: int = rules.DEFAULT_TARGET,
+    table_rules: Rules = variants.HOUSE,
 ) -> Table:
     """A table where ``owner`` sits in seat 0 and bots of ``bot_levels`` (one per seat from
-    seat 1) fill the rest; the first round is dealt and play begins."""
+    seat 1) fill the rest, playing ``table_rules``; the first round is dealt and play
+    begins."""
     if owner.user_id is None and not owner.session_key:
         raise TableError("a guest needs a session to sit at a table")
     if len(bot_levels) != players - 1:
@@ -109,7 +126,12 @@ def table_create_vs_bots(
             raise TableError(f"no bot called {level!r}")
     with transaction.atomic():
         draft = new_table(
-            players, teams, target, status=Table.Status.PLAYING, host_id=owner.user_id
+            players,
+            teams,
+            target,
+            status=Table.Status.PLAYING,
+            host_id=owner.user_id,
+            rules=table_rules,
         )
         Seat.objects.create(
             table=draft,
@@ -149,6 +171,7 @@ def table_rematch(*, table_id: int, owner: SeatOwner) -> Table:
             status=Table.Status.PLAYING,
             host_id=table.host_id,
             public=table.public,
+            rules=store.table_rules(table),
         )
         for seat in seats:
             Seat.objects.create(
@@ -187,9 +210,10 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
     except IntegrityError:
         raise TableError("not your turn: that move was already made") from None
     # the move as every seat saw it, for the other processes' redraws: not when a deal
-    # follows (its hands are read, never sent) or the match is over
+    # follows (its hands are read, never sent) or the match is over, and never a discard
+    # (its cards are the seat's alone: the other processes read it from the database)
     move = None
-    if not match.is_terminal() and not match.needs_deal():
+    if not match.is_terminal() and not match.needs_deal() and not rules.is_discard(action):
         move = events.PublicMove(table.moves, number, index, seat, code, store.stand_ins(seats))
     table.moves += 1
     if match.is_terminal():
@@ -242,13 +266,16 @@ _ACTION_AND_MOVE_SQL = f"WITH stored AS ({_ACTION_SQL}) {_MOVE_SQL}"
 def table_play(
     *, table_id: int, seat_owner: SeatOwner, action: str | int, index: int | None = None
 ) -> None:
-    """Play one bid, pass or card for the owner's seat; raises TableError and stores nothing
+    """Play one bid, pass, card, trump (``trump:S``) or discard (``discard:9H,3C``) for
+    the owner's seat; raises TableError and stores nothing
     when it is not theirs to play, not legal, or ``index`` (the number of actions in the
     round the player saw) shows the table has moved on."""
     if isinstance(action, str):
         try:
             action = rules.parse_action_code(action)
-        except ValueError:
+        except ValueError as error:
+            if action.lower().startswith(("trump:", "discard:")):
+                raise TableError(f"{action[:20]!r} cannot be played: {str(error)[:60]}") from None
             raise TableError(f"{action[:20]!r} is not a bid, a pass or a card") from None
     with transaction.atomic():
         table, seats = store.locked_rows(table_id)

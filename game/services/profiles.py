@@ -70,3 +70,8 @@ def profile_display_name(*, user_id: int) -> str:
 def profile_table_prefs_save(*, user: AbstractBaseUser, prefs: tuple[str, ...]) -> None:
     """Keep a user's table settings with their profile, for their next log-in anywhere."""
     Profile.objects.filter(pk=profile_get_or_create(user=user).pk).update(table_prefs=list(prefs))
+
+
+def profile_table_rules_save(*, user: AbstractBaseUser, choices: dict) -> None:
+    """Keep the game a user chose for their last new table, for their next one anywhere."""
+    Profile.objects.filter(pk=profile_get_or_create(user=user).pk).update(table_rules=choices)

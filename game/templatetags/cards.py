@@ -129,3 +129,23 @@ def suit_symbol(suit: str) -> str:
 @register.filter
 def suit_colour(suit: str) -> str:
     return _SUITS[suit.upper()][1]
+
+
+@register.simple_tag
+def mini_cards(codes) -> str:
+    """Cards written small, rank and suit in a line (a seat's own fill or discard): the
+    hand shows them in full."""
+    return mark_safe(" ".join(_mini_card(code) for code in codes))
+
+
+@lru_cache(maxsize=64)
+def _mini_card(code: str) -> str:
+    face = card_face(code)
+    return format_html(
+        '<span class="mini-card card--{}" role="img" aria-label="{}" data-card="{}">{}{}</span>',
+        face.colour,
+        face.label,
+        face.code,
+        face.rank,
+        face.symbol,
+    )

@@ -56,11 +56,15 @@ PART_INPUTS = {
         "shown_trick_key",
         "leader_name",
         "in_auction",
+        "naming_trump",
+        "exchanging",
     ),
     "glance": ("glance",),
     "auction_list": ("auction",),
     "last_trick": ("last_trick", "last_trick_winner"),
     "previous_summary": ("previous",),
+    "rules_glance": ("rules_lines", "rules_anchor"),
+    "exchange_notes": ("redealt_by", "exchange_notes"),
 }
 # The fields of a page (``TableView``, ``SpectatorView``) each seat part reads. In a redraw
 # a seat part is drawn from these alone and kept by their values too: most do not change
@@ -72,9 +76,21 @@ SEAT_PART_INPUTS = {
     "spectator_note": ("spectator",),
     "rotation": ("rotation", "spectator"),
     "rematch": ("rematch_code", "spectator", "code"),
-    "turn": ("my_turn", "in_auction", "opening_lead", "to_act_name"),
+    "turn": ("my_turn", "in_auction", "opening_lead", "to_act_name", "naming_trump", "exchanging"),
     "away_notice": ("stood_in_for", "code"),
-    "dock": ("spectator", "my_turn", "in_auction", "code", "form_index", "bid_choices", "hand"),
+    "dock": (
+        "spectator",
+        "my_turn",
+        "in_auction",
+        "code",
+        "form_index",
+        "bid_choices",
+        "hand",
+        "naming_trump",
+        "trump_choices",
+        "discard",
+        "own_exchange",
+    ),
     "history": ("finished_rounds", "spectator", "code", "finished_round_numbers"),
 }
 # What the page outside its parts reads of the public part. In a redraw that drawing, with

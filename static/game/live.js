@@ -48,6 +48,7 @@
     keepSummaryClosed(t);
     fixShareLinks();
     countdown(t);
+    discardForm(t);
     holdTrick(t);
     if (mine && prefs.contains("autoplay-single")) autoplaySingleCard(t);
   }
@@ -55,7 +56,7 @@
   function focusFirstMove(t) {
     var active = document.activeElement;
     if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return;
-    var first = t.querySelector(".dock .card-button, .dock .bid-form button");
+    var first = t.querySelector(".dock .card-button, .dock .bid-form button, .dock .discard-pick input");
     if (first) first.focus({preventScroll: true});
   }
 
@@ -147,6 +148,35 @@
     } catch (e) { /* no sound: the title still says it */ }
   }
 
+  // --- the discard: cards chosen by tapping them -----------------------------------------
+
+  function chosenCards(form) {
+    return Array.prototype.map.call(form.querySelectorAll("input[name=card]:checked"), function (box) {
+      return box.value;
+    });
+  }
+
+  // the counter says how many are chosen; the button waits until the count is right (the
+  // server still checks the rule, and says what is wrong)
+  function discardForm(t) {
+    var form = t.querySelector(".discard-form");
+    if (!form) return;
+    var count = parseInt(form.dataset.count, 10);
+    var chosen = chosenCards(form).length;
+    form.querySelector(".discard-chosen").textContent = chosen;
+    form.querySelector(".discard-submit").disabled = chosen !== count;
+    form.querySelectorAll(".discard-pick").forEach(function (pick) {
+      pick.classList.toggle("discard-pick--chosen", pick.querySelector("input").checked);
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.form || !box.form.classList.contains("discard-form")) return;
+    if (box.hasAttribute("data-must") && !box.checked) box.checked = true; // it must go
+    discardForm(table());
+  });
+
   // --- the finished trick stays, then goes to its winner ----------------------------------
 
   function holdTrick(t) {
@@ -229,7 +259,9 @@
     event.preventDefault();
     event.stopPropagation();
     var index = form.querySelector("input[name=index]");
-    socket.send(JSON.stringify({action: button.value, index: index ? index.value : null}));
+    var action = button.value;
+    if (action === "discard") action = "discard:" + chosenCards(form).join(",");
+    socket.send(JSON.stringify({action: action, index: index ? index.value : null}));
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
   }, true);
 

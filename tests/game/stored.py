@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from random import Random
 
+from game import store
 from game.bots.basic import GreedyBot
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
@@ -28,6 +29,7 @@ def stored_table(
         target=setup.target,
         status=status,
         first_dealer=match.first_dealer,
+        rules=store.rules_record(setup.rules),
     )
     for number, fields in enumerate(seats):
         Seat.objects.create(
@@ -44,7 +46,7 @@ def stored_table(
             number=number,
             dealer=deal.dealer,
             hands=[[card_code(c) for c in cards_of(hand)] for hand in deal.hands],
-            hidden=[card_code(c) for c in cards_of(deal.hidden)],
+            hidden=[card_code(c) for c in deal.pack_order()],
         )
         for index, (seat, action) in enumerate(state.seated_history()):
             ActionLog.objects.create(

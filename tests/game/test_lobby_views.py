@@ -142,7 +142,7 @@ def test_the_new_table_form_reuses_the_team_layouts_and_checks_them(people):
     body = host.get("/tables/new").text
     for option in ("2v2", "cutthroat", "3v3", "2v2v2", "4v4", "custom"):
         assert f'value="{option}"' in body
-    assert 'name="public"' in body and 'value="21" selected' in body
+    assert 'name="public"' in body and 'name="target" value="21"' in body
 
     table = create(host, players="5", layout="custom", custom_teams="0,3:1,4:2")
     assert table.teams == [[0, 3], [1, 4], [2]]
@@ -150,7 +150,8 @@ def test_the_new_table_form_reuses_the_team_layouts_and_checks_them(people):
         ({"layout": "custom", "custom_teams": "0,1:1"}, "exactly one team"),
         ({"layout": "3v3"}, "for 6 players"),
         ({"players": "9"}, "Select a valid choice"),
-        ({"target": "7"}, "Select a valid choice"),
+        ({"target": "4"}, "greater than or equal to 5"),
+        ({"target": "101"}, "less than or equal to 100"),
     ]
     for form, message in bad:
         response = host.post("/tables/new", {**NEW_TABLE, **form})
