@@ -38,9 +38,9 @@ from game.engine.solver import (
 )
 from game.engine.view import SeatView
 
-from . import full_deck
 from .auction import Auction, evidence, finish, limits, standing
 from .basic import GreedyBot
+from .full_deck import choose_card as choose_full_deck_card
 from .hand_model import hand_model
 from .sampling import knowledge
 from .valuation import (
@@ -148,7 +148,7 @@ class ExpertBot:
         """Card play by sampled deals solved in Python; the auction, trump and the discard by
         greedy's rules until the search prices them (issue 37)."""
         if view.phase is Phase.PLAY and len(legal) > 1:
-            card, _ = full_deck.choose_card(
+            card, _ = choose_full_deck_card(
                 view, legal, rng, budget_ms=self.budget_ms, max_deals=self.max_deals
             )
             if card is not None:
