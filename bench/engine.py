@@ -106,10 +106,8 @@ def _bench_action(state: RoundState, rng: Random) -> int:
         return PASS if PASS in legal and opening else legal[0]
     if phase is Phase.EXCHANGE:
         rule = state.discard_rule()
-        chosen = rule.must
-        for card in rng.sample(cards_of(rule.may & ~rule.must), rule.count - rule.must.bit_count()):
-            chosen |= 1 << card
-        return discard_action(chosen)
+        spare = rng.sample(cards_of(rule.optional), rule.count - rule.must.bit_count())
+        return discard_action(rule.pick(spare))
     return rng.choice(legal)
 
 

@@ -201,7 +201,6 @@ def _family_discard(view: SeatView) -> int:
     low cards before tens and aces, the lowest trumps last."""
     rule = view.discard_rule
     trumps = view.trumps
-    chosen = rule.must
 
     def keep_value(card: int) -> tuple:
         strength = trumps.strength[card]
@@ -209,10 +208,7 @@ def _family_discard(view: SeatView) -> int:
             return (2, strength)
         return (1 if RANK_OF[card] == 12 or GAME_VALUE[card] >= 10 else 0, RANK_OF[card])
 
-    optional = sorted(cards_of(rule.may & ~rule.must), key=keep_value)
-    for card in optional[: rule.count - rule.must.bit_count()]:
-        chosen |= 1 << card
-    return discard_action(chosen)
+    return discard_action(rule.pick(sorted(cards_of(rule.optional), key=keep_value)))
 
 
 def _family_play(view: SeatView, legal: Sequence[int]) -> int:
@@ -256,10 +252,6 @@ def _family_play(view: SeatView, legal: Sequence[int]) -> int:
 
 def random_discard(view: SeatView, rng: Random) -> int:
     """A discard the rule allows, chosen at random."""
-    rule = view.discard_rule
-    optional = cards_of(rule.may & ~rule.must)
+    optional = cards_of(view.discard_rule.optional)
     rng.shuffle(optional)
-    chosen = rule.must
-    for card in optional[: rule.count - rule.must.bit_count()]:
-        chosen |= 1 << card
-    return discard_action(chosen)
+    return discard_action(view.discard_rule.pick(optional))

@@ -566,6 +566,19 @@ class DiscardRule(NamedTuple):
     must: int
     may: int
 
+    @property
+    def optional(self) -> int:
+        """The cards that may go but need not."""
+        return self.may & ~self.must
+
+    def pick(self, preferred) -> int:
+        """The discard of every card that must go and then the first of ``preferred``
+        (cards of ``optional``, in the order the discarder would throw them)."""
+        chosen = self.must
+        for card in list(preferred)[: self.count - self.must.bit_count()]:
+            chosen |= 1 << card
+        return chosen
+
     def allows(self, cards: int) -> bool:
         return (
             cards.bit_count() == self.count

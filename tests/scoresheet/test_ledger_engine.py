@@ -36,12 +36,9 @@ def layout_id(layout: tuple[str, MatchSetup]) -> str:
 def random_discard(state: RoundState, rng: Random) -> int:
     """A legal discard: every card it must hold, then cards it may hold up to its count."""
     rule = state.discard_rule()
-    optional = cards_of(rule.may & ~rule.must)
+    optional = cards_of(rule.optional)
     rng.shuffle(optional)
-    chosen = rule.must
-    for card in optional[: rule.count - rule.must.bit_count()]:
-        chosen |= 1 << card
-    return discard_action(chosen)
+    return discard_action(rule.pick(optional))
 
 
 def random_action(state: RoundState, rng: Random) -> int:

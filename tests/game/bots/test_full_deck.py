@@ -27,13 +27,8 @@ def played_round(table, seed: int, plays: int) -> RoundState:
             state = state.apply(legal[0] if state.high_bid == 0 else legal[-1])  # bid, then pass
         elif state.phase() is Phase.EXCHANGE:
             rule = state.discard_rule()
-            chosen = rule.must
-            for card in rng.sample(
-                [c for c in range(54) if (rule.may & ~rule.must) >> c & 1],
-                rule.count - rule.must.bit_count(),
-            ):
-                chosen |= 1 << card
-            state = state.apply(discard_action(chosen))
+            spare = rng.sample(cards_of(rule.optional), rule.count - rule.must.bit_count())
+            state = state.apply(discard_action(rule.pick(spare)))
         else:
             state = state.apply(rng.choice(state.legal_actions()))
     for _ in range(plays):

@@ -188,11 +188,8 @@ def family_endgame(table, seed: int, cards_left: int) -> RoundState:
         state = state.apply(rng.choice(state.legal_actions()))  # trump
         while state.phase() is Phase.EXCHANGE:
             rule = state.discard_rule()
-            chosen = rule.must
-            spare = cards_of(rule.may & ~rule.must)
-            for card in rng.sample(spare, rule.count - rule.must.bit_count()):
-                chosen |= 1 << card
-            state = state.apply(discard_action(chosen))
+            spare = rng.sample(cards_of(rule.optional), rule.count - rule.must.bit_count())
+            state = state.apply(discard_action(rule.pick(spare)))
         stop = (6 - cards_left) * players + rng.randrange(players)
         for _ in range(stop):
             state = state.apply(rng.choice(state.legal_actions()))

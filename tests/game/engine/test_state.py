@@ -314,10 +314,7 @@ def names(mask: int) -> list[str]:
 def plain_discard(state: RoundState) -> int:
     """The discard of the first cards the rule allows (its musts first)."""
     rule = state.discard_rule()
-    chosen = rule.must
-    for card in cards_of(rule.may & ~rule.must)[: rule.count - rule.must.bit_count()]:
-        chosen |= 1 << card
-    return discard_action(chosen)
+    return discard_action(rule.pick(cards_of(rule.optional)))
 
 
 def test_a_classic_deal_is_nine_cards_each_and_the_bidder_names_trump_after_the_auction():

@@ -33,12 +33,9 @@ def setups(draw) -> MatchSetup:
 
 def random_discard(state: RoundState, rng: Random) -> int:
     rule = state.discard_rule()
-    optional = cards_of(rule.may & ~rule.must)
+    optional = cards_of(rule.optional)
     rng.shuffle(optional)
-    chosen = rule.must
-    for card in optional[: rule.count - rule.must.bit_count()]:
-        chosen |= 1 << card
-    return discard_action(chosen)
+    return discard_action(rule.pick(optional))
 
 
 def random_action(state: RoundState, rng: Random) -> int:
