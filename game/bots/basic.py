@@ -92,7 +92,7 @@ class GreedyBot:
             return _family_bid(view, legal)
         if view.phase is Phase.TRUMP:
             return trump_action(family_strength(view.hand, view.rules)[1])
-        return _family_play(view, legal)
+        return family_play(view, legal)
 
     def _bid(self, view: SeatView, legal: Sequence[int]) -> int:
         estimate, _ = hand_strength(view.hand, view.players)
@@ -211,7 +211,7 @@ def _family_discard(view: SeatView) -> int:
     return discard_action(rule.pick(sorted(cards_of(rule.optional), key=keep_value)))
 
 
-def _family_play(view: SeatView, legal: Sequence[int]) -> int:
+def family_play(view: SeatView, legal: Sequence[int]) -> int:
     trumps = view.trumps
     strength = trumps.strength
     protected = trumps.point_cards & ~(1 << view.trump * 13)  # the two scores for its player

@@ -42,6 +42,7 @@ from .auction import Auction, evidence, finish, limits, standing
 from .basic import GreedyBot
 from .full_deck import choose_card as choose_full_deck_card
 from .hand_model import hand_model
+from .rollouts import choose as choose_before_play
 from .sampling import knowledge
 from .valuation import (
     Situation,
@@ -145,14 +146,13 @@ class ExpertBot:
         return analysis.best
 
     def _choose_full_deck(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
-        """Card play by sampled deals solved in Python; the auction, trump and the discard by
-        greedy's rules until the search prices them (issue 37)."""
-        if view.phase is Phase.PLAY and len(legal) > 1:
-            card, _ = choose_full_deck_card(
-                view, legal, rng, budget_ms=self.budget_ms, max_deals=self.max_deals
-            )
-            if card is not None:
-                return card
+        """Card play by sampled deals, solved while that is quick and played out after;
+        the auction, naming trump and the discard by playing each choice out."""
+        if len(legal) > 1 or view.phase is Phase.EXCHANGE:
+            choose = choose_full_deck_card if view.phase is Phase.PLAY else choose_before_play
+            choice, _ = choose(view, legal, rng, budget_ms=self.budget_ms, max_deals=self.max_deals)
+            if choice is not None:
+                return choice
         return GreedyBot().choose(view, legal, rng)
 
     def analyse(

@@ -17,33 +17,73 @@ from collections.abc import Sequence
 from random import Random
 
 from game.engine.knowledge import NoConsistentDeal, deal_among
-from game.engine.solver import Position, SearchStats, SearchTimeout, Utility, action_values
+from game.engine.solver import (
+    Position,
+    SearchStats,
+    SearchTimeout,
+    Utility,
+    action_values,
+    advance,
+)
 from game.engine.view import SeatView
 
+from .playout import play_out
+
 HAND_AFTER_EXCHANGE = 6
+# exact solves go on while each takes under this share of the budget
+EXACT_DEALS = 40
+# and no one solve may take more than this share of it
+SOLVE_CAP = 0.1
 
 
 def choose_card(
     view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float, max_deals: int
 ) -> tuple[int | None, int]:
-    """The card with the best mean value over the deals solved within the budget, and how
-    many deals that was (None and 0 when not one was solved in time)."""
-    deadline = time.perf_counter() + budget_ms / 1000
+    """The card with the best mean value over the deals priced within the budget, and how
+    many deals that was (None and 0 when not one was priced in time). Each deal is solved
+    exactly while that is quick; once one solve takes more than its share of the budget
+    the rest of the deals are played out instead (``playout``)."""
+    started = time.perf_counter()
+    deadline = started + budget_ms / 1000
     utility = score_utility(view)
     totals = dict.fromkeys(legal, 0)
     deals = 0
+    solving = True
     while deals < max_deals and time.perf_counter() < deadline:
         try:
             position = sample_position(view, rng)
-            values = action_values(position, utility, SearchStats(deadline=deadline))
-        except (SearchTimeout, NoConsistentDeal):
+        except NoConsistentDeal:
             break
+        cap = min(deadline, time.perf_counter() + SOLVE_CAP * budget_ms / 1000)
+        values = _solved(position, utility, cap) if solving else None
+        if values is None:
+            solving = False
+            values = _played_out(position, utility, legal)
+        elif time.perf_counter() - started > (deals + 1) * budget_ms / 1000 / EXACT_DEALS:
+            solving = False  # slower than EXACT_DEALS deals in the budget: play out the rest
         for card in legal:
             totals[card] += values[card]
         deals += 1
     if not deals:
         return None, 0
     return max(legal, key=lambda card: (totals[card], -card)), deals
+
+
+def _solved(position: Position, utility: Utility, deadline: float) -> dict | None:
+    try:
+        return action_values(position, utility, SearchStats(deadline=deadline))
+    except SearchTimeout:
+        return None
+
+
+def _played_out(position: Position, utility: Utility, legal) -> dict[int, int]:
+    table, side = utility.table, utility.side
+    values = {}
+    for card in legal:
+        raw = play_out(advance(position, card))
+        ours = sum(points for unit, points in enumerate(raw) if unit in side)
+        values[card] = table[ours][sum(raw) - ours]
+    return values
 
 
 def score_utility(view: SeatView) -> Utility:

@@ -1,0 +1,303 @@
+"""The choices before the tricks at a full-deck table, priced by playing them out.
+
+For a bid, the suit to name and the discard, the expert guesses what its seat cannot
+see in ways consistent with what it has seen, builds the round each guess makes
+(``game.engine.worlds``) and plays every choice to the round's end in the same deals,
+greedy's rules at every seat. The choice with the best mean change in the match score
+wins: a rollout of a sound policy prices the alternatives better than the policy picks
+among them. A guess counts as likely as greedy's choices make what the others did in
+the auction and in naming trump (``MISMATCH`` where greedy would have done otherwise).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from random import Random
+
+from game.engine.cards import RANK_OF, SUIT_OF, cards_of
+from game.engine.rules import (
+    PASS,
+    Phase,
+    bid_amount,
+    discard_action,
+    settle_round,
+    trump_action,
+)
+from game.engine.view import SeatView
+from game.engine.worlds import world
+
+from .basic import GreedyBot
+
+POLICY = GreedyBot()
+# how much a guess counts for each public choice greedy would not have made with it
+MISMATCH = 0.35
+# match points a won (or lost) match is worth beyond the round's own
+MATCH_WORTH = 10.0
+# the discards priced at once: the rest are dominated or too unlike greedy's to matter
+MAX_DISCARDS = 10
+# guesses tried for each one that gives the seat's view, before giving up
+GUESS_TRIES = 20
+
+
+@dataclass
+class Prices:
+    """Each choice's weighted total value over the deals played so far."""
+
+    choices: Sequence[int]
+    totals: dict[int, float] = field(init=False)
+    weight: float = 0.0
+    deals: int = 0
+
+    def __post_init__(self) -> None:
+        self.totals = dict.fromkeys(self.choices, 0.0)
+
+    def add(self, values: dict[int, float], weight: float) -> None:
+        for choice, value in values.items():
+            self.totals[choice] += weight * value
+        self.weight += weight
+        self.deals += 1
+
+    def best(self) -> int | None:
+        if not self.weight:
+            return None
+        return max(self.choices, key=lambda c: (self.totals[c], c == PASS))
+
+
+def choose(view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float,
+           max_deals: int) -> tuple[int | None, int]:  # fmt: skip
+    """The best of ``legal`` in the auction, naming trump or the exchange, and the number of
+    deals behind it (None and 0 when no deal was played in time)."""
+    deadline = time.perf_counter() + budget_ms / 1000
+    if view.phase is Phase.AUCTION:
+        prices = _auction(view, legal, rng, deadline, max_deals)
+    else:
+        choices = _discards(view) if view.phase is Phase.EXCHANGE else list(legal)
+        prices = _each(view, choices, rng, deadline, max_deals)
+    return prices.best(), prices.deals
+
+
+def _each(view, choices, rng, deadline, max_deals) -> Prices:
+    """Every choice (a suit to name, a discard) played out in each deal."""
+    prices = Prices(choices)
+    while prices.deals < max_deals and time.perf_counter() < deadline:
+        guess = _guess(view, rng)
+        if guess is None:
+            break
+        start, weight = guess
+        values = {c: _worth(view, _finish(start.apply(c), rng).result) for c in choices}
+        prices.add(values, weight)
+    return prices
+
+
+def _auction(view, legal, rng, deadline, max_deals) -> Prices:
+    """Passing and each bid, in the same deals. A bid nobody overbids is priced as our
+    side leading with the suit that does best over all the deals, so each suit is played
+    out once per deal; a bid that is overbid, and the pass, are played out as they go."""
+    bids = [a for a in legal if a != PASS]
+    prices = Prices(legal)
+    led: list[dict[int, tuple[int, ...]]] = []  # per deal: each suit's points when we lead
+    kept: list[tuple[dict[int, float | None], float]] = []
+    while len(kept) < max_deals and time.perf_counter() < deadline:
+        guess = _guess(view, rng)
+        if guess is None:
+            break
+        start, weight = guess
+        if bids:
+            ours = _close_auction(start.apply(bids[0]), everyone_passes=True)
+            led.append({s: _finish(ours.apply(trump_action(s)), rng).result.raw for s in range(4)})
+        values: dict[int, float | None] = {}
+        for action in legal:
+            after = _close_auction(start.apply(action), everyone_passes=False)
+            ours_to_name = after.phase() is Phase.TRUMP and after.current_player() == view.seat
+            values[action] = None if ours_to_name else _worth(view, _finish(after, rng).result)
+        kept.append((values, weight))
+    suit = _best_suit(view, led, [w for _, w in kept]) if led else None
+    for index, (values, weight) in enumerate(kept):
+        priced = {
+            action: _led_worth(view, led[index][suit], action) if value is None else value
+            for action, value in values.items()
+        }
+        prices.add(priced, weight)
+    return prices
+
+
+def _best_suit(view, led, weights) -> int:
+    def mean_margin(suit: int) -> float:
+        return sum(w * _margin(view, deal[suit]) for deal, w in zip(led, weights, strict=True))
+
+    return max(range(4), key=mean_margin)
+
+
+def _led_worth(view: SeatView, raw: tuple[int, ...], action: int) -> float:
+    scoring = settle_round(
+        scores=view.scores,
+        raw=raw,
+        bidder_unit=view.unit,
+        bid=bid_amount(action),
+        target=view.target,
+        capped=view.rules.non_bidders_capped,
+    )
+    return _score_worth(view, scoring.match_after, scoring.winner)
+
+
+def _margin(view: SeatView, raw: tuple[int, ...]) -> float:
+    others = [points for unit, points in enumerate(raw) if unit != view.unit]
+    return raw[view.unit] - sum(others) / len(others)
+
+
+def _worth(view: SeatView, result) -> float:
+    if result.redeal:
+        return 0.0
+    return _score_worth(view, result.match_after, result.winner)
+
+
+def _score_worth(view: SeatView, after: tuple[int, ...], winner: int | None) -> float:
+    """Our change in the match score less the others' on average, a match won or lost
+    counted in full."""
+    gains = tuple(a - b for a, b in zip(after, view.scores, strict=True))
+    value = _margin(view, gains)
+    if winner is not None:
+        value += MATCH_WORTH if winner == view.unit else -MATCH_WORTH
+    return value
+
+
+# --- Playing a world out ----------------------------------------------------------------
+
+
+def _close_auction(state, *, everyone_passes: bool):
+    while state.phase() is Phase.AUCTION:
+        if everyone_passes:
+            state = state.apply(PASS)
+        else:
+            state = state.apply(_policy(state.view_for(state.current_player())))
+    return state
+
+
+def _finish(state, rng: Random):
+    while (seat := state.current_player()) is not None:
+        state = state.apply(_policy(state.view_for(seat), rng))
+    return state
+
+
+def _policy(view: SeatView, rng: Random | None = None) -> int:
+    return POLICY.choose(view, view.legal_actions(), rng)
+
+
+# --- Guessing what the seat cannot see -----------------------------------------------------
+
+
+def _guess(view: SeatView, rng: Random):
+    """A world consistent with the view at its decision, and how likely the others'
+    public choices make it; None if no guess fits within a few tries."""
+    for _ in range(GUESS_TRIES):
+        dealt_pack = _deal(view, rng)
+        if dealt_pack is None:
+            continue
+        evidence = _Evidence()
+        found = world(view, *dealt_pack, discard_for=_policy, observe=evidence)
+        if found is not None:
+            return found, evidence.weight
+    return None
+
+
+class _Evidence:
+    """How likely a guess makes the others' public choices, as greedy would choose."""
+
+    def __init__(self) -> None:
+        self.weight = 1.0
+
+    def __call__(self, seen: SeatView, action: int) -> None:
+        if _policy(seen) != action:
+            self.weight *= MISMATCH
+
+
+def _deal(view: SeatView, rng: Random) -> tuple[list[int], list[int]] | None:
+    """Each seat's dealt cards and the pack, top first: the seat's own as it knows them,
+    the rest shuffled. A seat that discarded every plain card for a fill
+    (``discard_and_fill``) is dealt the trumps its discard's size says it kept."""
+    size = view.hand.bit_count() - view.fill.bit_count()
+    trumps = view.trumps.cards if view.trumps else 0
+    pool = cards_of(view.unseen)
+    rng.shuffle(pool)
+    held = [c for c in pool if trumps >> c & 1]
+    plain = [c for c in pool if not trumps >> c & 1]
+    dealt = [0] * view.players
+    dealt[view.seat] = view.hand & ~view.fill
+    shaped = _kept_trumps(view, size)
+    for seat, count in shaped.items():
+        if len(held) < count or len(plain) < size - count:
+            return None
+        cards = held[:count] + plain[: size - count]
+        del held[:count], plain[: size - count]
+        dealt[seat] = _mask(cards)
+    rest = held + plain
+    rng.shuffle(rest)
+    for seat in range(view.players):
+        if seat != view.seat and seat not in shaped:
+            dealt[seat] = _mask(rest[:size])
+            del rest[:size]
+    filled = sum(count for seat, count in enumerate(view.fill_counts) if seat != view.seat)
+    return dealt, rest[:filled] + cards_of(view.fill) + rest[filled:]
+
+
+def _kept_trumps(view: SeatView, size: int) -> dict[int, int]:
+    """The trumps each seat that has discarded for a fill was dealt (six where it may
+    have held more)."""
+    if view.rules.exchange != "discard_and_fill":
+        return {}
+    return {
+        seat: max(6, size - count) if count <= size - 6 else size - count
+        for seat, count in enumerate(view.discard_counts)
+        if count and seat != view.seat and seat != view.dealer
+    }
+
+
+def _mask(cards: list[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+# --- The discards worth pricing ------------------------------------------------------------
+
+
+def _discards(view: SeatView) -> list[int]:
+    """Discard actions: from each suit (trump apart) the cards a player throws first,
+    in every mix of how many from each suit; the likeliest few by greedy's own order, and
+    greedy's choice among them."""
+    rule, trumps = view.discard_rule, view.trumps
+    need = rule.count - rule.must.bit_count()
+    groups: dict[int, list[int]] = {}
+    for card in cards_of(rule.optional):
+        suit = -1 if trumps.strength[card] >= 0 else SUIT_OF[card]
+        groups.setdefault(suit, []).append(card)
+    for suit, cards in groups.items():
+        cards.sort(key=trumps.strength.__getitem__ if suit < 0 else RANK_OF.__getitem__)
+    mixes = [
+        counts
+        for counts in product(*(range(len(cards) + 1) for cards in groups.values()))
+        if sum(counts) == need
+    ]
+    options = []
+    for counts in mixes:
+        thrown = [c for cards, n in zip(groups.values(), counts, strict=True) for c in cards[:n]]
+        options.append((sum(map(_keep_worth(trumps), thrown)), rule.must | _mask(thrown)))
+    options.sort()
+    chosen = [discard_action(mask) for _, mask in options[:MAX_DISCARDS]]
+    greedy = _policy(view)
+    return chosen if greedy in chosen else [*chosen[:-1], greedy] if chosen else [greedy]
+
+
+def _keep_worth(trumps) -> Callable[[int], int]:
+    """How much a player wants to keep a card: trumps most, then aces and tens, by rank."""
+
+    def worth(card: int) -> int:
+        if trumps.strength[card] >= 0:
+            return 100 + trumps.strength[card]
+        return RANK_OF[card] + (20 if RANK_OF[card] in (8, 12) else 0)
+
+    return worth

@@ -1,0 +1,170 @@
+"""The expert's choices before the tricks at full-deck tables: guesses that fit what the
+seat knows, choices that depend on nothing else, and the plain cases priced right."""
+
+from random import Random
+
+import pytest
+
+from game.bots import make_bot
+from game.bots.basic import GreedyBot
+from game.bots.rollouts import MAX_DISCARDS, _deal, _discards, _guess, choose
+from game.engine.cards import SUIT_OF, card_code, cards_of, parse_card
+from game.engine.rules import PASS, Phase, bid_action, discard_action, trump_action
+from game.engine.state import Deal, IllegalAction, MatchSetup, RoundState, shuffle_deal
+from game.engine.variants import PRESETS
+from tests.game.engine.builders import full_deal
+
+FAMILY = [table for table in PRESETS.values() if not table.is_house]
+GREEDY = GreedyBot()
+
+
+def decisions(table, seed: int) -> list[RoundState]:
+    """Every state of a round before its first card, greedy at every seat but the first
+    bidder, who opens at the lowest bid so that the round is not redealt."""
+    rng = Random(seed)
+    players = 4 if 4 in table.players else max(table.players)
+    setup = MatchSetup.partnerships(players, 2, rules=table)
+    state = RoundState(setup, shuffle_deal(setup, rng.randrange(players), rng))
+    states = []
+    while state.phase() is not Phase.PLAY:
+        states.append(state)
+        view = state.view_for(state.current_player())
+        first = state.phase() is Phase.AUCTION and not view.auction
+        state = state.apply(
+            state.legal_actions()[1] if first else GREEDY.choose(view, view.legal_actions(), rng)
+        )
+    return states
+
+
+@pytest.mark.parametrize("table", FAMILY, ids=lambda t: t.preset)
+@pytest.mark.parametrize("seed", range(3))
+def test_every_guess_fits_what_the_seat_knows(table, seed):
+    for state in decisions(table, seed):
+        seat = state.current_player()
+        view = state.view_for(seat)
+        for index in range(4):
+            dealt, pack = _deal(view, Random(index))
+            assert dealt[seat] == view.hand & ~view.fill
+            others = 0
+            for other, hand in enumerate(dealt):
+                assert hand.bit_count() == state.deal.hands[other].bit_count()
+                if other != seat:
+                    assert not hand & ~view.unseen and not others & hand
+                    others |= hand
+            assert sorted(cards_of(others) + pack) == sorted(cards_of(view.unseen | view.fill))
+            guess = _guess(view, Random(index))
+            assert guess is not None, "a guess that gives the seat's own view"
+            world, weight = guess
+            assert world.view_for(seat) == view and 0 < weight <= 1
+
+
+@pytest.mark.parametrize("table", FAMILY, ids=lambda t: t.preset)
+@pytest.mark.parametrize("seed", range(3))
+def test_the_expert_chooses_legally_before_the_tricks(table, seed):
+    bot = make_bot("expert", budget_ms=1e9, max_deals=3)
+    for state in decisions(table, seed):
+        view = state.view_for(state.current_player())
+        action = bot.choose(view, state.legal_actions(), Random(seed))
+        if view.phase is Phase.EXCHANGE:
+            assert view.discard_rule.allows(action & ~(1 << 64))
+        else:
+            assert action in state.legal_actions()
+
+
+def twin(state: RoundState, seat: int) -> RoundState | None:
+    """The same round with two cards the seat has never seen swapped between two other
+    seats' hands, where the seat's view stays the same (None if no swap does)."""
+    others = [s for s in range(state.setup.players) if s != seat]
+    for a, b in ((a, b) for a in others for b in others if a < b):
+        for x in cards_of(state.hands[a] & state.deal.hands[a]):
+            for y in cards_of(state.hands[b] & state.deal.hands[b]):
+                hands = list(state.deal.hands)
+                hands[a] ^= 1 << x | 1 << y
+                hands[b] ^= 1 << x | 1 << y
+                deal = Deal(state.dealer, tuple(hands), state.deal.hidden, state.deal.pack)
+                copy = RoundState(state.setup, deal, state.scores)
+                try:
+                    for action in state.history:
+                        copy = copy.apply(action)
+                except IllegalAction:
+                    continue
+                if copy.view_for(seat) == state.view_for(seat):
+                    return copy
+    return None
+
+
+@pytest.mark.parametrize("table", FAMILY, ids=lambda t: t.preset)
+@pytest.mark.parametrize("seed", range(3))
+def test_the_choice_before_the_tricks_depends_only_on_the_view(table, seed):
+    bot = make_bot("expert", budget_ms=1e9, max_deals=3)
+    for state in decisions(table, seed + 30):
+        seat = state.current_player()
+        other = twin(state, seat)
+        assert other is not None and other.hands != state.hands
+        first = bot.choose(state.view_for(seat), state.legal_actions(), Random(3))
+        second = bot.choose(other.view_for(seat), other.legal_actions(), Random(3))
+        assert first == second
+
+
+@pytest.mark.parametrize("table", FAMILY, ids=lambda t: t.preset)
+def test_the_discards_priced_are_allowed_distinct_and_include_greedys(table):
+    seen = 0
+    for seed in range(4):
+        for state in decisions(table, seed):
+            if state.phase() is not Phase.EXCHANGE:
+                continue
+            view = state.view_for(state.current_player())
+            options = _discards(view)
+            assert 1 <= len(options) <= MAX_DISCARDS and len(set(options)) == len(options)
+            assert all(view.discard_rule.allows(action & ~(1 << 64)) for action in options)
+            assert GREEDY.choose(view, view.legal_actions(), Random(0)) in options
+            seen += 1
+    assert seen
+
+
+def classic_round(hands: dict[int, list[str]], seed: int = 0) -> RoundState:
+    setup = MatchSetup.partnerships(4, 2, rules=PRESETS["classic"])
+    return RoundState(setup, full_deal(setup, hands, dealer=3, seed=seed))
+
+
+STRONG_SPADES = ["AS", "KS", "QS", "JS", "10S", "2S", "3S", "4H", "5D"]
+NOTHING = ["3H", "4H", "6H", "3D", "4D", "7D", "3C", "5C", "8C"]
+
+
+def test_a_hand_of_top_spades_bids_high_and_names_spades():
+    state = classic_round({0: STRONG_SPADES})
+    view = state.view_for(0)
+    bid, deals = choose(view, state.legal_actions(), Random(1), budget_ms=1e9, max_deals=40)
+    # high, low and the jack are sure: 3 loses nothing to 4 (a made bid scores every point)
+    assert deals == 40 and bid in (bid_action(3), bid_action(4))
+    state = state.apply(bid)
+    for _ in range(3):
+        state = state.apply(PASS)
+    named, _ = choose(
+        state.view_for(0), state.legal_actions(), Random(1), budget_ms=1e9, max_deals=20
+    )
+    assert named == trump_action(SUIT_OF[parse_card("AS")])
+
+
+def test_a_hand_with_no_high_card_passes():
+    state = classic_round({0: NOTHING})
+    view = state.view_for(0)
+    action, _ = choose(view, state.legal_actions(), Random(1), budget_ms=1e9, max_deals=40)
+    assert action == PASS
+
+
+def test_the_discard_keeps_the_aces_and_throws_the_small_plain_cards():
+    hand = ["AS", "KS", "JS", "2S", "AH", "3H", "4D", "AC", "5C"]
+    state = classic_round({0: hand})
+    state = state.apply(bid_action(3))
+    for _ in range(3):
+        state = state.apply(PASS)
+    state = state.apply(trump_action(SUIT_OF[parse_card("AS")]))
+    while state.current_player() != 0:
+        view = state.view_for(state.current_player())
+        state = state.apply(GREEDY.choose(view, view.legal_actions(), Random(0)))
+    view = state.view_for(0)
+    action, _ = choose(view, state.legal_actions(), Random(2), budget_ms=1e9, max_deals=30)
+    kept = view.hand & ~(action & ~(1 << 64))
+    assert action == discard_action(action & ~(1 << 64))
+    assert {"AS", "KS", "JS", "2S", "AH", "AC"} == set(map(card_code, cards_of(kept)))
