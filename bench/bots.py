@@ -1,11 +1,14 @@
 """Bot decision latency at the live-play budget, and how many deals the expert solves.
 
     python bench/bots.py [--rounds 8] [--players 3 4 6 8] [--cutthroat]
+                         [--rules house classic six_handed seven_point]
 
 Even seat counts play as two partnerships, odd ones cutthroat; ``--cutthroat`` seats
-every player for itself at any count. The expert sits at every other seat against greedy
-bots; every decision with more than one legal action is timed. Prints p50/p95/max per
-table size and phase, with the sampled deals solved exactly per decision (p50 and the
+every player for itself at any count. Each preset plays at the seat counts it allows
+among those asked for (at its own where it allows none of them). The expert sits at
+every other seat against greedy bots; every decision with more than one legal action is
+timed. Prints p50/p95/max per table size and phase, with the sampled deals solved
+exactly per decision (at a full-deck table: the deals solved or played out; p50 and the
 fewest; an estimated decision, one for which no deal was solved exactly, counts 0), how
 many were estimated, and which search ran.
 """
@@ -23,8 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.bots import make_bot  # noqa: E402
 from game.bots.basic import GreedyBot  # noqa: E402
+from game.bots.full_deck import choose_card  # noqa: E402
+from game.bots.rollouts import choose as choose_before_play  # noqa: E402
+from game.engine.rules import Phase  # noqa: E402
 from game.engine.solver import native_available  # noqa: E402
 from game.engine.state import MatchSetup, MatchState  # noqa: E402
+from game.engine.variants import PRESETS, Rules  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -32,11 +39,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(players: int, rounds: int, seed: int, cutthroat: bool) -> None:
+def measure(players: int, rounds: int, seed: int, cutthroat: bool, table: Rules) -> None:
     setup = (
-        MatchSetup.partnerships(players, 2)
+        MatchSetup.partnerships(players, 2, rules=table)
         if players % 2 == 0 and not cutthroat
-        else MatchSetup.cutthroat(players)
+        else MatchSetup.cutthroat(players, rules=table)
     )
     expert, greedy = make_bot("expert"), GreedyBot()
     rng = Random(seed)
@@ -51,20 +58,30 @@ def measure(players: int, rounds: int, seed: int, cutthroat: bool) -> None:
         while match.current_player() is not None:
             seat = match.current_player()
             view, legal = match.view_for(seat), match.legal_actions()
-            if seat % 2 == 0 and len(legal) > 1:
-                phase = "auction" if view.bidder is None else f"trick {len(view.trick_winners) + 1}"
+            if seat % 2 == 0 and (len(legal) > 1 or view.phase is Phase.EXCHANGE):
+                phase = _phase(view)
                 started = time.perf_counter()
-                analysis = expert.analyse(view, legal, rng, detailed=False)
-                action = analysis.best if analysis.deals else greedy.choose(view, legal, rng)
+                if table.is_house:
+                    analysis = expert.analyse(view, legal, rng, detailed=False)
+                    action = analysis.best if analysis.deals else greedy.choose(view, legal, rng)
+                    # an estimated analysis solved no deal exactly
+                    solved, guessed = (
+                        (0 if analysis.estimated else analysis.deals),
+                        analysis.estimated,
+                    )
+                else:
+                    action, solved = _full_deck_choice(expert, view, legal, rng)
+                    guessed = False
+                    action = greedy.choose(view, legal, rng) if action is None else action
                 times[phase].append(time.perf_counter() - started)
                 times["all"].append(times[phase][-1])
-                # an estimated analysis solved no deal exactly
-                deals[phase].append(0 if analysis.estimated else analysis.deals)
-                estimated[phase] += analysis.estimated
+                deals[phase].append(solved)
+                estimated[phase] += guessed
             else:
                 action = greedy.choose(view, legal, rng)
             match = match.apply(action, seat)
-    for phase in ["all", "auction"] + [f"trick {n}" for n in range(1, 7)]:
+    print(f"{table.preset}:")
+    for phase in ["all", "auction", "trump", "exchange"] + [f"trick {n}" for n in range(1, 7)]:
         if phase not in times:
             continue
         ms = [t * 1e3 for t in times[phase]]
@@ -81,18 +98,35 @@ def measure(players: int, rounds: int, seed: int, cutthroat: bool) -> None:
         )
 
 
+def _phase(view) -> str:
+    if view.phase is Phase.PLAY:
+        return f"trick {len(view.trick_winners) + 1}"
+    return view.phase.name.lower()
+
+
+def _full_deck_choice(expert, view, legal, rng):
+    """The expert's choice at a full-deck table and the deals behind it (played out or
+    solved)."""
+    choose = choose_card if view.phase is Phase.PLAY else choose_before_play
+    return choose(view, legal, rng, budget_ms=expert.budget_ms, max_deals=expert.max_deals)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 6, 8])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cutthroat", action="store_true", help="every seat for itself")
+    parser.add_argument("--rules", nargs="+", default=["house"], choices=sorted(PRESETS))
     args = parser.parse_args()
     search = "native core" if native_available() else "Python (no native core)"
     expert = make_bot("expert")
     print(f"expert budget {expert.budget_ms:.0f} ms, at most {expert.max_deals} deals; {search}")
-    for players in args.players:
-        measure(players, args.rounds, args.seed, args.cutthroat)
+    for name in args.rules:
+        table = PRESETS[name]
+        counts = [n for n in args.players if table.allows_players(n)] or [max(table.players)]
+        for players in counts:
+            measure(players, args.rounds, args.seed, args.cutthroat, table)
 
 
 if __name__ == "__main__":

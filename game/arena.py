@@ -63,7 +63,7 @@ def play(
     setup: MatchSetup, game: Game, bot_options: dict | None = None, keep_record: bool = False
 ) -> Outcome:
     options = bot_options or {}
-    bots = {name: make_bot(name, **options.get(name, {})) for name in set(game.lineup)}
+    bots = {name: bot_of(name, options.get(name, {})) for name in set(game.lineup)}
     deals = Random(game.seed)  # the same deals whatever the bots do
     choices = Random(f"{game.seed}/{'/'.join(game.lineup)}")
     seat_bot = [game.lineup[setup.unit_of[seat]] for seat in range(setup.players)]
@@ -105,6 +105,15 @@ def _outcome(setup, game, match: MatchState, latencies, keep_record) -> Outcome:
         latencies=latencies,
         record=record.dumps(match) if keep_record else None,
     )
+
+
+def bot_of(name: str, options: dict):
+    """The bot a lineup names: a level, or a searching level at its own budget in
+    milliseconds (``expert@25``)."""
+    level, _, budget = name.partition("@")
+    if budget:
+        options = {**options, "budget_ms": float(budget)}
+    return make_bot(level, **options)
 
 
 def wilson_interval(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:

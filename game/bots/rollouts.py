@@ -26,10 +26,12 @@ from game.engine.rules import (
     settle_round,
     trump_action,
 )
+from game.engine.solver import Position
 from game.engine.view import SeatView
 from game.engine.worlds import world
 
 from .basic import GreedyBot
+from .playout import play_out
 
 POLICY = GreedyBot()
 # how much a guess counts for each public choice greedy would not have made with it
@@ -87,7 +89,7 @@ def _each(view, choices, rng, deadline, max_deals) -> Prices:
         if guess is None:
             break
         start, weight = guess
-        values = {c: _worth(view, _finish(start.apply(c), rng).result) for c in choices}
+        values = {c: _worth(view, _play_out(start.apply(c), rng)) for c in choices}
         prices.add(values, weight)
     return prices
 
@@ -107,17 +109,19 @@ def _auction(view, legal, rng, deadline, max_deals) -> Prices:
         start, weight = guess
         if bids:
             ours = _close_auction(start.apply(bids[0]), everyone_passes=True)
-            led.append({s: _finish(ours.apply(trump_action(s)), rng).result.raw for s in range(4)})
+            led.append({s: _play_out(ours.apply(trump_action(s)), rng)[0] for s in range(4)})
         values: dict[int, float | None] = {}
         for action in legal:
             after = _close_auction(start.apply(action), everyone_passes=False)
             ours_to_name = after.phase() is Phase.TRUMP and after.current_player() == view.seat
-            values[action] = None if ours_to_name else _worth(view, _finish(after, rng).result)
+            values[action] = None if ours_to_name else _worth(view, _play_out(after, rng))
         kept.append((values, weight))
     suit = _best_suit(view, led, [w for _, w in kept]) if led else None
     for index, (values, weight) in enumerate(kept):
         priced = {
-            action: _led_worth(view, led[index][suit], action) if value is None else value
+            action: _worth(view, (led[index][suit], view.unit, bid_amount(action)))
+            if value is None
+            else value
             for action, value in values.items()
         }
         prices.add(priced, weight)
@@ -131,27 +135,26 @@ def _best_suit(view, led, weights) -> int:
     return max(range(4), key=mean_margin)
 
 
-def _led_worth(view: SeatView, raw: tuple[int, ...], action: int) -> float:
-    scoring = settle_round(
-        scores=view.scores,
-        raw=raw,
-        bidder_unit=view.unit,
-        bid=bid_amount(action),
-        target=view.target,
-        capped=view.rules.non_bidders_capped,
-    )
-    return _score_worth(view, scoring.match_after, scoring.winner)
-
-
 def _margin(view: SeatView, raw: tuple[int, ...]) -> float:
     others = [points for unit, points in enumerate(raw) if unit != view.unit]
     return raw[view.unit] - sum(others) / len(others)
 
 
-def _worth(view: SeatView, result) -> float:
-    if result.redeal:
+def _worth(view: SeatView, outcome: tuple[tuple[int, ...], int, int] | None) -> float:
+    """What a round's outcome (each unit's points, the bidder's unit and the bid; None for
+    a redeal) is worth to the seat's unit."""
+    if outcome is None:
         return 0.0
-    return _score_worth(view, result.match_after, result.winner)
+    raw, bidder_unit, bid = outcome
+    scoring = settle_round(
+        scores=view.scores,
+        raw=raw,
+        bidder_unit=bidder_unit,
+        bid=bid,
+        target=view.target,
+        capped=view.rules.non_bidders_capped,
+    )
+    return _score_worth(view, scoring.match_after, scoring.winner)
 
 
 def _score_worth(view: SeatView, after: tuple[int, ...], winner: int | None) -> float:
@@ -176,10 +179,24 @@ def _close_auction(state, *, everyone_passes: bool):
     return state
 
 
-def _finish(state, rng: Random):
-    while (seat := state.current_player()) is not None:
-        state = state.apply(_policy(state.view_for(seat), rng))
-    return state
+def _play_out(state, rng: Random) -> tuple[tuple[int, ...], int, int] | None:
+    """Each unit's points, the bidder's unit and the bid once the world is played to its
+    end (None if it is redealt): the engine up to the first card, then ``playout``."""
+    while state.phase() not in (Phase.PLAY, Phase.OVER):
+        state = state.apply(_policy(state.view_for(state.current_player()), rng))
+    if state.phase() is Phase.OVER:
+        return None
+    views = [state.view_for(seat) for seat in range(state.setup.players)]
+    first = views[0]
+    position = Position(
+        unit_of=first.unit_of,
+        hands=tuple(v.hand for v in views),
+        dealt=tuple(v.hand for v in views),
+        trump=first.trump,
+        leader=first.leader,
+        table=first.rules,
+    )
+    return play_out(position), first.unit_of[first.bidder], first.bid
 
 
 def _policy(view: SeatView, rng: Random | None = None) -> int:

@@ -2,7 +2,8 @@
 
 import json
 
-from django.core.management import call_command
+import pytest
+from django.core.management import CommandError, call_command
 
 from game import arena
 from game.engine import record
@@ -69,3 +70,14 @@ def test_the_arena_command_prints_one_json_summary_per_bot(tmp_path, capsys):
     assert summary["greedy"]["wins"] + summary["random"]["wins"] <= 4
     lines = records.read_text().splitlines()
     assert len(lines) == 4 and all("error" not in record.replay(line) for line in lines)
+
+
+def test_a_lineup_may_name_the_expert_at_its_own_budget():
+    assert arena.bot_of("expert@25", {"budget_ms": 250}).budget_ms == 25.0
+    assert arena.bot_of("expert", {"budget_ms": 250}).budget_ms == 250
+    assert arena.bot_of("greedy", {}).name == "greedy"
+
+
+def test_the_arena_command_refuses_a_budget_for_a_bot_that_does_not_search():
+    with pytest.raises(CommandError, match="greedy@5"):
+        call_command("arena", "--bots", "expert,greedy@5", "--matches", "1")

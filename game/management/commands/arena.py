@@ -14,12 +14,21 @@ from game.engine import variants
 from game.engine.state import MatchSetup
 
 
+def _known(name: str) -> bool:
+    level, at, budget = name.partition("@")
+    if not at:
+        return level in LEVELS
+    return level.startswith("expert") and level in LEVELS and budget.replace(".", "", 1).isdigit()
+
+
 class Command(BaseCommand):
     help = "Play bots against each other over full matches and report how each did."
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--bots", default="expert,greedy", help="comma list: " + ",".join(LEVELS)
+            "--bots",
+            default="expert,greedy",
+            help="comma list of " + ", ".join(LEVELS) + "; expert@25 is the expert at 25 ms",
         )
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument(
@@ -50,12 +59,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         bots = [name.strip() for name in opts["bots"].split(",") if name.strip()]
-        unknown = [name for name in bots if name not in LEVELS]
+        unknown = [name for name in bots if not _known(name)]
         if unknown or not bots:
             raise CommandError(f"unknown bot {unknown}; choose from {', '.join(LEVELS)}")
         setup = self._setup(opts)
         budget = {"budget_ms": opts["budget_ms"]} if opts["budget_ms"] else {}
-        options = {name: budget for name in bots if name.startswith("expert")}
+        options = {name: budget for name in bots if name.startswith("expert") and "@" not in name}
         games = arena.schedule(bots, setup.units, opts["matches"], opts["fair"], opts["seed"])
         play = partial(arena.play, setup, bot_options=options, keep_record=bool(opts["records"]))
         outcomes = self._run(play, games, opts["workers"])
@@ -112,7 +121,7 @@ class Command(BaseCommand):
             bids = "n/a" if s["bid_success"] is None else f"{s['bid_success']:.0%}"
             average = "n/a" if s["average_bid"] is None else f"{s['average_bid']:.2f}"
             self.stdout.write(
-                f"{name:>9}: won {s['wins']}/{s['matches']} = {s['win_rate']:.1%} "
+                f"{name:>11}: won {s['wins']}/{s['matches']} = {s['win_rate']:.1%} "
                 f"(95% {low:.1%}-{high:.1%}), {s['points_per_round']:.2f} points/round, "
                 f"auctions won {s['auctions_won']:.0%} at {average} on average, "
                 f"bids made {bids}, decision p50 {s['latency_ms_p50']:.1f} ms "
