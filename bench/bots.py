@@ -26,8 +26,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.bots import make_bot  # noqa: E402
 from game.bots.basic import GreedyBot  # noqa: E402
-from game.bots.full_deck import choose_card  # noqa: E402
-from game.bots.rollouts import choose as choose_before_play  # noqa: E402
 from game.engine.rules import Phase  # noqa: E402
 from game.engine.solver import native_available  # noqa: E402
 from game.engine.state import MatchSetup, MatchState  # noqa: E402
@@ -107,8 +105,8 @@ def _phase(view) -> str:
 def _full_deck_choice(expert, view, legal, rng):
     """The expert's choice at a full-deck table and the deals behind it (played out or
     solved)."""
-    choose = choose_card if view.phase is Phase.PLAY else choose_before_play
-    return choose(view, legal, rng, budget_ms=expert.budget_ms, max_deals=expert.max_deals)
+    prices = expert._price_full_deck(view, legal, rng)
+    return prices.best(), prices.deals
 
 
 def main() -> None:

@@ -40,9 +40,10 @@ from game.engine.view import SeatView
 
 from .auction import Auction, evidence, finish, limits, standing
 from .basic import GreedyBot
-from .full_deck import choose_card as choose_full_deck_card
+from .full_deck import price_cards
 from .hand_model import hand_model
-from .rollouts import choose as choose_before_play
+from .pricing import Prices, mean_and_se, mean_of, weighted_mean_and_se, weighted_mean_of
+from .rollouts import price as price_before_play
 from .sampling import knowledge
 from .valuation import (
     Situation,
@@ -72,10 +73,6 @@ ESTIMATE_SHARE = 0.15
 # again each time their number has grown by half.
 SETTLE_FIRST = 16
 SETTLE_GROWTH = 1.5
-
-
-class NotAnalysed(ValueError):
-    """A position the expert cannot analyse yet (a table of the Smear family)."""
 
 
 @dataclass(frozen=True)
@@ -149,11 +146,14 @@ class ExpertBot:
         """Card play by sampled deals, solved while that is quick and played out after;
         the auction, naming trump and the discard by playing each choice out."""
         if len(legal) > 1 or view.phase is Phase.EXCHANGE:
-            choose = choose_full_deck_card if view.phase is Phase.PLAY else choose_before_play
-            choice, _ = choose(view, legal, rng, budget_ms=self.budget_ms, max_deals=self.max_deals)
+            choice = self._price_full_deck(view, legal, rng).best()
             if choice is not None:
                 return choice
         return GreedyBot().choose(view, legal, rng)
+
+    def _price_full_deck(self, view: SeatView, legal: Sequence[int], rng: Random) -> Prices:
+        price = price_cards if view.phase is Phase.PLAY else price_before_play
+        return price(view, legal, rng, budget_ms=self.budget_ms, max_deals=self.max_deals)
 
     def analyse(
         self,
@@ -169,15 +169,34 @@ class ExpertBot:
         if given, is shown the analysis so far at checkpoints (SETTLE_FIRST deals, then
         half as many again each time) with the number of deals the budget is expected to
         reach at the pace so far: once it says the figures answer its question, the
-        analysis ends there, with fewer deals than ``max_deals``."""
+        analysis ends there, with fewer deals than ``max_deals``. At a full-deck table
+        neither applies: every choice is priced as in play (``_analyse_full_deck``)."""
         if not view.rules.is_house:
-            raise NotAnalysed(f"the expert analyses the house rules only, not {view.rules.preset}")
+            return self._analyse_full_deck(view, legal, rng)
         deadline = time.perf_counter() + self.budget_ms / 1000
         if view.bidder is None and self.version < 2:
             return self._analyse_auction_v1(view, legal, rng, deadline)
         if view.bidder is None:
             return self._analyse_auction(view, legal, rng, deadline, settled)
         return self._analyse_play(view, legal, rng, deadline, detailed, settled)
+
+    def _analyse_full_deck(self, view: SeatView, legal: Sequence[int], rng: Random) -> Analysis:
+        """A full-deck table's choices as priced for play: each one's mean change in the
+        match score over the deals (``full_deck``, ``rollouts``), without points, bid
+        chances or a line."""
+        prices = self._price_full_deck(view, legal, rng)
+        actions = tuple(
+            ActionStats(action, value, error, points=None, made=None, margin_se=lead_error)
+            for action, value, error, lead_error in prices.figures()
+        )
+        return Analysis(
+            seat=view.seat,
+            actions=actions,
+            deals=prices.deals,
+            complete=prices.deals >= self.max_deals,
+            line=(),
+            line_deal=(),
+        )
 
     # --- Card play ----------------------------------------------------------------
 
@@ -296,7 +315,7 @@ class ExpertBot:
             situation = Situation(view.unit, view.unit, amount, view.scores, view.target)
             # the search counts only our points; a round holds about five, the rest theirs
             values = [match_value(situation, ours, max(0, 5 - ours)) for ours in outcomes]
-            mean, se = _mean_se(values)
+            mean, se = mean_and_se(values)
             if partner_holds_bid:
                 mean -= self.bid_margin  # raising a partner only adds risk
             stats.append(
@@ -304,7 +323,7 @@ class ExpertBot:
                     action,
                     mean,
                     se,
-                    (_mean(outcomes), _mean([max(0, 5 - ours) for ours in outcomes])),
+                    (mean_of(outcomes), mean_of([max(0, 5 - ours) for ours in outcomes])),
                     sum(ours >= amount for ours in outcomes) / len(outcomes),
                 )
             )
@@ -492,9 +511,9 @@ class _AuctionTable:
             ours.append(mine)
             theirs.append(bidder_points + defender_points - mine)
             cases.append((situation.we_bid, end, bidder_points >= end.high, bidder_points))
-        mean, se = _weighted_mean_se(values, self.weights)
+        mean, se = weighted_mean_and_se(values, self.weights)
         outcome = self._outcome(action, cases)
-        points = (_weighted_mean(ours, self.weights), _weighted_mean(theirs, self.weights))
+        points = (weighted_mean_of(ours, self.weights), weighted_mean_of(theirs, self.weights))
         return ActionStats(action, mean, se, points, outcome.made, outcome), values
 
     def _outcome(self, action: int, cases) -> AuctionOutcome:
@@ -513,11 +532,11 @@ class _AuctionTable:
         return AuctionOutcome(
             lead=sum(wt for wt, _ in ours) / total,
             outbid=outbid / total if is_bid(action) else 0.0,
-            winning_bid=_weighted_mean([end.high for _, end, _, _ in cases], weights),
+            winning_bid=weighted_mean_of([end.high for _, end, _, _ in cases], weights),
             made=_share(ours),
             others_made=_share([(wt, made) for wt, made, _ in others]),
             others_points=(
-                _weighted_mean([p for _, _, p in others], [wt for wt, _, _ in others])
+                weighted_mean_of([p for _, _, p in others], [wt for wt, _, _ in others])
                 if others
                 else None
             ),
@@ -552,26 +571,6 @@ def _share(cases: list[tuple[float, bool]]) -> float | None:
     return sum(wt for wt, yes in cases if yes) / total if total > 0 else None
 
 
-def _weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
-    total = sum(weights)
-    if total <= 0:
-        return _mean(values)
-    return sum(v * w for v, w in zip(values, weights, strict=True)) / total
-
-
-def _weighted_mean_se(values: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
-    """The weighted mean and its standard error, over the deals' effective number."""
-    total = sum(weights)
-    if total <= 0:
-        return _mean_se(values)
-    mean = _weighted_mean(values, weights)
-    effective = total * total / sum(w * w for w in weights)
-    if effective < 2:
-        return mean, 0.0
-    variance = sum(w * (v - mean) ** 2 for v, w in zip(values, weights, strict=True)) / total
-    return mean, math.sqrt(variance / effective)
-
-
 def _play_stats(batch: SampledSolve, legal, read, situation: Situation) -> tuple[ActionStats, ...]:
     """Each legal card's figures over the batch's deals, best first."""
     column = {card: i for i, card in enumerate(batch.cards)}
@@ -592,9 +591,9 @@ def _with_margins(priced: list[tuple[ActionStats, list[float]]], weights) -> tup
     for action_stats, values in priced:
         differences = [b - v for b, v in zip(best, values, strict=True)]
         if weights is None:
-            _, error = _mean_se(differences)
+            _, error = mean_and_se(differences)
         else:
-            _, error = _weighted_mean_se(differences, weights)
+            _, error = weighted_mean_and_se(differences, weights)
         stats.append(replace(action_stats, margin_se=error))
     return tuple(stats)
 
@@ -616,26 +615,12 @@ def _summarise(
 ) -> tuple[ActionStats, list[float]]:
     """The card's figures, and its value deal by deal."""
     values = [m for m, _, _, _ in rows]
-    mean, se = _mean_se(values)
+    mean, se = mean_and_se(values)
     if not rows or rows[0][1] is None:
         return ActionStats(action, mean, se, None, None), values
     made = sum(bidder >= situation.bid for _, _, _, bidder in rows) / len(rows)
-    points = (_mean([o for _, o, _, _ in rows]), _mean([t for _, _, t, _ in rows]))
+    points = (mean_of([o for _, o, _, _ in rows]), mean_of([t for _, _, t, _ in rows]))
     return ActionStats(action, mean, se, points, made), values
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
-
-
-def _mean_se(values: Sequence[float]) -> tuple[float, float]:
-    if not values:
-        return 0.0, 0.0
-    mean = _mean(values)
-    if len(values) < 2:
-        return mean, 0.0
-    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    return mean, math.sqrt(variance / len(values))
 
 
 def _line(position: Position, first: int, utility) -> tuple[tuple[int, int], ...]:

@@ -28,6 +28,7 @@ from game.engine.solver import (
 from game.engine.view import SeatView
 
 from .playout import play_out
+from .pricing import Prices
 
 HAND_AFTER_EXCHANGE = 6
 # exact solves go on while each takes under this share of the budget
@@ -36,20 +37,18 @@ EXACT_DEALS = 40
 SOLVE_CAP = 0.1
 
 
-def choose_card(
+def price_cards(
     view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float, max_deals: int
-) -> tuple[int | None, int]:
-    """The card with the best mean value over the deals priced within the budget, and how
-    many deals that was (None and 0 when not one was priced in time). Each deal is solved
-    exactly while that is quick; once one solve takes more than its share of the budget
-    the rest of the deals are played out instead (``playout``)."""
+) -> Prices:
+    """Each legal card's value over the deals priced within the budget. Each deal is
+    solved exactly while that is quick; once one solve takes more than its share of the
+    budget the rest of the deals are played out instead (``playout``)."""
     started = time.perf_counter()
     deadline = started + budget_ms / 1000
     utility = score_utility(view)
-    totals = dict.fromkeys(legal, 0)
-    deals = 0
+    prices = Prices(sorted(legal))
     solving = True
-    while deals < max_deals and time.perf_counter() < deadline:
+    while prices.deals < max_deals and time.perf_counter() < deadline:
         try:
             position = sample_position(view, rng)
         except NoConsistentDeal:
@@ -59,14 +58,10 @@ def choose_card(
         if values is None:
             solving = False
             values = _played_out(position, utility, legal)
-        elif time.perf_counter() - started > (deals + 1) * budget_ms / 1000 / EXACT_DEALS:
+        elif time.perf_counter() - started > (prices.deals + 1) * budget_ms / 1000 / EXACT_DEALS:
             solving = False  # slower than EXACT_DEALS deals in the budget: play out the rest
-        for card in legal:
-            totals[card] += values[card]
-        deals += 1
-    if not deals:
-        return None, 0
-    return max(legal, key=lambda card: (totals[card], -card)), deals
+        prices.add(values)
+    return prices
 
 
 def _solved(position: Position, utility: Utility, deadline: float) -> dict | None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from itertools import product
 from random import Random
 
@@ -32,6 +31,7 @@ from game.engine.worlds import world
 
 from .basic import GreedyBot
 from .playout import play_out
+from .pricing import Prices
 
 POLICY = GreedyBot()
 # how much a guess counts for each public choice greedy would not have made with it
@@ -44,41 +44,17 @@ MAX_DISCARDS = 10
 GUESS_TRIES = 20
 
 
-@dataclass
-class Prices:
-    """Each choice's weighted total value over the deals played so far."""
-
-    choices: Sequence[int]
-    totals: dict[int, float] = field(init=False)
-    weight: float = 0.0
-    deals: int = 0
-
-    def __post_init__(self) -> None:
-        self.totals = dict.fromkeys(self.choices, 0.0)
-
-    def add(self, values: dict[int, float], weight: float) -> None:
-        for choice, value in values.items():
-            self.totals[choice] += weight * value
-        self.weight += weight
-        self.deals += 1
-
-    def best(self) -> int | None:
-        if not self.weight:
-            return None
-        return max(self.choices, key=lambda c: (self.totals[c], c == PASS))
-
-
-def choose(view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float,
-           max_deals: int) -> tuple[int | None, int]:  # fmt: skip
-    """The best of ``legal`` in the auction, naming trump or the exchange, and the number of
-    deals behind it (None and 0 when no deal was played in time)."""
+def price(view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float,
+          max_deals: int) -> Prices:  # fmt: skip
+    """The choices in the auction (``legal``), in naming trump (``legal``) or in the
+    exchange (the discards worth pricing), each priced over the same deals."""
     deadline = time.perf_counter() + budget_ms / 1000
     if view.phase is Phase.AUCTION:
         prices = _auction(view, legal, rng, deadline, max_deals)
     else:
         choices = _discards(view) if view.phase is Phase.EXCHANGE else list(legal)
         prices = _each(view, choices, rng, deadline, max_deals)
-    return prices.best(), prices.deals
+    return prices
 
 
 def _each(view, choices, rng, deadline, max_deals) -> Prices:

@@ -10,6 +10,8 @@ from game.bots.expert import ExpertBot, _play_stats
 from game.engine.rules import PASS, bid_action, is_bid
 from game.engine.solver import native_available
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from game.engine.variants import PRESETS
+from tests.game.bots.test_rollouts import decisions
 from tests.game.engine.builders import act, auction_won_by, round_with
 from tests.game.engine.test_state import SCRIPT, SCRIPTED_HANDS
 
@@ -159,3 +161,15 @@ def test_the_margins_error_is_paired_over_the_deals_every_card_was_priced_on():
     assert second.value == pytest.approx(best.value - 1.0)
     assert best.margin_se == 0.0 and second.margin_se == pytest.approx(0.0)
     assert best.value_se > 0.5  # each alone is uncertain; their difference is not
+
+
+@pytest.mark.parametrize("preset", ["classic", "six_handed", "seven_point"])
+def test_the_expert_analyses_a_full_deck_choice_as_it_plays_it(preset):
+    bot = ExpertBot(budget_ms=1e9, max_deals=4)
+    for state in decisions(PRESETS[preset], 5)[:6]:
+        view, legal = state.view_for(state.current_player()), state.legal_actions()
+        analysis = bot.analyse(view, legal, Random(9))
+        assert analysis.deals == 4 and analysis.complete
+        values = [stats.value for stats in analysis.actions]
+        assert values == sorted(values, reverse=True)
+        assert analysis.best == bot.choose(view, legal, Random(9))

@@ -7,7 +7,7 @@ import pytest
 
 from game.bots import make_bot
 from game.bots.basic import GreedyBot
-from game.bots.rollouts import MAX_DISCARDS, _deal, _discards, _guess, choose
+from game.bots.rollouts import MAX_DISCARDS, _deal, _discards, _guess, price
 from game.engine.cards import SUIT_OF, card_code, cards_of, parse_card
 from game.engine.rules import PASS, Phase, bid_action, discard_action, trump_action
 from game.engine.state import Deal, IllegalAction, MatchSetup, RoundState, shuffle_deal
@@ -134,22 +134,24 @@ NOTHING = ["3H", "4H", "6H", "3D", "4D", "7D", "3C", "5C", "8C"]
 def test_a_hand_of_top_spades_bids_high_and_names_spades():
     state = classic_round({0: STRONG_SPADES})
     view = state.view_for(0)
-    bid, deals = choose(view, state.legal_actions(), Random(1), budget_ms=1e9, max_deals=40)
+    prices = price(view, state.legal_actions(), Random(1), budget_ms=1e9, max_deals=40)
+    bid, deals = prices.best(), prices.deals
     # high, low and the jack are sure: 3 loses nothing to 4 (a made bid scores every point)
     assert deals == 40 and bid in (bid_action(3), bid_action(4))
     state = state.apply(bid)
     for _ in range(3):
         state = state.apply(PASS)
-    named, _ = choose(
+    named = price(
         state.view_for(0), state.legal_actions(), Random(1), budget_ms=1e9, max_deals=20
-    )
+    ).best()
     assert named == trump_action(SUIT_OF[parse_card("AS")])
 
 
 def test_a_hand_with_no_high_card_passes():
     state = classic_round({0: NOTHING})
     view = state.view_for(0)
-    action, _ = choose(view, state.legal_actions(), Random(1), budget_ms=1e9, max_deals=40)
+    prices = price(view, state.legal_actions(), Random(1), budget_ms=1e9, max_deals=40)
+    action, _ = prices.best(), prices.deals
     assert action == PASS
 
 
@@ -164,7 +166,8 @@ def test_the_discard_keeps_the_aces_and_throws_the_small_plain_cards():
         view = state.view_for(state.current_player())
         state = state.apply(GREEDY.choose(view, view.legal_actions(), Random(0)))
     view = state.view_for(0)
-    action, _ = choose(view, state.legal_actions(), Random(2), budget_ms=1e9, max_deals=30)
+    prices = price(view, state.legal_actions(), Random(2), budget_ms=1e9, max_deals=30)
+    action, _ = prices.best(), prices.deals
     kept = view.hand & ~(action & ~(1 << 64))
     assert action == discard_action(action & ~(1 << 64))
     assert {"AS", "KS", "JS", "2S", "AH", "AC"} == set(map(card_code, cards_of(kept)))
