@@ -189,8 +189,8 @@ def _point_cards(view: PublicView) -> dict[str, tuple[int, ...]]:
     suit = trumps.suit
     ace_two = view.rules.high_low == "ace_two"
     return {
-        "high": (suit * 13 + 12,) if ace_two else (),
-        "low": (suit * 13,) if ace_two else (),
+        "high": (cards.ace_of(suit),) if ace_two else (),
+        "low": (cards.two_of(suit),) if ace_two else (),
         "jack": (cards.jack_of(suit),),
         "jick": (trumps.jick,) if trumps.jick >= 0 else (),
         "joker_high": (cards.JOKER_1,),

@@ -12,9 +12,11 @@ from game.engine.cards import (
     RANK_OF,
     SUIT_MASK,
     SUIT_OF,
+    ace_of,
     cards_of,
     functional_deck,
     jack_of,
+    two_of,
 )
 from game.engine.rules import (
     PASS,
@@ -166,7 +168,7 @@ def family_strength(hand: int, table: Rules) -> tuple[float, int]:
         held = hand & trumps.cards
         if not held:
             continue
-        ace, two = 1 << suit * 13 + 12, 1 << suit * 13
+        ace, two = 1 << ace_of(suit), 1 << two_of(suit)
         estimate = 1.0 if hand & ace else 0.0
         estimate += (1.0 if hand & two else 0.0) if table.high_low == "ace_two" else 0.0
         if hand >> jack_of(suit) & 1:

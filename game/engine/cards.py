@@ -11,6 +11,7 @@ SUITS = "SHDC"
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JACK = RANKS.index("J")
+ACE = RANKS.index("A")
 JOKER_1 = 52
 JOKER_2 = 53
 JOKER_CODES = {JOKER_1: "J1", JOKER_2: "J2"}
@@ -125,6 +126,14 @@ def full_deck(jokers: int) -> int:
 
 def jack_of(suit: int) -> int:
     return suit * 13 + JACK
+
+
+def ace_of(suit: int) -> int:
+    return suit * 13 + ACE
+
+
+def two_of(suit: int) -> int:
+    return suit * 13
 
 
 # the other suit of each suit's colour: spades and clubs are black, hearts and diamonds red

@@ -20,12 +20,14 @@ from .cards import (
     SUIT_MASK,
     SUIT_OF,
     SUITS,
+    ace_of,
     card_code,
     cards_of,
     game_total,
     jack_of,
     jick_of,
     parse_card,
+    two_of,
 )
 from .variants import HOUSE_POINTS, MOST_POINTS
 
@@ -648,7 +650,7 @@ def round_points_full(
 
     suit = trumps.suit
     if ace_two:
-        high, low = played_by(suit * 13 + 12), played_by(suit * 13)
+        high, low = played_by(ace_of(suit)), played_by(two_of(suit))
     else:
         played = [card for card in player if trumps.cards >> card & 1]
         ranked = sorted(played, key=lambda card: trumps.strength[card])

@@ -28,9 +28,11 @@ from .cards import (
     RANK_OF,
     SUIT_MASK,
     SUIT_OF,
+    ace_of,
     cards_of,
     game_total,
     jack_of,
+    two_of,
 )
 from .rules import (
     TrumpSuit,
@@ -551,7 +553,7 @@ def _full_deck_cards(table: Rules, trump: int, in_play: int, dealt: tuple[int, .
     once &= in_play
     dealt_points = tuple(
         seat
-        for name, card in (("high", trump * 13 + 12), ("low", trump * 13))
+        for name, card in (("high", ace_of(trump)), ("low", two_of(trump)))
         if name in names
         for seat, hand in enumerate(dealt)
         if hand >> card & 1
