@@ -103,9 +103,12 @@ sanitize: install
 	$(BIN)/python -c "import smear_native as m, sys; sys.exit('sanitize' not in m.__file__)" \
 		&& $(BIN)/pytest tests/game/engine/test_native.py -q -s -p no:cacheprovider
 
+# ruff, then the layer contracts in pyproject.toml ([tool.importlinter]: the engine imports
+# no Django, the bots no live play, apps only downward); no cache folder is left behind
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache artifacts build $(NATIVE)/build $(NATIVE)/*.egg-info

@@ -2,6 +2,7 @@
 in for an absent person, and a turn that moved on meanwhile."""
 
 import multiprocessing
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import timedelta
@@ -151,8 +152,8 @@ def test_a_person_who_plays_again_gets_the_seat_back():
     Runner(pace_s=0, away_after_s=0, think=None).look(table.pk)
     bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
     match = store.match_for_table(table)
-    if match.current_player() != 0:
-        pytest.skip("the round ended on the stand-in's move")
+    # bots_settle returns only with the guest to act, whatever the deal: nothing to skip
+    assert match.current_player() == 0
 
     play.table_play(table_id=table.pk, seat_owner=GUEST, action=match.legal_actions()[0])
 
@@ -213,13 +214,24 @@ def test_a_stopped_timetable_looks_no_more():
     )
     stored = ActionLog.objects.filter(table=table).count()
     runner = Runner(pace_s=0, away_after_s=FOREVER, think=None)
-    runner.wake(table.pk, at=time.monotonic() + 3600)  # starts the thread, nothing due yet
+    started = _bot_threads_started_by(
+        lambda: runner.wake(table.pk, at=time.monotonic() + 3600)  # nothing due yet
+    )
+    assert started, "the wake started no timetable thread"
     runner.stop()
+    assert not [t for t in started if t.is_alive()]  # stop() joined the timetable thread
 
-    runner.wake(table.pk)  # a bot is due now
-    time.sleep(0.2)
-
+    # a bot is due now; a wake that started a thread again would show it at once, since
+    # Thread.start() returns only once the thread runs: there is nothing to wait out
+    assert not _bot_threads_started_by(lambda: runner.wake(table.pk))
     assert ActionLog.objects.filter(table=table).count() == stored
+
+
+def _bot_threads_started_by(call) -> list[threading.Thread]:
+    """The timetable's and its looks' threads that ``call()`` started and left running."""
+    before = set(threading.enumerate())
+    call()
+    return [t for t in set(threading.enumerate()) - before if t.name.startswith("bot-")]
 
 
 def test_an_away_person_sees_why_and_takes_the_seat_back_from_the_page(client):

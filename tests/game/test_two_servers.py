@@ -29,6 +29,7 @@ pytestmark = pytest.mark.slow
 # a Redis database of this test's own keeps other runs' tables apart
 REDIS_URL = "redis://127.0.0.1:6379/7"
 TIMEOUT = 15  # seconds to wait for any one expected message
+IDLE_S = 12  # longer than two of channels-redis's 5 s blocking reads
 SECTION = re.compile(r'<section id="table"[^>]*data-round="(\d+)" data-index="(\d+)"')
 LEGAL = re.compile(r'name="action" value="([^"]+)"')
 ALERT = re.compile(r'id="table-error"[^>]*role="alert">')  # shown: no ``hidden``
@@ -134,6 +135,7 @@ class Guest:
     states: list[tuple[int, int]] = field(default_factory=list)
     latest: str = ""
     errors: list[str] = field(default_factory=list)
+    heard_at: float = field(default_factory=time.monotonic)  # the last message's arrival
 
     @property
     def at(self) -> tuple[int, int] | None:
@@ -145,6 +147,7 @@ class Guest:
 
     async def read(self) -> None:
         async for message in self.socket:
+            self.heard_at = time.monotonic()
             found = SECTION.search(message)
             if found is None or ALERT.search(message):
                 self.errors.append(message[:300])
@@ -153,13 +156,13 @@ class Guest:
                 self.latest = message
 
 
-async def wait_until(done, what: str, guests: list[Guest]) -> None:
+async def wait_until(done, what: str, guests: list[Guest], timeout: float = TIMEOUT) -> None:
     """Wait for ``done()``, which may look at any guest: it is checked every 20 ms."""
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + timeout
     while not done():
         if time.monotonic() > deadline:
             seen = "; ".join(f"{g.name} at {g.states[-4:]}, legal {g.legal}" for g in guests)
-            raise AssertionError(f"no {what} within {TIMEOUT} s: {seen}")
+            raise AssertionError(f"no {what} within {timeout} s: {seen}")
         await asyncio.sleep(0.02)
 
 
@@ -240,7 +243,14 @@ async def test_a_connection_idle_for_longer_than_the_layers_blocking_read_stays_
         reader = asyncio.create_task(guest.read())
         try:
             await wait_until(lambda: guest.at is not None, "table", [guest])
-            await asyncio.sleep(12)  # no message for two of the layer's 5 s blocking reads
+            # no message for two of the layer's 5 s blocking reads: the bots move first
+            # (the guest is seated with two), and a table that never fell quiet fails here
+            await wait_until(
+                lambda: time.monotonic() - guest.heard_at >= IDLE_S,
+                f"{IDLE_S} s without a message",
+                [guest],
+                timeout=IDLE_S + TIMEOUT,
+            )
             await guest.socket.send("{}")  # answered with an error line, if still connected
             await wait_until(lambda: guest.errors, "answer after the idle time", [guest])
         finally:

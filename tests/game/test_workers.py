@@ -7,9 +7,11 @@ import json
 import multiprocessing
 import os
 import signal
+import sqlite3
 import time
 import urllib.request
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,12 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"  # a zombie has ended: only its exit status is left to collect
+
+
+def moves_stored(tmp_path) -> int:
+    """The moves the server has stored in its SQLite file (read beside it)."""
+    with closing(sqlite3.connect(tmp_path / "db.sqlite3", timeout=10)) as db:
+        return db.execute("SELECT COUNT(*) FROM game_actionlog").fetchone()[0]
 
 
 def busy_server_env(tmp_path) -> tuple[dict, str]:
@@ -90,7 +98,11 @@ def test_a_server_stopped_while_its_bots_think_logs_no_traceback(tmp_path):
     env, code = busy_server_env(tmp_path)
     with serving(env=env, log=tmp_path / "server.log") as server:
         urllib.request.urlopen(f"{server.url}/table/{code}/", timeout=10).read()
-        time.sleep(3)  # the bots play on, thinking in their workers
+        # the bots play on, thinking in their workers: stop the server once they visibly do
+        deadline = time.monotonic() + 60
+        while not (children_of(server.process.pid) and moves_stored(tmp_path) >= 4):
+            assert time.monotonic() < deadline, "the bots never played in their workers"
+            time.sleep(0.1)
 
         server.stop()
 

@@ -411,16 +411,30 @@ def test_a_quick_look_prices_the_opening_lead_as_the_full_analysis_does_without_
     assert all(o.points is None for o in look) and all(o.points is not None for o in detailed)
 
 
+LATER_JOBS = 8  # the first job lasts until this many later ones are done
+_FINISHED: Path | None = None  # where each later job leaves word that it is done
+
+
 def _finish_time(job, budget, keep):
-    if job.seed.endswith("/0"):
-        time.sleep(0.5)  # the first job is the long one
+    finished = time.monotonic()
+    if not job.seed.endswith("/0"):
+        (_FINISHED / job.seed.replace("/", "-")).touch()
+        return finished
+    # the first job is the long one: it ends once the other worker has gone on with later
+    # jobs, and fails the run if that never happens
+    deadline = finished + 60
+    while len(list(_FINISHED.iterdir())) < LATER_JOBS:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {LATER_JOBS} later jobs done while the first ran")
+        time.sleep(0.01)
     return time.monotonic()
 
 
 def test_workers_go_on_with_later_jobs_while_the_first_is_long_and_results_stay_in_order(
-    monkeypatch,
+    monkeypatch, tmp_path
 ):
     monkeypatch.setattr(generation, "run_job", _finish_time)  # the forked workers see it
+    monkeypatch.setitem(globals(), "_FINISHED", tmp_path)  # and this too
     results = generation.job_results(generation.job_stream(0, [3], 0), Budget(), Keep(), 2)
     finished = [next(results) for _ in range(12)]
     results.close()
