@@ -215,8 +215,9 @@ LAST_TRICKS_SHARE = 0.5
 
 # At the full-deck tables every choice is priced by playing it out (game.bots.rollouts,
 # game.bots.full_deck), at much the same cost whatever the kind: the suit named and the
-# discard, new to these tables and few in a round, are always tried; the tricks sampled.
-FAMILY_EXAMINE = {"auction": 0.6, "trump": 1.0, "discard": 1.0, "lead": 0.35, "follow": 0.25}
+# discard, new to these tables and few in a round, are tried most; the auction (a
+# decision at every seat) least, or it would fill the bank.
+FAMILY_EXAMINE = {"auction": 0.2, "trump": 0.6, "discard": 1.0, "lead": 0.5, "follow": 0.35}
 
 
 def examine_rate(view: SeatView) -> float:
