@@ -110,6 +110,7 @@ def review_practise(*, learner: Learner, review: RoundReview, index: int) -> Pos
                 "data": core.to_json(),
                 "phase": core.phase,
                 "players": core.players,
+                "preset": core.preset,
                 "theme_tags": Position.tags_for(core.themes),
                 "tricks": core.tricks_done,
                 "barred": core.barred,
