@@ -258,10 +258,11 @@ class Assessment:
     line_hands: tuple[tuple[str, ...], ...]
 
 
-def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
-    """Price every legal action for the seat to act. Only the view goes in, so the
-    analysis cannot depend on a card the seat has not seen."""
-    analysis, options = price(view, analyst, rng)
+def assess(view: SeatView, analyst: ExpertBot, rng: Random, also: Sequence[int] = ()) -> Assessment:
+    """Price every legal action for the seat to act (and at a discard, the discards in
+    ``also`` with those worth pricing). Only the view goes in, so the analysis cannot
+    depend on a card the seat has not seen."""
+    analysis, options = price(view, analyst, rng, also=also)
     return described(view, analysis, options, analyst, rng)
 
 
@@ -272,6 +273,7 @@ def price(
     keep: Keep | None = None,
     *,
     detailed: bool = True,
+    also: Sequence[int] = (),
 ) -> tuple[Analysis, tuple[Option, ...]]:
     """The analysis of every legal action, and its options as the bank stores them. With
     ``keep`` the analysis ends as soon as its verdict is settled; without ``detailed``
@@ -284,8 +286,9 @@ def price(
     def settled(analysis: Analysis, expected: int) -> bool:
         return keep.settled(options_of(analysis), analysis.deals, expected)
 
+    legal = view.legal_actions() + [a for a in also if a not in view.legal]
     analysis = analyst.analyse(
-        view, view.legal_actions(), rng, detailed=detailed, settled=settled if keep else None
+        view, legal, rng, detailed=detailed, settled=settled if keep else None
     )
     return analysis, options_of(analysis)
 

@@ -15,7 +15,7 @@ from random import Random
 from typing import Any
 
 from game.bots.expert import ExpertBot
-from game.engine.rules import action_code
+from game.engine.rules import Phase, action_code, is_discard
 from game.engine.state import MatchState
 from game.engine.view import SeatView
 
@@ -54,10 +54,19 @@ def moments(match: MatchState, number: int, seat: int) -> list[Moment]:
     before = earlier.start_round(state.deal)
     found = []
     for index, (actor, action) in enumerate(state.seated_history()):
-        if actor == seat and len(before.legal_actions()) > 1:
+        if actor == seat and has_choice(before):
             found.append(Moment(index, before, action))
         before = before.apply(action, actor)
     return found
+
+
+def has_choice(match: MatchState) -> bool:
+    """Whether the seat to act has more than one thing to do: a discard is one action,
+    a choice only where some card may go or stay (the fill's discards are often forced)."""
+    if match.round.phase() is Phase.EXCHANGE:
+        rule = match.round.discard_rule()
+        return rule.optional.bit_count() > rule.count - rule.must.bit_count() > 0
+    return len(match.legal_actions()) > 1
 
 
 @dataclass(frozen=True)
@@ -102,7 +111,9 @@ def review_moment(moment: Moment, analyst: ExpertBot | None = None, seed: str = 
     ``seed`` makes the sampled deals repeatable (the table, round and index, say)."""
     view = moment.view
     analyst = analyst or REVIEW_BUDGET.analyst(view)
-    assessment = assess(view, analyst, Random(f"review/{seed}/{moment.index}"))
+    # the discard made is priced with those the expert would consider, whatever it was
+    also = (moment.action,) if is_discard(moment.action) else ()
+    assessment = assess(view, analyst, Random(f"review/{seed}/{moment.index}"), also)
     position = position_at(moment.before, view.seat, assessment)
     chosen = action_code(moment.action)
     cost, found = grade(position, chosen)
