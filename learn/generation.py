@@ -407,6 +407,7 @@ class Job:
     seed: str
     players: int
     preset: str = "house"  # the table's game (game.engine.variants.PRESETS)
+    kinds: tuple[str, ...] = ()  # the decision kinds examined (decision_kind); none: every one
 
 
 @dataclass(frozen=True)
@@ -439,7 +440,8 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
         view = match.view_for(seat)
         legal = view.legal_actions()
         action, contested = _move(mover, view, legal, moves)
-        if contested and picks.random() < examine_rate(view):
+        wanted = not job.kinds or decision_kind(view) in job.kinds
+        if contested and picks.random() < examine_rate(view) and wanted:
             analysis_started = time.perf_counter()
             kind = f"{job.players}p {decision_kind(view)}"
             examined_kinds[kind] += 1
@@ -508,6 +510,9 @@ def _move(mover: ExpertBot, view: SeatView, legal: list[int], rng: Random) -> tu
     return analysis.best, len(values) > 1 and values[0] > values[1]
 
 
+KINDS = ("auction", "opening", "trump", "discard", "lead", "follow")
+
+
 def decision_kind(view: SeatView) -> str:
     """The phase, with the trump-setting opening lead told apart from later leads."""
     phase = phase_of(view)
@@ -570,7 +575,7 @@ def _line_key(line: bytes) -> tuple[str, str] | None:
 
 
 def job_stream(
-    seed: int, players: Sequence[int], start: int, preset: str = "house"
+    seed: int, players: Sequence[int], start: int, preset: str = "house", kinds=()
 ) -> Iterator[Job]:
     """Jobs with seeds of their own; ``start`` (the bank's size) keeps a resumed run
     from replaying the deals of the run before it. A preset other than the house rules
@@ -578,7 +583,7 @@ def job_stream(
     number = 0
     prefix = f"{seed}" if preset == "house" else f"{preset}/{seed}"
     while True:
-        yield Job(f"{prefix}/{start}/{number}", players[number % len(players)], preset)
+        yield Job(f"{prefix}/{start}/{number}", players[number % len(players)], preset, kinds)
         number += 1
 
 
@@ -617,6 +622,7 @@ def generate(
     workers: int = 1,
     seed: int = 0,
     preset: str = "house",
+    kinds: tuple[str, ...] = (),
     budget: Budget = Budget(),
     keep: Keep = Keep(),
     on_result: Callable[[Progress, int], None] | None = None,
@@ -628,7 +634,7 @@ def generate(
     held = bank.count_of(preset)
     if held >= count:
         return progress
-    jobs = job_stream(seed, players, held, preset)
+    jobs = job_stream(seed, players, held, preset, tuple(kinds))
     results = job_results(jobs, budget, keep, workers)
     with bank.path.open("a", encoding="utf-8") as out, closing(results):
         for result in results:

@@ -5,6 +5,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from learn.generation import Budget, Job, Keep, generate, job_stream, open_bank, run_job
 from learn.positions import Position
@@ -44,3 +46,17 @@ def test_a_bank_counts_each_preset_apart(tmp_path: Path):
     bank = open_bank(path)
     assert bank.count_of("classic") == 2 and bank.count_of("seven_point") == 1
     assert bank.count == 3
+
+
+def test_a_job_asked_for_one_kind_examines_that_kind_alone():
+    kinds = Counter()
+    for number in range(3):
+        result = run_job(Job(f"kinds/{number}", 4, "classic", ("trump",)), QUICK, LENIENT)
+        kinds.update(kind.split()[1] for kind in result.examined_kinds)
+    assert set(kinds) == {"trump"}
+
+
+def test_the_command_refuses_a_kind_it_does_not_know(tmp_path):
+    with pytest.raises(CommandError, match="--kinds"):
+        call_command("generate_positions", preset="classic", kinds="trump,bluff", count=1,
+                     out=str(tmp_path / "x"))  # fmt: skip

@@ -31,6 +31,12 @@ class Command(BaseCommand):
             help="comma list of table sizes the preset allows (default: every one)",
         )
         parser.add_argument("--preset", default="house", choices=list(PRESETS))
+        parser.add_argument(
+            "--kinds",
+            default="",
+            help="comma list of the decision kinds to examine (auction, opening, trump, "
+            "discard, lead, follow); default every one: a bank short of one kind is topped up",
+        )
         parser.add_argument("--workers", type=int, default=1)
         parser.add_argument("--out", default=str(DEFAULT_OUT))
         parser.add_argument("--seed", type=int, default=0)
@@ -78,6 +84,7 @@ class Command(BaseCommand):
                 workers=opts["workers"],
                 seed=opts["seed"],
                 preset=opts["preset"],
+                kinds=self._kinds(opts["kinds"]),
                 budget=budget,
                 keep=keep,
                 on_result=show,
@@ -98,6 +105,13 @@ class Command(BaseCommand):
             sizes = ", ".join(map(str, allowed))
             raise CommandError(f"--players must list table sizes this preset allows: {sizes}")
         return players
+
+    def _kinds(self, text: str) -> tuple[str, ...]:
+        kinds = tuple(part.strip() for part in text.split(",") if part.strip())
+        unknown = set(kinds) - set(generation.KINDS)
+        if unknown:
+            raise CommandError(f"--kinds takes {', '.join(generation.KINDS)}, not {unknown.pop()}")
+        return kinds
 
     def _report(self, progress, out: Path):
         minutes = (time.perf_counter() - progress.started) / 60
