@@ -9,7 +9,8 @@ import pytest
 
 from game.engine.cards import CARD_CODES, cards_of
 from game.engine.rules import Phase
-from learn import selectors, services
+from game.identity import SeatOwner
+from learn import selectors, services, tutorial
 from learn.models import Attempt, Learner, Position
 from tests.learn.family import FAMILY, match_at, position_at
 from tests.learn.test_positions_family import discards, legal
@@ -119,3 +120,8 @@ def test_the_discards_are_offered_in_card_order_whichever_is_best():
     assert [code for code, _ in selectors.discards_offered(one)] != [
         o.code for o in one.options
     ] or [code for code, _ in selectors.discards_offered(other)] != [o.code for o in other.options]
+
+
+def test_the_lessons_teach_the_house_rules_and_never_serve_a_full_deck_position(family_bank):
+    learner = services.learner_get_or_create(owner=SeatOwner(session_key="lesson-guest"))
+    assert all(services.lesson_serve(learner=learner, lesson=x) is None for x in tutorial.LESSONS)
