@@ -223,9 +223,9 @@ class PositionPage(presenters.SeatHand):
     trump_name: str | None
     tricks: tuple[presenters.Trick, ...]  # finished tricks, then the current one if begun
     units: tuple[presenters.UnitInfo, ...]
-    # at a discard: (code, the cards it throws) for each discard on offer, in card order
-    # (never best first: the order must not give the answer away)
-    discards: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # at a discard: (code, the cards it throws, words) for each discard on offer, in card
+    # order (never best first: the order must not give the answer away)
+    discards: tuple[tuple[str, tuple[str, ...], str], ...] = ()
     game: str = ""  # the table's game, in words ("Classic four-point")
 
     @property
@@ -300,14 +300,16 @@ def position_page(*, position: Position) -> PositionPage:
     )
 
 
-def discards_offered(core: core_positions.Position) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def discards_offered(
+    core: core_positions.Position,
+) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     """Each discard a discard position offers, with its cards, in the order of the cards
     thrown; nothing at any other decision."""
     if core.phase != "discard":
         return ()
     thrown = {code: rules.discarded(notation.parse_action(code)) for code in core.legal_codes()}
     return tuple(
-        (code, notation.cards(mask))
+        (code, notation.cards(mask), option_label(code))
         for code, mask in sorted(thrown.items(), key=lambda item: cards_of(item[1]))
     )
 

@@ -91,7 +91,7 @@ def test_a_discard_is_answered_by_one_button_each_and_explained_in_the_games_wor
     page = client.get(f"/learn/attempts/{attempt.token}/").text
     buttons = re.findall(r'name="choice" value="([^"]+)"', page)
     assert sorted(buttons) == sorted(core.legal_codes())
-    assert buttons == [code for code, _ in selectors.discards_offered(core)]
+    assert buttons == [code for code, *_ in selectors.discards_offered(core)]
 
     worst = core.options[-1].code
     response = answer(client, attempt, worst)
@@ -117,9 +117,9 @@ def test_the_discards_are_offered_in_card_order_whichever_is_best():
     one, other = position_at(match, codes), position_at(match, codes[::-1])
     assert one.best != other.best
     assert selectors.discards_offered(one) == selectors.discards_offered(other)
-    assert [code for code, _ in selectors.discards_offered(one)] != [
+    assert [code for code, *_ in selectors.discards_offered(one)] != [
         o.code for o in one.options
-    ] or [code for code, _ in selectors.discards_offered(other)] != [o.code for o in other.options]
+    ] or [code for code, *_ in selectors.discards_offered(other)] != [o.code for o in other.options]
 
 
 def test_the_lessons_teach_the_house_rules_and_never_serve_a_full_deck_position(family_bank):
