@@ -28,7 +28,8 @@ from .explain import is_equivalent
 from .grades import words_for
 from .positions import Option, Position
 
-DOING = {"auction": "calling", "trump": "naming", "discard": "discarding"}
+# the most cards a discard's words name one by one: a longer one is told by what it keeps
+NAMED_DISCARD = 4
 
 
 def explain(position: Position, chosen_code: str) -> list[str]:
@@ -66,6 +67,18 @@ def _reason(code: str, view: SeatView) -> str:
             f"it promises {amount} of the {view.rules.point_count} points in play "
             f"({', '.join(notation.point_names(view.rules))})"
         )
+    if code == "pass":
+        return ""
+    return _card_reason(action, view)
+
+
+def _card_reason(card: int, view: SeatView) -> str:
+    trumps = view.trumps
+    out = (view.unseen & trumps.cards).bit_count()
+    if trumps.strength[card] >= 0 and out:
+        return f"a trump, with {out} trump{'s' * (out != 1)} you have not seen still out"
+    if RANK_OF[card] == RANKS.index("10"):
+        return "the ten counts 10 toward game for the side that takes it"
     return ""
 
 
@@ -133,10 +146,8 @@ def _difference(best: Option, other: Option, view: SeatView) -> str:
     if is_discard(first) and is_discard(second):
         throws = cards_of(discarded(second) & ~discarded(first))
         keeps = cards_of(discarded(first) & ~discarded(second))
-        return (
-            f": it throws {listed([_the(c) for c in throws])} and keeps "
-            f"{listed([_the(c) for c in keeps])}"
-        )
+        named = [[trump_card(c, view.trumps) for c in cards] for cards in (throws, keeps)]
+        return f": it throws {listed(named[0])} and keeps {listed(named[1])}"
     if is_trump_action(first) and is_trump_action(second):
         return f": {_trumps_held(view, named_suit(second))}"
     return ""
@@ -164,7 +175,11 @@ def doing(code: str, view: SeatView) -> str:
     if is_trump_action(action):
         return f"naming {notation.suit_name(named_suit(action))}"
     if is_discard(action):
-        return f"discarding {listed([_the(c) for c in cards_of(discarded(action))])}"
+        thrown = discarded(action)
+        if thrown.bit_count() > NAMED_DISCARD:
+            kept = [trump_card(c, view.trumps) for c in cards_of(view.hand & ~thrown)]
+            return f"discarding {thrown.bit_count()} cards, keeping {listed(kept)}"
+        return f"discarding {listed([trump_card(c, view.trumps) for c in cards_of(thrown)])}"
     if is_bid(action):
         return f"bidding {bid_amount(action)}"
     if code == "pass":

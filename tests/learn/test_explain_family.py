@@ -3,6 +3,7 @@
 import pytest
 
 from game.engine import notation
+from game.engine.cards import card_code
 from game.engine.rules import Phase, named_suit, parse_action_code, trumps_of
 from learn import explain_family
 from learn.positions import PositionError
@@ -51,3 +52,23 @@ def test_a_choice_that_is_not_offered_is_refused():
     position = position_at(match, legal(match))
     with pytest.raises(PositionError):
         explain_family.explain(position, "bid:3")
+
+
+def test_a_long_discard_is_told_by_the_cards_it_keeps():
+    match = match_at("six_handed", Phase.EXCHANGE)  # the dealer took the pack: 17 go
+    position = position_at(match, discards(match))
+    view = position.view()
+    words = explain_family.doing(position.best.code, view)
+    assert words.startswith("discarding 17 cards, keeping the ")
+    assert words.count(" the ") == 6  # the six cards kept, one by one
+
+
+def test_a_trump_lead_says_how_many_trumps_the_seat_has_not_seen():
+    match = match_at("classic", Phase.PLAY)
+    view = match.view_for(match.current_player())
+    trump = next(a for a in view.legal_actions() if view.trumps.strength[a] >= 0)
+    others = [c for c in legal(match) if c != card_code(trump)]
+    position = position_at(match, [card_code(trump), *others])
+    out = (view.unseen & view.trumps.cards).bit_count()
+    first = explain_family.explain(position, position.best.code)[0]
+    assert f": a trump, with {out} trumps you have not seen still out." in first
