@@ -9,7 +9,9 @@ from collections import defaultdict
 import pytest
 from django.core.management import call_command
 
+from game.engine import notation
 from game.engine.cards import CARD_CODES, cards_of
+from learn import explain_family
 from learn.generation import Keep
 from learn.management.commands.load_positions import FAMILY_STARTER
 from learn.models import Position
@@ -63,3 +65,19 @@ def test_every_family_starter_position_loads_published_and_shows_only_what_its_s
         assert drawn and drawn <= visible, (core.key, drawn - visible)
         choices = set(re.findall(r'name="choice" value="([^"]+)"', page))
         assert choices == set(core.legal_codes()), core.key
+
+
+def test_every_explanation_names_only_cards_the_seat_has_seen(starter):
+    for core in starter:
+        view = core.view()
+        unseen = cards_of(view.deck & ~(view.hand | view.played | view.discard | view.fill))
+        for option in core.options:
+            text = " ".join(explain_family.explain(core, option.code))
+            named = [c for c in unseen if re.search(rf"\bthe {_name(c)}\b", text)]
+            assert not named, (core.key, option.code, [CARD_CODES[c] for c in named])
+
+
+def _name(card: int) -> str:
+    if card >= 52:
+        return "high joker" if CARD_CODES[card] == "J1" else "low joker"
+    return notation.card_name(card)
