@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django import forms
 
-from game.engine.cards import MAX_PLAYERS, MIN_PLAYERS
 from game.engine.notation import preset_name
 from game.engine.variants import PRESETS
 from learn import selectors
@@ -17,6 +16,10 @@ PHASE_LABELS = {
     "lead": "Leading",
     "follow": "Following",
 }
+
+
+# every table size some game is played at (classic is played by two)
+TABLE_SIZES = sorted({n for rules in PRESETS.values() for n in rules.players})
 
 
 class FilterForm(forms.Form):
@@ -35,7 +38,7 @@ class FilterForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        choices=[("", "Any")] + [(n, str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
+        choices=[("", "Any")] + [(n, str(n)) for n in TABLE_SIZES],
     )
     difficulty = forms.ChoiceField(
         required=False,

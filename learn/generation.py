@@ -258,11 +258,10 @@ class Assessment:
     line_hands: tuple[tuple[str, ...], ...]
 
 
-def assess(view: SeatView, analyst: ExpertBot, rng: Random, also: Sequence[int] = ()) -> Assessment:
-    """Price every legal action for the seat to act (and at a discard, the discards in
-    ``also`` with those worth pricing). Only the view goes in, so the analysis cannot
-    depend on a card the seat has not seen."""
-    analysis, options = price(view, analyst, rng, also=also)
+def assess(view: SeatView, analyst: ExpertBot, rng: Random) -> Assessment:
+    """Price every legal action for the seat to act. Only the view goes in, so the
+    analysis cannot depend on a card the seat has not seen."""
+    analysis, options = price(view, analyst, rng)
     return described(view, analysis, options, analyst, rng)
 
 
@@ -277,7 +276,9 @@ def price(
 ) -> tuple[Analysis, tuple[Option, ...]]:
     """The analysis of every legal action, and its options as the bank stores them. With
     ``keep`` the analysis ends as soon as its verdict is settled; without ``detailed``
-    the options carry their values alone (no points, chances or line)."""
+    the options carry their values alone (no points, chances or line). At a discard the
+    discards in ``also`` (the seat's own actions, never a hidden card) are priced with
+    those worth pricing."""
     phase = phase_of(view)
 
     def options_of(analysis: Analysis) -> tuple[Option, ...]:

@@ -97,7 +97,7 @@ def test_a_discard_is_answered_by_one_button_each_and_explained_in_the_games_wor
     response = answer(client, attempt, worst)
     assert response.status_code == 302
     reveal = client.get(response.url).text
-    assert "Discarding the " in reveal and " gone, you keep " in reveal
+    assert "Discarding " in reveal and " gone, you keep " in reveal
     assert Attempt.objects.get(pk=attempt.pk).answer == worst
 
 
