@@ -50,7 +50,7 @@ def test_a_guest_chooses_the_game_discards_and_finds_the_game_kept(
 
     choices.first.click()
     expect(puzzle).to_have_attribute("data-state", "reveal")
-    expect(phone.locator(".learn-block").first).to_contain_text("Discarding the ")
+    expect(phone.locator(".learn-block").first).to_contain_text("Discarding ")
     expect(phone.locator(".learn-block").first).to_contain_text(game)
 
     phone.goto("/learn/")  # a new visit: the game chosen is still chosen
