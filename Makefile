@@ -57,6 +57,7 @@ install: $(STAMP) $(NATIVE_STAMP)
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
+	$(BIN)/python manage.py load_positions learn/fixtures/starter_family_positions.jsonl
 	@$(BIN)/python -m smearsite.supervise --while-pid $$$$ -- \
 		$(BIN)/python manage.py review_worker --interval 1 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \

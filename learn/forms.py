@@ -4,14 +4,31 @@ from __future__ import annotations
 
 from django import forms
 
-from game.engine.cards import MAX_PLAYERS, MIN_PLAYERS
+from game.engine.notation import preset_name
+from game.engine.variants import PRESETS
 from learn import selectors
 from learn.positions import PHASES
 
-PHASE_LABELS = {"auction": "Auction (bid or pass)", "lead": "Leading", "follow": "Following"}
+PHASE_LABELS = {
+    "auction": "Auction (bid or pass)",
+    "trump": "Naming trump",
+    "discard": "Discarding",
+    "lead": "Leading",
+    "follow": "Following",
+}
+
+
+# every table size some game is played at (classic is played by two)
+TABLE_SIZES = sorted({n for rules in PRESETS.values() for n in rules.players})
 
 
 class FilterForm(forms.Form):
+    # the game the learner plays: kept on their learner (learn.services.learner_preset_choose)
+    game = forms.ChoiceField(
+        required=False,
+        label="Game",
+        choices=[("", "Any game")] + [(name, preset_name(name)) for name in PRESETS],
+    )
     phase = forms.ChoiceField(
         required=False,
         choices=[("", "Any")] + [(p, PHASE_LABELS.get(p, p)) for p in PHASES],
@@ -21,7 +38,7 @@ class FilterForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        choices=[("", "Any")] + [(n, str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
+        choices=[("", "Any")] + [(n, str(n)) for n in TABLE_SIZES],
     )
     difficulty = forms.ChoiceField(
         required=False,
@@ -43,6 +60,7 @@ class FilterForm(forms.Form):
         self.is_valid()
         data = getattr(self, "cleaned_data", {})
         return selectors.Filters(
+            preset=data.get("game") or None,
             phase=data.get("phase") or None,
             theme=data.get("theme") or None,
             players=data.get("players") or None,
@@ -55,6 +73,7 @@ class FilterForm(forms.Form):
         filters = self.filters()
         parts = []
         for name, value in (
+            ("game", filters.preset),
             ("phase", filters.phase),
             ("theme", filters.theme),
             ("players", filters.players),

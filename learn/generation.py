@@ -18,7 +18,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from random import Random
 
@@ -27,8 +27,9 @@ from game.bots.expert import ActionStats, Analysis, ExpertBot
 from game.bots.sampling import knowledge, sample_hands
 from game.engine import record as records
 from game.engine.cards import card_code, cards_of
-from game.engine.rules import PASS, action_code, parse_action_code
+from game.engine.rules import PASS, Phase, action_code, parse_action_code
 from game.engine.state import MatchSetup, MatchState
+from game.engine.variants import PRESETS
 from game.engine.view import SeatView
 
 from .lines import play_out
@@ -41,6 +42,7 @@ from .positions import (
     position_key,
 )
 from .themes import themes_for
+from .variant_themes import family_themes
 
 # --- Settings ----------------------------------------------------------------------
 
@@ -211,8 +213,17 @@ LAST_TRICKS = 4  # from the fifth trick on, at most two cards are left: fewer of
 LAST_TRICKS_SHARE = 0.5
 
 
+# At the full-deck tables every choice is priced by playing it out (game.bots.rollouts,
+# game.bots.full_deck), at much the same cost whatever the kind: the suit named and the
+# discard, new to these tables and few in a round, are tried most; the auction (a
+# decision at every seat) least, or it would fill the bank.
+FAMILY_EXAMINE = {"auction": 0.2, "trump": 0.6, "discard": 1.0, "lead": 0.5, "follow": 0.35}
+
+
 def examine_rate(view: SeatView) -> float:
     kind = decision_kind(view)
+    if not view.rules.is_house:
+        return FAMILY_EXAMINE[kind]
     tricks_done = len(view.trick_winners)
     rate = EXAMINE[view.players][kind]
     in_first_tricks = kind in ("lead", "follow") and tricks_done < LARGE_TABLE_FIRST_TRICK
@@ -261,10 +272,13 @@ def price(
     keep: Keep | None = None,
     *,
     detailed: bool = True,
+    also: Sequence[int] = (),
 ) -> tuple[Analysis, tuple[Option, ...]]:
     """The analysis of every legal action, and its options as the bank stores them. With
     ``keep`` the analysis ends as soon as its verdict is settled; without ``detailed``
-    the options carry their values alone (no points, chances or line)."""
+    the options carry their values alone (no points, chances or line). At a discard the
+    discards in ``also`` (the seat's own actions, never a hidden card) are priced with
+    those worth pricing."""
     phase = phase_of(view)
 
     def options_of(analysis: Analysis) -> tuple[Option, ...]:
@@ -273,8 +287,9 @@ def price(
     def settled(analysis: Analysis, expected: int) -> bool:
         return keep.settled(options_of(analysis), analysis.deals, expected)
 
+    legal = view.legal_actions() + [a for a in also if a not in view.legal]
     analysis = analyst.analyse(
-        view, view.legal_actions(), rng, detailed=detailed, settled=settled if keep else None
+        view, legal, rng, detailed=detailed, settled=settled if keep else None
     )
     return analysis, options_of(analysis)
 
@@ -291,10 +306,11 @@ def described(
     filter)."""
     phase = phase_of(view)
     line, line_hands = _line(view, analysis, options, analyst, rng)
+    themes = themes_for if view.rules.is_house else family_themes
     return Assessment(
         phase=phase,
         options=options,
-        themes=themes_for(view, options, phase),
+        themes=themes(view, options, phase),
         deals=analysis.deals,
         line=line,
         line_hands=line_hands,
@@ -342,6 +358,8 @@ def _line(
     if analysis.line:
         line = tuple((seat, action_code(action)) for seat, action in analysis.line)
         return line, _codes(analysis.line_deal)
+    if not view.rules.is_house:  # the full-deck analysis plays no line: the best choice alone
+        return ((view.seat, options[0].code),), ()
     hands = sample_hands(view, knowledge(view), rng)
     if phase_of(view) != "auction":  # a card analysed with no line: the best card alone
         return ((view.seat, options[0].code),), _codes(hands)
@@ -389,6 +407,8 @@ def prior_rating(assessment: Assessment) -> float:
 class Job:
     seed: str
     players: int
+    preset: str = "house"  # the table's game (game.engine.variants.PRESETS)
+    kinds: tuple[str, ...] = ()  # the decision kinds examined (decision_kind); none: every one
 
 
 @dataclass(frozen=True)
@@ -406,7 +426,10 @@ class JobResult:
 def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResult:
     started = time.perf_counter()
     rng = Random(job.seed)
-    setup = rng.choice(MatchSetup.layouts(job.players))
+    table = PRESETS[job.preset]
+    setup = rng.choice(MatchSetup.layouts(job.players, table))
+    if not table.is_house:  # every call is priced by playing it out (game.bots.rollouts)
+        keep = replace(keep, priced_calls=False)
     match = warm_up(MatchState(setup, rng.randrange(setup.players)), rng)
     match = match.deal_round(rng)
     mover, moves, picks = budget.mover(), Random(f"{job.seed}/moves"), Random(f"{job.seed}/pick")
@@ -418,7 +441,8 @@ def run_job(job: Job, budget: Budget = Budget(), keep: Keep = Keep()) -> JobResu
         view = match.view_for(seat)
         legal = view.legal_actions()
         action, contested = _move(mover, view, legal, moves)
-        if contested and picks.random() < examine_rate(view):
+        wanted = not job.kinds or decision_kind(view) in job.kinds
+        if contested and picks.random() < examine_rate(view) and wanted:
             analysis_started = time.perf_counter()
             kind = f"{job.players}p {decision_kind(view)}"
             examined_kinds[kind] += 1
@@ -477,13 +501,17 @@ def warm_up(match: MatchState, rng: Random) -> MatchState:
 def _move(mover: ExpertBot, view: SeatView, legal: list[int], rng: Random) -> tuple[int, bool]:
     """The expert's move, and whether its quick look saw a difference between options
     (a decision where every option comes out level is not worth a long analysis)."""
-    if len(legal) == 1:
+    # a discard is one action even when one card may go: legal lists the cards, not discards
+    if len(legal) == 1 and view.phase is not Phase.EXCHANGE:
         return legal[0], False
     analysis = mover.analyse(view, legal, rng, detailed=False)
     if not analysis.deals or analysis.estimated:  # no deal solved: the long analysis judges
         return analysis.best if analysis.deals else GreedyBot().choose(view, legal, rng), True
     values = [stats.value for stats in analysis.actions]
-    return analysis.best, values[0] > values[1]
+    return analysis.best, len(values) > 1 and values[0] > values[1]
+
+
+KINDS = ("auction", "opening", "trump", "discard", "lead", "follow")
 
 
 def decision_kind(view: SeatView) -> str:
@@ -501,10 +529,18 @@ def decision_kind(view: SeatView) -> str:
 class Bank:
     path: Path
     keys: set[str]
+    presets: Counter = field(default_factory=Counter)  # positions held of each preset
 
     @property
     def count(self) -> int:
         return len(self.keys)
+
+    def count_of(self, preset: str) -> int:
+        return self.presets[preset]
+
+    def add(self, key: str, preset: str) -> None:
+        self.keys.add(key)
+        self.presets[preset] += 1
 
 
 def open_bank(path: Path) -> Bank:
@@ -520,28 +556,35 @@ def open_bank(path: Path) -> Bank:
     if complete < len(data):
         with path.open("r+b") as file:
             file.truncate(complete)
-    keys = set()
+    bank = Bank(path, set())
     for line in data[:complete].splitlines():
-        key = _line_key(line)
-        if key:
-            keys.add(key)
-    return Bank(path, keys)
+        found = _line_key(line)
+        if found:
+            bank.add(*found)
+    return bank
 
 
-def _line_key(line: bytes) -> str | None:
+def _line_key(line: bytes) -> tuple[str, str] | None:
+    """A line's key and its table's preset (the record's ``rules``; none: the house)."""
     try:
         item = json.loads(line)
-        return item.get("key") or position_key(item["record"], item["seat"])
+        key = item.get("key") or position_key(item["record"], item["seat"])
+        rules = item["record"].get("rules", "house")
+        return key, rules if isinstance(rules, str) else rules.get("preset", "house")
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def job_stream(seed: int, players: Sequence[int], start: int) -> Iterator[Job]:
+def job_stream(
+    seed: int, players: Sequence[int], start: int, preset: str = "house", kinds=()
+) -> Iterator[Job]:
     """Jobs with seeds of their own; ``start`` (the bank's size) keeps a resumed run
-    from replaying the deals of the run before it."""
+    from replaying the deals of the run before it. A preset other than the house rules
+    has its name in the seeds too, so that each preset plays deals of its own."""
     number = 0
+    prefix = f"{seed}" if preset == "house" else f"{preset}/{seed}"
     while True:
-        yield Job(f"{seed}/{start}/{number}", players[number % len(players)])
+        yield Job(f"{prefix}/{start}/{number}", players[number % len(players)], preset, kinds)
         number += 1
 
 
@@ -579,32 +622,37 @@ def generate(
     players: Sequence[int],
     workers: int = 1,
     seed: int = 0,
+    preset: str = "house",
+    kinds: tuple[str, ...] = (),
     budget: Budget = Budget(),
     keep: Keep = Keep(),
     on_result: Callable[[Progress, int], None] | None = None,
 ) -> Progress:
-    """Add positions to the bank at ``path`` until it holds ``count``."""
+    """Add positions to the bank at ``path`` until it holds ``count`` (of ``preset``'s
+    tables, where the bank holds several presets)."""
     bank = open_bank(path)
     progress = Progress()
-    if bank.count >= count:
+    held = bank.count_of(preset)
+    if held >= count:
         return progress
-    jobs = job_stream(seed, players, bank.count)
+    jobs = job_stream(seed, players, held, preset, tuple(kinds))
     results = job_results(jobs, budget, keep, workers)
     with bank.path.open("a", encoding="utf-8") as out, closing(results):
         for result in results:
             progress.count(result)
             for item in result.positions:
-                if bank.count >= count:
+                if held >= count:
                     break
                 if item["key"] in bank.keys:
                     continue
                 out.write(json.dumps(item, separators=(",", ":")) + "\n")
                 out.flush()
-                bank.keys.add(item["key"])
+                bank.add(item["key"], preset)
+                held += 1
                 progress.added += 1
             if on_result:
-                on_result(progress, bank.count)
-            if bank.count >= count:
+                on_result(progress, held)
+            if held >= count:
                 break
     return progress
 

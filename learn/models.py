@@ -33,6 +33,8 @@ class Position(models.Model):
     data = models.JSONField()  # Position.to_json(): the record prefix, seat and analysis
     phase = models.CharField(max_length=10, choices=[(p, p) for p in PHASES])
     players = models.PositiveSmallIntegerField()
+    # the game of the position's table (game.engine.variants.PRESETS), from its record
+    preset = models.CharField(max_length=20, default="house")
     # the theme slugs between commas (",joker,low,"): a portable "has this theme" filter
     theme_tags = models.CharField(max_length=300, blank=True, default="")
     # where in the round the decision falls, for lessons that need a kind of position
@@ -57,7 +59,10 @@ class Position(models.Model):
 
     class Meta:
         ordering = ["pk"]
-        indexes = [models.Index(fields=["phase", "players", "rating"])]
+        indexes = [
+            models.Index(fields=["phase", "players", "rating"]),
+            models.Index(fields=["preset", "rating"], name="learn_position_preset_rating"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.phase} position {self.key}"
@@ -98,6 +103,8 @@ class Learner(models.Model):
     volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
     rated_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # the game they practise (a preset's name; blank: any), kept from one visit to the next
+    preset = models.CharField(max_length=20, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -131,7 +138,8 @@ class Attempt(models.Model):
     rated = models.BooleanField(default=True)
     served_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
-    answer = models.CharField(max_length=10, blank=True, default="")
+    # an action code: a discard names every card it throws (17 at the six-handed dealer's)
+    answer = models.CharField(max_length=80, blank=True, default="")
     correct = models.BooleanField(null=True)
     # the learner's rating around this answer (equal when unrated) and the position's
     rating_before = models.FloatField(null=True, blank=True)

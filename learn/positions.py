@@ -21,13 +21,25 @@ from typing import Any
 
 from game.engine import record as records
 from game.engine.cards import HAND_SIZE, card_code, cards_of, parse_card
-from game.engine.rules import MAX_BID, MIN_BID, action_code, is_card, parse_action_code
+from game.engine.rules import (
+    MAX_BID,
+    MIN_BID,
+    Phase,
+    action_code,
+    discarded,
+    is_discard,
+    parse_action_code,
+)
 from game.engine.state import MatchState
+from game.engine.variants import Rules
 from game.engine.view import SeatView
 
 from .themes import THEMES
 
-PHASES = ("auction", "lead", "follow")  # "lead" includes the opening lead that sets trump
+# "lead" includes the house rules' opening lead that sets trump; "trump" (the bidder names
+# a suit) and "discard" (a seat's whole discard) come only at the full-deck tables
+PHASES = ("auction", "trump", "discard", "lead", "follow")
+CARD_PHASES = ("lead", "follow")
 DEFAULT_RATING = 1500.0
 
 
@@ -182,6 +194,15 @@ class Position:
         return self.record["players"]
 
     @property
+    def rules(self) -> Rules:
+        """The table's rules, from the record (no ``rules`` there: the house rules)."""
+        return self._match.setup.rules
+
+    @property
+    def preset(self) -> str:
+        return self.rules.preset
+
+    @property
     def best(self) -> Option:
         return self.options[0]
 
@@ -199,8 +220,8 @@ class Position:
 
     @property
     def barred(self) -> int:
-        """How many of the seat's cards it may not play here (0 in the auction)."""
-        if self.phase == "auction":
+        """How many of the seat's cards it may not play here (0 before the tricks)."""
+        if self.phase not in CARD_PHASES:
             return 0
         return self.view().hand.bit_count() - len(self.legal_codes())
 
@@ -219,6 +240,10 @@ class Position:
         return self._match.view_for(self.seat)
 
     def legal_codes(self) -> tuple[str, ...]:
+        """The choices on offer: the legal actions, or at a discard the discards the
+        analysis priced (a hand of nine has too many to list, most of them plainly worse)."""
+        if self.phase == "discard":
+            return tuple(option.code for option in self.options)
         return tuple(action_code(action) for action in self.view().legal_actions())
 
     def to_json(self) -> dict[str, Any]:
@@ -272,6 +297,10 @@ def position_key(record: dict, seat: int) -> str:
 
 
 def phase_of(view: SeatView) -> str:
+    if view.phase is Phase.TRUMP:
+        return "trump"
+    if view.phase is Phase.EXCHANGE:
+        return "discard"
     if len(view.auction) < view.players:
         return "auction"
     return "follow" if view.current_trick else "lead"
@@ -316,7 +345,9 @@ def _read_options(data: Any, view: SeatView) -> tuple[Option, ...]:
     options = tuple(Option.from_json(item) for item in data)
     codes = [option.code for option in options]
     legal = {action_code(action) for action in view.legal_actions()}
-    if len(set(codes)) != len(codes) or set(codes) != legal:
+    if view.phase is Phase.EXCHANGE:  # the candidates priced, not every legal discard
+        _check_discards(codes, view)
+    elif len(set(codes)) != len(codes) or set(codes) != legal:
         missing = sorted(legal - set(codes))
         extra = sorted(set(codes) - legal)
         raise PositionError(
@@ -324,11 +355,28 @@ def _read_options(data: Any, view: SeatView) -> tuple[Option, ...]:
             + (f"; missing {', '.join(missing)}" if missing else "")
             + (f"; not legal {', '.join(extra)}" if extra else "")
         )
-    if any(option.auction is not None and _is_card_code(option.code) for option in options):
+    if any(option.auction is not None and not _is_call_code(option.code) for option in options):
         raise PositionError("only an auction action has an auction outcome")
     if any(a.value < b.value for a, b in zip(options, options[1:], strict=False)):
         raise PositionError("options must be in order, best first")
     return options
+
+
+def _check_discards(codes: list[str], view: SeatView) -> None:
+    """A discard's options: different discards, each one the seat's rule allows."""
+    if len(set(codes)) != len(codes):
+        raise PositionError("options must be different discards")
+    rule = view.discard_rule
+    for code in codes:
+        try:
+            action = parse_action_code(code)
+        except ValueError:
+            raise PositionError(f"{code!r} is not an action") from None
+        if not is_discard(action) or action_code(action) != code:
+            raise PositionError(f"{code!r} is not a discard: seat {view.seat} discards")
+        cards = discarded(action)
+        if not rule.allows(cards):
+            raise PositionError(f"{code} is not a legal discard: {rule.why_not(cards, view.hand)}")
 
 
 def _read_themes(data: Any) -> tuple[str, ...]:
@@ -371,6 +419,8 @@ def _read_line_hands(data: Any, view: SeatView) -> tuple[tuple[str, ...], ...]:
         raise PositionError("line_hands must be a list of hands")
     if not data:
         return ()
+    if not view.rules.is_house:
+        raise PositionError("line_hands are kept for house-rules positions only")
     if len(data) != view.players:
         raise PositionError(f"line_hands needs one hand per seat: {view.players}")
     masks = [_read_hand(hand) for hand in data]
@@ -411,8 +461,9 @@ def _is_action_code(code: str) -> bool:
         return False
 
 
-def _is_card_code(code: str) -> bool:
-    return is_card(parse_action_code(code))
+def _is_call_code(code: str) -> bool:
+    """A bid or the pass: an auction action."""
+    return code == "pass" or code.startswith("bid:")
 
 
 def _number(

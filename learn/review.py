@@ -1,7 +1,7 @@
 """The review of one finished round for one seat: the expert's analysis of each decision
 the seat made, from what the seat could see at that moment, and a grade for the costly ones.
 
-Pure, like the trainer's core: each decision is analysed by ``learn.generation.assess``,
+Pure, like the trainer's core: each decision is analysed as ``learn.generation.assess`` does,
 which is given the seat's view and nothing else (the trainer's and the bots' guarantee),
 and becomes a trainer ``Position`` (the record up to the decision, the seat, the analysis),
 so that the review's sentences come from ``learn.explain`` and "Practise this" hands the
@@ -15,12 +15,12 @@ from random import Random
 from typing import Any
 
 from game.bots.expert import ExpertBot
-from game.engine.rules import action_code
+from game.engine.rules import Phase, action_code, is_discard
 from game.engine.state import MatchState
 from game.engine.view import SeatView
 
 from . import grades
-from .generation import Budget, assess, position_at
+from .generation import Budget, described, position_at, price
 from .positions import Position
 
 # Thinking time per decision: up to 400 sampled deals (the trainer's bank uses 120), 0.8 s
@@ -54,10 +54,19 @@ def moments(match: MatchState, number: int, seat: int) -> list[Moment]:
     before = earlier.start_round(state.deal)
     found = []
     for index, (actor, action) in enumerate(state.seated_history()):
-        if actor == seat and len(before.legal_actions()) > 1:
+        if actor == seat and has_choice(before):
             found.append(Moment(index, before, action))
         before = before.apply(action, actor)
     return found
+
+
+def has_choice(match: MatchState) -> bool:
+    """Whether the seat to act has more than one thing to do: a discard is one action,
+    a choice only where some card may go or stay (the fill's discards are often forced)."""
+    if match.round.phase() is Phase.EXCHANGE:
+        rule = match.round.discard_rule()
+        return rule.optional.bit_count() > rule.count - rule.must.bit_count() > 0
+    return len(match.legal_actions()) > 1
 
 
 @dataclass(frozen=True)
@@ -102,7 +111,12 @@ def review_moment(moment: Moment, analyst: ExpertBot | None = None, seed: str = 
     ``seed`` makes the sampled deals repeatable (the table, round and index, say)."""
     view = moment.view
     analyst = analyst or REVIEW_BUDGET.analyst(view)
-    assessment = assess(view, analyst, Random(f"review/{seed}/{moment.index}"))
+    # generation.assess, but the discard made is priced with those the expert would
+    # consider, whatever it was
+    also = (moment.action,) if is_discard(moment.action) else ()
+    rng = Random(f"review/{seed}/{moment.index}")
+    analysis, options = price(view, analyst, rng, also=also)
+    assessment = described(view, analysis, options, analyst, rng)
     position = position_at(moment.before, view.seat, assessment)
     chosen = action_code(moment.action)
     cost, found = grade(position, chosen)

@@ -12,7 +12,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from game import selectors as game_selectors
-from game import store
 from game.identity import request_owner
 from game.models import Table
 from learn import reviews, services, worker_beats
@@ -28,15 +27,8 @@ def _seat_and_table(request: HttpRequest, code: str, number: int) -> tuple[Table
     return table, game_selectors.seat_number_for(table, request_owner(request))
 
 
-def _analysed(table: Table) -> bool:
-    """The expert's review reads the house rules only: a full-deck table's analysis is to
-    come (the next issue), and its page says so plainly."""
-    return store.table_rules(table).is_house
-
-
 def _context(table: Table, number: int, seat: int) -> dict:
-    if not _analysed(table):
-        return {"code": table.code, "number": number, "page": None, "coming": True}
+    # every preset's round is reviewed (learn.review prices full-deck choices too)
     found = reviews.review_for(table=table, seat=seat, number=number - 1)
     if found is not None:
         reviews.review_keep_going(review=found)
@@ -65,8 +57,6 @@ def round_review_start(request: HttpRequest, code: str, number: int) -> HttpResp
     table, seat = _seat_and_table(request, code, number)
     if seat is None:
         return render(request, "game/no_seat.html", status=403)
-    if not _analysed(table):
-        return redirect("learn:round_review", code=table.code, number=number)
     error = None
     try:
         reviews.review_request(

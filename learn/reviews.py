@@ -16,7 +16,7 @@ from django.utils import timezone
 from game import store
 from game.identity import SeatOwner
 from game.models import Table
-from learn import explain, grades, tasks
+from learn import explain, explain_family, grades, tasks
 from learn import positions as core_positions
 from learn import review as core_review
 from learn.models import Learner, Position, Review, RoundReview
@@ -110,6 +110,7 @@ def review_practise(*, learner: Learner, review: RoundReview, index: int) -> Pos
                 "data": core.to_json(),
                 "phase": core.phase,
                 "players": core.players,
+                "preset": core.preset,
                 "theme_tags": Position.tags_for(core.themes),
                 "tricks": core.tricks_done,
                 "barred": core.barred,
@@ -209,6 +210,11 @@ def _shown(decision: core_review.Decision) -> DecisionShown:
         grade=decision.grade,
         grade_label=grades.LABELS.get(decision.grade, ""),
         options=options,
-        explanation=tuple(explain.explain(position, decision.chosen)),
+        explanation=tuple(_explained(position)(position, decision.chosen)),
         deals=position.deals,
     )
+
+
+def _explained(position: core_positions.Position):
+    """The explanation in the words of the position's game (explain_family: full deck)."""
+    return explain.explain if position.rules.is_house else explain_family.explain

@@ -17,10 +17,10 @@ from django.db.models.functions import Abs
 
 from game import presenters
 from game.engine import notation, rules
-from game.engine.cards import SUIT_OF, game_total
+from game.engine.cards import SUIT_OF, cards_of, game_total
 from game.engine.view import SeatView
 from game.identity import SeatOwner
-from learn import explain, lines
+from learn import explain, explain_family, lines
 from learn import positions as core_positions
 from learn import themes as core_themes
 from learn.models import Attempt, Learner, Position, Review
@@ -50,6 +50,7 @@ class Filters:
     target: float | None = None
     max_tricks: int | None = None  # at most this many tricks finished before the decision
     barred: bool = False  # some card in hand may not be played
+    preset: str | None = None  # the table's game (a preset's name); None: any
 
     def q(self, prefix: str = "") -> Q:
         query = Q()
@@ -57,6 +58,8 @@ class Filters:
             query &= Q(**{f"{prefix}phase": self.phase})
         if self.players:
             query &= Q(**{f"{prefix}players": self.players})
+        if self.preset:
+            query &= Q(**{f"{prefix}preset": self.preset})
         if self.theme:
             query &= Q(**{f"{prefix}theme_tags__contains": f",{self.theme},"})
         if self.max_tricks is not None:
@@ -220,6 +223,10 @@ class PositionPage(presenters.SeatHand):
     trump_name: str | None
     tricks: tuple[presenters.Trick, ...]  # finished tricks, then the current one if begun
     units: tuple[presenters.UnitInfo, ...]
+    # at a discard: (code, the cards it throws, words) for each discard on offer, in card
+    # order (never best first: the order must not give the answer away)
+    discards: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    game: str = ""  # the table's game, in words ("Classic four-point")
 
     @property
     def bidder_unit(self) -> int | None:
@@ -259,7 +266,10 @@ def seat_names(view: SeatView) -> dict[int, str]:
 
 
 def option_label(code: str) -> str:
-    if not rules.is_card(notation.parse_action(code)):
+    action = notation.parse_action(code)
+    if rules.is_discard(action):
+        return "Discard " + ", ".join(map(describe_card, notation.cards(rules.discarded(action))))
+    if not rules.is_card(action):
         return presenters.bid_label(code)
     return describe_card(code)
 
@@ -285,6 +295,22 @@ def position_page(*, position: Position) -> PositionPage:
         trump_name=trump_name,
         tricks=presenters.tricks(view, names),
         units=presenters.mark_yours(presenters.units(view, names, view.scores), view.seat),
+        discards=discards_offered(core),
+        game=notation.preset_name(view.rules.preset),
+    )
+
+
+def discards_offered(
+    core: core_positions.Position,
+) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """Each discard a discard position offers, with its cards, in the order of the cards
+    thrown; nothing at any other decision."""
+    if core.phase != "discard":
+        return ()
+    thrown = {code: rules.discarded(notation.parse_action(code)) for code in core.legal_codes()}
+    return tuple(
+        (code, notation.cards(mask), option_label(code))
+        for code, mask in sorted(thrown.items(), key=lambda item: cards_of(item[1]))
     )
 
 
@@ -371,8 +397,10 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
         for o, bar in zip(options, bars, strict=True)
     )
     chosen = next(row for row in rows if row.is_chosen)
+    # the full-deck tables' analysis keeps no points or line: its own words (explain_family)
+    explained = explain.explain if core.rules.is_house else explain_family.explain
     try:
-        paragraphs = tuple(explain.explain(core, attempt.answer))
+        paragraphs = tuple(explained(core, attempt.answer))
     except core_positions.PositionError:
         paragraphs = ()
     before = attempt.rating_before if attempt.rating_before is not None else 0.0

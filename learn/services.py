@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from game import glicko
 from game.engine import rules
+from game.engine.variants import PRESETS
 from game.identity import SeatOwner
 from learn import positions as core_positions
 from learn import selectors, tutorial
@@ -172,6 +173,7 @@ def lesson_serve(*, learner: Learner, lesson: tutorial.Lesson) -> Attempt | None
     such a theme in the bank, of that kind alone. None when the bank has no position of
     that kind: a lesson never practises on a position it does not teach."""
     fits = Filters(
+        preset="house",  # the lessons teach the house rules' game
         phase=lesson.phase,
         max_tricks=lesson.max_tricks,
         barred=lesson.barred,
@@ -185,6 +187,17 @@ def lesson_serve(*, learner: Learner, lesson: tutorial.Lesson) -> Attempt | None
         if served is not None:
             return served
     return None
+
+
+def learner_preset_choose(*, learner: Learner, preset: str) -> str:
+    """Keep the game the learner practises (a preset's name, or "" for any) on their
+    learner, a user's or a guest's, so it is chosen again at their next visit. A name
+    that is no preset changes nothing; the game kept is returned."""
+    if preset in PRESETS or preset == "":
+        if learner.preset != preset:
+            learner.preset = preset
+            learner.save(update_fields=["preset"])
+    return learner.preset
 
 
 def _attempt_create(
@@ -358,6 +371,7 @@ POSITION_FIELDS = (
     "data",
     "phase",
     "players",
+    "preset",
     "theme_tags",
     "tricks",
     "barred",
@@ -421,6 +435,7 @@ def positions_load(
                 data=core.to_json(),
                 phase=core.phase,
                 players=core.players,
+                preset=core.preset,
                 theme_tags=Position.tags_for(core.themes),
                 tricks=core.tricks_done,
                 barred=core.barred,

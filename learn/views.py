@@ -62,12 +62,17 @@ def _answered_context(attempt: Attempt, query: str = "") -> dict:
 @require_GET
 def practice(request: HttpRequest) -> HttpResponse:
     data = request.GET.copy()
+    learner = _learner(request)
+    # the game chosen is kept for the next visit; with none chosen, the one kept
+    if "game" in data:
+        services.learner_preset_choose(learner=learner, preset=data["game"])
+    else:
+        data["game"] = learner.preset
     # an absent choice is the default one, and the form shows it selected
     data.setdefault("difficulty", "matched")
     data.setdefault("mode", "rated")
     form = FilterForm(data)
     filters = form.filters()
-    learner = _learner(request)
     attempt = services.attempt_serve(
         learner=learner, filters=filters, fresh=request.GET.get("next") == "1"
     )

@@ -22,6 +22,7 @@ from game.engine.rules import (
     Phase,
     bid_amount,
     discard_action,
+    is_discard,
     settle_round,
     trump_action,
 )
@@ -47,12 +48,17 @@ GUESS_TRIES = 20
 def price(view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float,
           max_deals: int) -> Prices:  # fmt: skip
     """The choices in the auction (``legal``), in naming trump (``legal``) or in the
-    exchange (the discards worth pricing), each priced over the same deals."""
+    exchange (the discards worth pricing, and any discard ``legal`` names: the review
+    prices the one a player made), each priced over the same deals."""
     deadline = time.perf_counter() + budget_ms / 1000
     if view.phase is Phase.AUCTION:
         prices = _auction(view, legal, rng, deadline, max_deals)
     else:
-        choices = _discards(view) if view.phase is Phase.EXCHANGE else list(legal)
+        choices = list(legal)
+        if view.phase is Phase.EXCHANGE:
+            named = [a for a in legal if is_discard(a)]
+            choices = _discards(view)
+            choices += [a for a in named if a not in choices]
         prices = _each(view, choices, rng, deadline, max_deals)
     return prices
 

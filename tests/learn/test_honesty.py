@@ -26,6 +26,8 @@ PURE_MODULES = [
     "positions.py",
     "themes.py",
     "explain.py",
+    "explain_family.py",
+    "variant_themes.py",
     "generation.py",
     "lines.py",
     "review.py",
@@ -110,7 +112,9 @@ def test_the_trainers_core_never_imports_django(name):
             assert not (node.module or "").startswith("django"), name
 
 
-@pytest.mark.parametrize("name", ["themes.py", "explain.py"])
+@pytest.mark.parametrize(
+    "name", ["themes.py", "explain.py", "variant_themes.py", "explain_family.py"]
+)
 def test_themes_and_explanations_never_read_the_record(name):
     tree = ast.parse((LEARN / name).read_text())
     read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}

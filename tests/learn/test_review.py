@@ -105,11 +105,19 @@ def test_the_reviews_analysis_is_given_the_seats_view_and_nothing_else():
     calls = [
         node
         for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "assess"
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "price"
     ]
-    assert len(calls) == 1  # one analysis, in review_moment
+    assert len(calls) == 1  # one analysis, in review_moment (generation.assess's own steps)
     first = calls[0].args[0]
     assert isinstance(first, ast.Name) and first.id == "view"
+    # besides the view, only the seat's own discard (its action, never a hidden card)
+    assert [ast.unparse(k) for k in calls[0].keywords] == ["also=also"]
+    also = [
+        ast.unparse(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "also"
+    ]
+    assert also == ["(moment.action,) if is_discard(moment.action) else ()"]
     assigned = [
         node.value
         for node in ast.walk(tree)

@@ -1,6 +1,8 @@
 """python manage.py generate_positions: fill the trainer's bank with analysed positions.
 
-Stop it any time (Ctrl-C); running it again continues until the file holds --count.
+Stop it any time (Ctrl-C); running it again continues until the file holds --count
+positions of the --preset's tables (the house rules unless named), so one file may hold
+a bank for every preset: ``--preset classic`` plays classic tables at every size it allows.
 """
 
 import signal
@@ -10,6 +12,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from game.engine.variants import PRESETS
 from learn import generation
 from learn.generation import Budget, Keep
 
@@ -23,7 +26,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--count", type=int, default=300, help="positions the file should hold")
         parser.add_argument(
-            "--players", default="3,4,5,6,7,8", help="comma list of table sizes (3 to 8)"
+            "--players",
+            default=None,
+            help="comma list of table sizes the preset allows (default: every one)",
+        )
+        parser.add_argument("--preset", default="house", choices=list(PRESETS))
+        parser.add_argument(
+            "--kinds",
+            default="",
+            help="comma list of the decision kinds to examine (auction, opening, trump, "
+            "discard, lead, follow); default every one: a bank short of one kind is topped up",
         )
         parser.add_argument("--workers", type=int, default=1)
         parser.add_argument("--out", default=str(DEFAULT_OUT))
@@ -41,14 +53,17 @@ class Command(BaseCommand):
         parser.add_argument("--min-margin", type=float, default=Keep.min_margin)
 
     def handle(self, *args, **opts):
-        players = self._players(opts["players"])
+        allowed = PRESETS[opts["preset"]].players
+        players = (
+            list(allowed) if opts["players"] is None else self._players(opts["players"], allowed)
+        )
         if min(opts["count"], opts["workers"], opts["budget_ms"], opts["max_deals"]) <= 0:
             raise CommandError("--count, --workers, --budget-ms and --max-deals must be positive")
         budget = Budget(analysis_ms=opts["budget_ms"], max_deals=opts["max_deals"])
         # a tiny --max-deals must still let positions through
         keep = Keep(min_margin=opts["min_margin"], min_deals=min(Keep.min_deals, opts["max_deals"]))
         out = Path(opts["out"])
-        already = generation.open_bank(out).count
+        already = generation.open_bank(out).count_of(opts["preset"])
         bar = tqdm(total=opts["count"], initial=already, desc="positions", file=self.stderr._out)
 
         last = generation.Progress()
@@ -68,6 +83,8 @@ class Command(BaseCommand):
                 players=players,
                 workers=opts["workers"],
                 seed=opts["seed"],
+                preset=opts["preset"],
+                kinds=self._kinds(opts["kinds"]),
                 budget=budget,
                 keep=keep,
                 on_result=show,
@@ -79,14 +96,22 @@ class Command(BaseCommand):
             bar.close()
         self._report(last, out)
 
-    def _players(self, text: str) -> list[int]:
+    def _players(self, text: str, allowed: tuple[int, ...]) -> list[int]:
         try:
             players = [int(part) for part in text.split(",") if part.strip()]
         except ValueError:
             raise CommandError(f"--players must be numbers between commas, not {text!r}") from None
-        if not players or any(not 3 <= p <= 8 for p in players):
-            raise CommandError("--players must list table sizes from 3 to 8")
+        if not players or any(p not in allowed for p in players):
+            sizes = ", ".join(map(str, allowed))
+            raise CommandError(f"--players must list table sizes this preset allows: {sizes}")
         return players
+
+    def _kinds(self, text: str) -> tuple[str, ...]:
+        kinds = tuple(part.strip() for part in text.split(",") if part.strip())
+        unknown = set(kinds) - set(generation.KINDS)
+        if unknown:
+            raise CommandError(f"--kinds takes {', '.join(generation.KINDS)}, not {unknown.pop()}")
+        return kinds
 
     def _report(self, progress, out: Path):
         minutes = (time.perf_counter() - progress.started) / 60

@@ -3,7 +3,8 @@
 Idempotent: a position is keyed by its key, and one already in the bank is left as it
 is, its ratings with it. A malformed line is reported with its line number and skipped;
 the others still load. With no PATH, the starter bank is loaded, and a missing starter
-file is only a warning (a fresh checkout still starts).
+file is only a warning (a fresh checkout still starts). The starter bank is two files: the
+house rules' positions, and those of the full-deck games (classic, six-handed, seven-point).
 
 The starter bank's analyses are in the repository for anyone to read, so its positions
 are loaded as published: practised, never rated. So is any file given with --published.
@@ -17,23 +18,28 @@ from django.core.management.base import BaseCommand, CommandError
 from learn import services
 
 STARTER = Path(__file__).resolve().parents[2] / "fixtures" / "starter_positions.jsonl"
+# the full-deck games' starter positions (generate_positions --preset), a file of their own
+FAMILY_STARTER = STARTER.with_name("starter_family_positions.jsonl")
 
 
 class Command(BaseCommand):
     help = "Load trainer positions from a JSON Lines file (one Position.to_json() a line)."
 
     def add_arguments(self, parser):
-        parser.add_argument("path", nargs="?", default=str(STARTER))
+        parser.add_argument("path", nargs="?", default=None)
         parser.add_argument(
             "--published",
             action="store_true",
             help="the file's analyses are public: its positions are never rated",
         )
 
-    def handle(self, *args, path: str, published: bool = False, **options):
-        file = Path(path)
+    def handle(self, *args, path: str | None, published: bool = False, **options):
+        for file in [Path(path)] if path else [STARTER, FAMILY_STARTER]:
+            self._load(file, published or file.resolve() in (STARTER, FAMILY_STARTER))
+
+    def _load(self, file: Path, published: bool) -> None:
         if not file.is_file():
-            if file.resolve() == STARTER:
+            if file.resolve() in (STARTER, FAMILY_STARTER):
                 self.stderr.write(
                     self.style.WARNING(
                         f"No starter bank at {file}: the trainer has no positions yet "
@@ -43,9 +49,7 @@ class Command(BaseCommand):
                 return
             raise CommandError(f"{file} is not a file")
         with file.open(encoding="utf-8") as lines:
-            report = services.positions_load(
-                lines=lines, published=published or file.resolve() == STARTER
-            )
+            report = services.positions_load(lines=lines, published=published)
         for number, why in report.errors:
             self.stderr.write(self.style.ERROR(f"{file}:{number}: skipped: {why}"))
         self.stdout.write(
