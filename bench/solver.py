@@ -3,6 +3,7 @@
     python bench/solver.py [--deals 200] [--python-deals 40] [--players 4] [--every-lead]
                            [--backend both|native|python] [--batch N] [--threads 1|2]
                            [--tricks-played N] [--cards-played N] [--cutthroat]
+                           [--rules PRESET]
 
 For each seeded deal the auction is skipped (seat 1 leads) and the solver finds the exact
 value of the best opening lead (which also chooses trump) to the leader's side, with the
@@ -16,6 +17,9 @@ is about 100x slower, so it gets fewer deals.
 Even seat counts play as two partnerships (4v4 at 8), odd ones cutthroat; ``--cutthroat``
 plays every seat for itself at any count (the leader's unit against all the others, whose
 game totals the search must still tell apart: the dearest layout per card held).
+``--rules classic`` (or any full-deck preset) plays that table instead: seat 1 bids the
+lowest bid, names a random trump, every seat discards at random as its rule allows, and
+the bidder leads; the utility is its side's table of points taken less conceded.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from game.bots.sampling import knowledge  # noqa: E402
 from game.bots.valuation import Situation, contract_utility  # noqa: E402
 from game.engine import solver_native, solver_py  # noqa: E402
-from game.engine.rules import PASS, bid_action  # noqa: E402
+from game.engine.rules import PASS, Phase, bid_action, discard_action  # noqa: E402
 from game.engine.solver import (  # noqa: E402
     Position,
     SearchStats,
@@ -41,17 +45,28 @@ from game.engine.solver import (  # noqa: E402
     solve_sampled,
 )
 from game.engine.state import MatchSetup, RoundState, shuffle_deal  # noqa: E402
+from game.engine.variants import HOUSE, Rules, preset  # noqa: E402
 
 
 def first_lead_state(
     setup: MatchSetup, seed: int, tricks_played: int = 0, cards_played: int = 0, bid: int = 1
 ) -> RoundState:
-    """Seat 1 (the dealer's left) bids ``bid``, everyone else passes; then
-    ``tricks_played`` tricks and ``cards_played`` more cards, random and legal."""
+    """Seat 1 (the dealer's left) bids ``bid`` (at least the table's lowest), everyone else
+    passes; at a full-deck table it names a random trump and every seat discards at random
+    as its rule allows; then ``tricks_played`` tricks and ``cards_played`` more cards,
+    random and legal."""
     rng = Random(seed)
     state = RoundState(setup, shuffle_deal(setup, 0, rng))
+    bid = max(bid, setup.rules.min_bid)
     while state.in_auction():
         state = state.apply(bid_action(bid) if state.current_player() == 1 else PASS)
+    if state.phase() is Phase.TRUMP:
+        state = state.apply(rng.choice(state.legal_actions()))
+    while state.phase() is Phase.EXCHANGE:
+        rule = state.discard_rule()
+        optional = [c for c in range(54) if rule.optional >> c & 1]
+        spare = rng.sample(optional, rule.count - rule.must.bit_count())
+        state = state.apply(discard_action(rule.pick(spare)))
     for _ in range(tricks_played * setup.players + cards_played):
         state = state.apply(rng.choice(state.legal_actions()))
     return state
@@ -73,6 +88,11 @@ def first_lead_position(
 def question_utility(setup: MatchSetup, unit: int, contract: int | None) -> Utility:
     """``unit``'s points taken minus points conceded, or with ``contract`` (seat 1's bid)
     the expert's first-trick utility."""
+    if not setup.rules.is_house:  # as wide as the table's points
+        size = setup.rules.point_count + 1
+        return Utility(
+            frozenset({unit}), tuple(tuple(a - b for b in range(size)) for a in range(size))
+        )
     if contract is None:
         return Utility(frozenset({unit}))
     sizes = tuple(len(team) for team in setup.teams)
@@ -80,11 +100,11 @@ def question_utility(setup: MatchSetup, unit: int, contract: int | None) -> Util
     return contract_utility(situation, defenders_together=True)
 
 
-def table_setup(players: int, cutthroat: bool) -> MatchSetup:
+def table_setup(players: int, cutthroat: bool, rules: Rules = HOUSE) -> MatchSetup:
     """Even seat counts as two partnerships (4v4 at 8), odd ones or ``cutthroat`` alone."""
     if players % 2 == 0 and not cutthroat:
-        return MatchSetup.partnerships(players, 2)
-    return MatchSetup.cutthroat(players)
+        return MatchSetup.partnerships(players, 2, rules=rules)
+    return MatchSetup.cutthroat(players, rules=rules)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -166,8 +186,14 @@ def main() -> None:
     parser.add_argument("--cards-played", type=int, default=0, help="then random cards")
     parser.add_argument("--cutthroat", action="store_true", help="every seat for itself")
     parser.add_argument("--contract", type=int, metavar="BID", help="seat 1 bids BID")
+    parser.add_argument("--rules", default="house", help="a preset: house, classic, ...")
     args = parser.parse_args()
-    setup = table_setup(args.players, args.cutthroat)
+    rules = preset(args.rules)
+    if not rules.allows_players(args.players):
+        sys.exit(f"{args.rules} is played by {', '.join(map(str, rules.players))} players")
+    if args.batch and not rules.is_house:
+        sys.exit("--batch samples the house rules only")
+    setup = table_setup(args.players, args.cutthroat, rules)
     backends = []
     if args.backend in ("both", "python"):
         backends.append((solver_py, args.python_deals))
@@ -181,7 +207,8 @@ def main() -> None:
         else "from the first lead"
     )
     question = f", bid {args.contract} made or beaten" if args.contract else ""
-    print(f"{args.players} players ({len(setup.teams)} units), {start}{question}:")
+    table = "" if rules.is_house else f"{rules.preset}, "
+    print(f"{table}{args.players} players ({len(setup.teams)} units), {start}{question}:")
     for every_lead in (False, True) if args.every_lead else (False,):
         for backend, deals in backends:
             measure(

@@ -530,6 +530,25 @@ def trumps_of(trump: int, jick: bool, jokers: int) -> TrumpSuit:
     return TrumpSuit(trump, cards, tuple(strength), points, jick_card, following)
 
 
+def point_roles(names: tuple[str, ...], trumps: TrumpSuit) -> tuple[int, int]:
+    """The cards that score at a full-deck table (``ace_two``) once ``trumps`` is named, as
+    (captured, held) masks: the jack, the jick and the jokers the table counts score for the
+    unit that captures them; the ace and the two of trump for the unit of the seat that
+    holds them (every card kept is played). Game scores apart; a card not dealt, nobody."""
+    suit, jokers = trumps.suit, trumps.cards & JOKERS
+    captured = (1 << jack_of(suit)) if "jack" in names else 0
+    if "jick" in names and trumps.jick >= 0:
+        captured |= 1 << trumps.jick
+    if {"jokers", "joker_high"} & set(names):
+        captured |= jokers & 1 << JOKER_1
+    if {"jokers", "joker_low"} & set(names):
+        captured |= jokers & 1 << JOKER_2
+    held = 1 << suit * 13 + 12 if "high" in names else 0
+    if "low" in names:
+        held |= 1 << suit * 13
+    return captured, held
+
+
 def legal_cards_full(hand: int, led: int, trumps: TrumpSuit, follow: str) -> int:
     """The cards ``hand`` may play at a full-deck table; ``led`` is -1 when leading.
 

@@ -89,8 +89,12 @@ def position_of(state) -> Position:
 
 
 def _backend_for(position: Position):
-    """The native core knows the house rules only: a full-deck table searches in Python."""
-    return solver_py if position.table is not None else _backend
+    """The core plays the house rules and every full-deck preset; a table it does not
+    play (points without game) searches in Python."""
+    table = position.table
+    if table is None or _backend is solver_py or solver_native.supports(table):
+        return _backend
+    return solver_py
 
 
 def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:

@@ -1,9 +1,12 @@
 """The native search core (``smear_native``, built from ``native/``), in the solver's terms.
 
 The same functions and meanings as ``solver_py``; ``solver`` dispatches here when the
-core imports. The core learns the rules as data, once, at import: suits, ranks, game
+core imports. The core learns the house rules as data, once, at import: suits, ranks, game
 values and the jokers come from ``cards``; it restates only the trick rules (proved
-equal to ``rules`` by the differential tests).
+equal to ``rules`` by the differential tests). A full-deck table's rules travel with each
+position as a ``smear_native.Table`` compiled from ``rules_data(table)``: its deck, each
+trump suit's ranking and point cards, its follow rule, read from ``rules`` and
+``variants`` (the core renumbers the cards so that the same search plays them).
 
 Positions, utilities and knowledge travel as plain tuples; the core checks them and
 raises ``ValueError`` on anything malformed.
@@ -12,11 +15,25 @@ raises ``ValueError`` on anything malformed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from time import perf_counter
 
-from .cards import CARD_COUNT, GAME_VALUE, HAND_SIZE, JACK, JOKER_1, JOKER_2, RANK_OF, SUIT_OF
+from .cards import (
+    CARD_COUNT,
+    GAME_VALUE,
+    HAND_SIZE,
+    JACK,
+    JOKER_1,
+    JOKER_2,
+    RANK_OF,
+    SUIT_OF,
+    cards_of,
+    full_deck,
+)
 from .knowledge import MASK64, Knowledge, NoConsistentDeal
+from .rules import point_roles, trumps_of
 from .solver_py import Position, SearchStats, SearchTimeout, Utility
+from .variants import Rules
 
 try:
     import smear_native as _core
@@ -67,8 +84,43 @@ if _core is not None:
     configure(_core, HOUSE_RULES)
 
 
+def supports(table: Rules) -> bool:
+    """Whether the core plays this full-deck table (every preset does; a table whose
+    points leave out game searches in Python)."""
+    return "game" in table.points and table.high_low == "ace_two"
+
+
+def rules_data(table: Rules):
+    """A full-deck table's rules as the core's ``RulesData``: the deck, each trump suit's
+    ranking lowest first (the jick and the jokers among them), the follow rule, and per
+    trump suit the cards scoring for their capturer and for their holder."""
+    trumps = [trumps_of(suit, table.jick, table.jokers) for suit in range(4)]
+    roles = [point_roles(table.points, t) for t in trumps]
+    return _core.RulesData(
+        deck=full_deck(table.jokers),
+        suit_of=list(SUIT_OF),
+        rank_of=list(RANK_OF),
+        game_value=list(GAME_VALUE),
+        trump_order=[sorted(cards_of(t.cards), key=t.strength.__getitem__) for t in trumps],
+        follow=table.follow,
+        capture_points=[captured for captured, _ in roles],
+        holder_points=[held for _, held in roles],
+        game="game" in table.points,
+    )
+
+
+@cache
+def table_rules(table: Rules):
+    """The core's compiled rules of a full-deck table (one per distinct rules value)."""
+    return _core.Table(rules_data(table))
+
+
 def _position(p: Position) -> tuple:
     return (p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, p.taken)
+
+
+def _table(p: Position):
+    return None if p.table is None else table_rules(p.table)
 
 
 def _utility(u: Utility) -> tuple:
@@ -91,7 +143,9 @@ def idle_threads() -> int:
 
 
 def solve(position: Position, utility: Utility, stats: SearchStats | None = None) -> int:
-    value, nodes = _core.solve(_position(position), _utility(utility), _seconds_left(stats))
+    value, nodes = _core.solve(
+        _position(position), _utility(utility), _seconds_left(stats), _table(position)
+    )
     _count(stats, nodes)
     if value is None:
         raise SearchTimeout
@@ -102,7 +156,7 @@ def action_values(
     position: Position, utility: Utility, stats: SearchStats | None = None
 ) -> dict[int, int]:
     values, nodes = _core.action_values(
-        _position(position), _utility(utility), _seconds_left(stats)
+        _position(position), _utility(utility), _seconds_left(stats), _table(position)
     )
     _count(stats, nodes)
     if values is None:
@@ -111,11 +165,12 @@ def action_values(
 
 
 def best_card(position: Position, utility: Utility) -> int:
-    return _core.best_card(_position(position), _utility(utility))[0]
+    return _core.best_card(_position(position), _utility(utility), _table(position))[0]
 
 
 def principal_variation(position: Position, utility: Utility) -> list[int]:
-    return _core.principal_variation(_position(position), _utility(utility))[0]
+    line, _ = _core.principal_variation(_position(position), _utility(utility), _table(position))
+    return line
 
 
 def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:

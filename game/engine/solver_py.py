@@ -23,16 +23,12 @@ from time import perf_counter
 from .cards import (
     GAME_VALUE,
     JOKER_1,
-    JOKER_2,
     JOKERS,
     RANK_OF,
     SUIT_MASK,
     SUIT_OF,
-    ace_of,
     cards_of,
     game_total,
-    jack_of,
-    two_of,
 )
 from .rules import (
     TrumpSuit,
@@ -41,6 +37,7 @@ from .rules import (
     legal_cards,
     legal_cards_full,
     low_card,
+    point_roles,
     trick_winner,
     trick_winner_full,
     trumps_of,
@@ -542,21 +539,10 @@ def _full_deck_cards(table: Rules, trump: int, in_play: int, dealt: tuple[int, .
     ace and two, every card kept is played, so high and low go to the seats that hold them."""
     trumps = trumps_of(trump, table.jick, table.jokers)
     strength, following, follow = trumps.strength, trumps.following, table.follow
-    names = set(table.points)
-    once = (1 << jack_of(trump)) if "jack" in names else 0
-    if "jick" in names and trumps.jick >= 0:
-        once |= 1 << trumps.jick
-    if names & {"jokers", "joker_high"}:
-        once |= 1 << JOKER_1
-    if names & {"jokers", "joker_low"}:
-        once |= 1 << JOKER_2
-    once &= in_play
+    captured, held = point_roles(table.points, trumps)
+    once = captured & in_play
     dealt_points = tuple(
-        seat
-        for name, card in (("high", ace_of(trump)), ("low", two_of(trump)))
-        if name in names
-        for seat, hand in enumerate(dealt)
-        if hand >> card & 1
+        seat for card in cards_of(held) for seat, hand in enumerate(dealt) if hand >> card & 1
     )
 
     def beats(card: int, current: int) -> bool:

@@ -22,12 +22,14 @@ from game.bots.sampling import knowledge
 from game.bots.valuation import Situation, contract_utility, points_utility, utility_for
 from game.engine import knowledge as sampler
 from game.engine import solver, solver_native, solver_py
-from game.engine.cards import card, mask_of, parse_card
+from game.engine.cards import card, cards_of, mask_of, parse_card
 from game.engine.knowledge import Knowledge, NoConsistentDeal, SplitMix64
+from game.engine.rules import point_roles, trumps_of
 from game.engine.solver import Position, SearchStats, SearchTimeout, Utility, position_of
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from game.engine.variants import PRESETS, Rules, RulesError
 from tests.game.engine.test_properties import random_states, setups
-from tests.game.engine.test_solver import BID_TABLE, endgame
+from tests.game.engine.test_solver import BID_TABLE, endgame, family_endgame
 
 
 def eight_seats_first_lead(seed: int) -> tuple[Knowledge, Utility]:
@@ -603,8 +605,11 @@ def test_a_malformed_utility_or_knowledge_raises_a_clear_error():
     position = solver_native._position(a_position())
     rising = tuple(tuple(a - b for b in range(7)) for a in range(7))
     for bad, words in [
-        (([0], rising[:6]), "7 items, not 6"),
-        (([0], (rising[0][:3], *rising[1:])), "7 items, not 3"),
+        (([0], rising[:6]), "as many entries as the table has rows"),
+        (([0], (rising[0][:3], *rising[1:])), "as many entries as the table has rows"),
+        (([0], ()), "1 to 8 rows"),
+        (([0], tuple(tuple(a - b for b in range(9)) for a in range(9))), "1 to 8 rows"),
+        (([0], tuple(row[:6] for row in rising[:6])), "needs 7 rows"),
         (([0], tuple(tuple(b - a for b in range(7)) for a in range(7))), "must (rise|fall)"),
         (([9], rising), "side unit"),
     ]:
@@ -694,3 +699,165 @@ def test_in_the_auction_a_seat_samples_as_if_it_led_now():
     for position, (value,) in zip(batch.positions, batch.values, strict=True):
         assert position.to_act == seat and position.hands == position.dealt
         assert value == solver_py.solve(position, points_utility(setup.unit_of[seat]))
+
+
+# --- Full-deck tables ------------------------------------------------------------------------
+
+
+def family_tables(preset: Rules) -> list[Rules]:
+    """``preset`` with each option that changes the card play: 0 to 2 jokers, the jick or
+    none, both follow rules; and its points with each point but game left out in turn (and
+    two jokers counted as one kind of point), where the rules allow it."""
+    tables = []
+    for jokers in (0, 1, 2):
+        for jick in (False, True):
+            for follow in ("trump_any_time", "schmier"):
+                try:
+                    tables.append(preset.with_options(jokers=jokers, jick=jick, follow=follow))
+                except RulesError:
+                    continue  # discard and fill plays both jokers
+    points = list(preset.points)
+    choices = [[name for name in points if name != left] for left in points if left != "game"]
+    if "joker_high" in points:
+        choices.append([n for n in points if not n.startswith("joker_")] + ["jokers"])
+    for chosen in choices:
+        tables.append(preset.with_options(points=chosen))
+    return list(dict.fromkeys(tables))
+
+
+# every seat count each full-deck preset allows; cards left in a hand where Python still
+# answers quickly
+TABLE_SIZES = [
+    (name, players)
+    for name, table in PRESETS.items()
+    if not table.is_house
+    for players in table.players
+]
+FAMILY_DEEPEST = {2: 6, 3: 5, 4: 4, 5: 3, 6: 3}
+
+
+@st.composite
+def family_utilities(draw, table: Rules, units: int) -> Utility:
+    """A side of any units, and points taken less points conceded, a bid-shaped table or
+    a match-like one, as wide as the table's points need (or the widest, 8 x 8)."""
+    size = draw(st.sampled_from((table.point_count + 1, 8)))
+    chosen = draw(st.integers(1, (1 << units) - 1))  # the units of the side, one bit each
+    side = frozenset(unit for unit in range(units) if chosen >> unit & 1)
+    bid = draw(st.integers(1, size - 1))
+    kind = draw(st.sampled_from(("plain", "bid", "match")))
+    if kind == "plain":
+        entry = lambda a, b: a - b  # noqa: E731
+    elif kind == "bid":
+        entry = lambda a, b: (10 + a if a >= bid else -bid) - min(b, 4)  # noqa: E731
+    else:
+        entry = lambda a, b: 100 * (a >= bid) - 30 * (b >= bid) + a  # noqa: E731
+    return Utility(side, tuple(tuple(entry(a, b) for b in range(size)) for a in range(size)))
+
+
+@needs_core
+@pytest.mark.parametrize("name, players", TABLE_SIZES)
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_core_answers_as_python_does_at_every_full_deck_table(name, players, data):
+    # every preset at every seat count and layout it allows, with each option that changes
+    # the play: values, every card's value, the best card and the line of best play
+    table = data.draw(st.sampled_from(family_tables(PRESETS[name])))
+    deepest = FAMILY_DEEPEST[players]
+    cards_left = data.draw(st.sampled_from(range(deepest, 0, -1)))  # the deepest first
+    state = family_endgame(table, data.draw(st.integers(0, 2**32)), cards_left, players)
+    position = position_of(state)
+    assert solver._backend_for(position) is solver_native
+    assert_same_answers(position, data.draw(family_utilities(table, units_of(position))))
+
+
+@needs_core
+def test_every_preset_and_option_searched_above_is_a_table_the_core_plays():
+    for name, _ in TABLE_SIZES:
+        for table in family_tables(PRESETS[name]):
+            assert solver_native.supports(table), table
+    assert len({t for name, _ in TABLE_SIZES for t in family_tables(PRESETS[name])}) > 30
+
+
+@needs_core
+def test_a_table_whose_points_leave_out_game_searches_in_python():
+    table = PRESETS["classic"].with_options(points=["high", "low", "jack"])
+    position = position_of(family_endgame(table, 5, 3, 4))
+    assert not solver_native.supports(table)
+    assert solver._backend_for(position) is solver_py
+    with pytest.raises(ValueError, match="game point"):
+        solver_native.table_rules(table)
+
+
+@needs_core
+def test_the_jick_and_the_jokers_are_trumps_in_the_core_as_in_the_rules():
+    # seven-point, hearts trump: the jick (the jack of diamonds) and both jokers rank
+    # between the jack and the ten; a diamond lead is not followed by the jick
+    table = PRESETS["seven_point"]
+    data = solver_native.rules_data(table)
+    hearts = data.trump_order[1]
+    low_hearts = [card(rank, "H") for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10")]
+    assert hearts == low_hearts + [
+        53, 52, card("J", "D"), card("J", "H"), card("Q", "H"), card("K", "H"), card("A", "H")
+    ]  # fmt: skip
+    assert data.capture_points[1] == mask_of([card("J", "H"), card("J", "D"), 52, 53])
+    assert data.holder_points[1] == mask_of([card("A", "H"), card("2", "H")])
+
+
+@needs_core
+def test_malformed_table_rules_are_refused_with_a_clear_error():
+    core = solver_native._core
+    good = solver_native.rules_data(PRESETS["six_handed"])
+
+    def data(**changes):
+        fields = {
+            name: getattr(good, name)
+            for name in (
+                "deck", "suit_of", "rank_of", "game_value", "trump_order", "follow",
+                "capture_points", "holder_points", "game",
+            )
+        }  # fmt: skip
+        return core.RulesData(**{**fields, **changes})
+
+    twice = [list(order) for order in good.trump_order]
+    twice[0].append(twice[0][0])
+    outside = [list(order) for order in good.trump_order]
+    outside[2].append(53)  # one joker at six-handed: the second is not in the deck
+    for bad, words in [
+        (data(follow="house"), "follow"),
+        (data(trump_order=twice), "ranked twice"),
+        (data(trump_order=outside), "not in the deck"),
+        (data(trump_order=good.trump_order[:3]), "4 items"),
+        (data(suit_of=good.suit_of[:10]), "54 items"),
+        (data(capture_points=[1 << 53] * 4), "not in the deck"),
+        (data(holder_points=good.capture_points), "not both"),
+        (data(game=False), "game point"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            core.Table(bad)
+
+
+@needs_core
+def test_a_full_deck_position_the_core_cannot_read_is_refused_never_searched():
+    core = solver_native._core
+    table = PRESETS["classic"]
+    position = position_of(family_endgame(table, 8, 3, 4))
+    compiled = solver_native.table_rules(table)
+    fields = solver_native._position(position)
+    utility = solver_native._utility(Utility(frozenset({0}), ((0,) * 8,) * 8))
+    joker = 1 << 52  # classic plays no joker
+    for bad, words in [
+        ((*fields[:3], -1, *fields[4:]), "trump named"),
+        ((fields[0], (position.hands[0] | joker, *position.hands[1:]), *fields[2:]), "deck"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            core.solve(bad, utility, None, compiled)
+    small = solver_native._utility(Utility(frozenset({0})))
+    captured, held = point_roles(table.points, trumps_of(position.trump, False, 0))
+    assert (captured | held) & mask_of(c for hand in position.dealt for c in cards_of(hand))
+    with pytest.raises(ValueError, match="needs 3 rows"):  # a point card and game
+        core.solve(fields, (small[0], ((1, 0), (2, 1))), None, compiled)
+    # two seats: a full-deck table's, never the house rules'
+    two = position_of(family_endgame(table, 8, 3, 2))
+    assert solver.solve(two, Utility(frozenset({0}), ((0,) * 8,) * 8)) == 0
+    with pytest.raises(ValueError, match="3 to 8 seats"):
+        core.solve(solver_native._position(two), utility, None)

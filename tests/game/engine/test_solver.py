@@ -174,11 +174,12 @@ WIDE_TABLE = tuple(
 )
 
 
-def family_endgame(table, seed: int, cards_left: int) -> RoundState:
+def family_endgame(table, seed: int, cards_left: int, players: int | None = None) -> RoundState:
     """A full-deck round played at random (any bid, trump and legal discard) until each
-    seat holds ``cards_left`` cards, or a few cards into that trick."""
+    seat holds ``cards_left`` cards, or a few cards into that trick; at ``players`` seats,
+    or any the table allows."""
     rng = Random(seed)
-    players = rng.choice(table.players)
+    players = players or rng.choice(table.players)
     setup = rng.choice(MatchSetup.layouts(players, table))
     while True:
         state = RoundState(setup, shuffle_deal(setup, rng.randrange(players), rng))

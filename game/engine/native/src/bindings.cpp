@@ -9,6 +9,7 @@
 #include "batch.hpp"
 #include "sampler.hpp"
 #include "search.hpp"
+#include "table.hpp"
 
 namespace py = pybind11;
 using namespace smear;
@@ -44,8 +45,10 @@ std::vector<py::handle> read_items(py::handle h, const std::string& what, std::s
 
 int read_units(py::handle h, int* unit_of, int& players) {
     const auto items = read_items(h, "unit_of", -1);
-    if (items.size() < 3 || items.size() > kMaxSeats)
-        bad_input("a table has 3 to 8 seats, not " + std::to_string(items.size()));
+    // (the house rules take 3 seats or more: validate says so)
+    if (items.size() < 2 || items.size() > kMaxSeats)
+        bad_input("a table has 3 to 8 seats (2 with the full deck), not " +
+                  std::to_string(items.size()));
     players = int(items.size());
     int units = 0;
     for (int s = 0; s < players; ++s) {
@@ -83,8 +86,9 @@ void read_taken(py::handle h, int units, Mask* taken) {
     for (int u = 0; u < units; ++u) taken[u] = read_mask(items[u], "taken[" + std::to_string(u) + "]");
 }
 
-// (unit_of, hands, dealt, trump, leader, trick, taken)
-Position read_position(py::handle h) {
+// (unit_of, hands, dealt, trump, leader, trick, taken), in a table's codes when ``table``
+// is given (without checking it against the rules: Table::ask does)
+Position read_fields(py::handle h) {
     const auto fields = read_items(h, "a position", 7);
     Position p;
     p.units = read_units(fields[0], p.unit_of, p.players);
@@ -94,9 +98,33 @@ Position read_position(py::handle h) {
     p.leader = int(read_int(fields[4], "leader"));
     read_trick(fields[5], p.players, p.trick, p.trick_len);
     read_taken(fields[6], p.units, p.taken);
-    validate(p);
     return p;
 }
+
+Position read_position(py::handle h) {
+    Position p = read_fields(h);
+    validate(p, rules());
+    return p;
+}
+
+// A position asked of the core: under the house rules as given, or a table's renumbered
+// (see table.hpp), with the cards of the answers told back in the table's codes.
+struct Asked {
+    const TableRules* table = nullptr;
+    Position position;
+    const Rules* rules = nullptr;
+
+    Asked(py::handle position, const TableRules* t) : table(t) {
+        if (t) {
+            this->position = t->virtual_position(read_fields(position));
+            rules = &t->by_trump[this->position.trump];
+        } else {
+            this->position = read_position(position);
+            rules = &smear::rules();
+        }
+    }
+    int real(int card) const { return table ? table->real_card(position.trump, card) : card; }
+};
 
 // (side units, 7 x 7 table)
 Utility read_utility(py::handle h) {
@@ -105,9 +133,9 @@ Utility read_utility(py::handle h) {
     for (py::handle unit : read_items(fields[0], "the side", -1))
         side.push_back(int(read_int(unit, "a side unit")));
     std::vector<std::vector<int>> table;
-    for (py::handle row : read_items(fields[1], "the utility table", kPointsRange)) {
+    for (py::handle row : read_items(fields[1], "the utility table", -1)) {
         table.emplace_back();
-        for (py::handle entry : read_items(row, "a utility row", kPointsRange))
+        for (py::handle entry : read_items(row, "a utility row", -1))
             table.back().push_back(int(read_int(entry, "a utility entry")));
     }
     return make_utility(side, table);
@@ -192,14 +220,46 @@ PYBIND11_MODULE(smear_native, m) {
         }
     });
 
+    // module_local: another build of the core may be loaded beside this one (solver_ab.py)
+    py::class_<RulesData>(m, "RulesData", py::module_local(),
+                          "A full-deck table's rules as data (see table.hpp and "
+                          "solver_native.rules_data).")
+        .def(py::init([](Mask deck, std::vector<int> suit_of, std::vector<int> rank_of,
+                         std::vector<int> game_value, std::vector<std::vector<int>> trump_order,
+                         std::string follow, std::vector<Mask> capture_points,
+                         std::vector<Mask> holder_points, bool game) {
+                 return RulesData{deck, std::move(suit_of), std::move(rank_of),
+                                  std::move(game_value), std::move(trump_order),
+                                  std::move(follow), std::move(capture_points),
+                                  std::move(holder_points), game};
+             }),
+             py::kw_only(), py::arg("deck"), py::arg("suit_of"), py::arg("rank_of"),
+             py::arg("game_value"), py::arg("trump_order"), py::arg("follow"),
+             py::arg("capture_points"), py::arg("holder_points"), py::arg("game"))
+        .def_readonly("deck", &RulesData::deck)
+        .def_readonly("suit_of", &RulesData::suit_of)
+        .def_readonly("rank_of", &RulesData::rank_of)
+        .def_readonly("game_value", &RulesData::game_value)
+        .def_readonly("trump_order", &RulesData::trump_order)
+        .def_readonly("follow", &RulesData::follow)
+        .def_readonly("capture_points", &RulesData::capture_points)
+        .def_readonly("holder_points", &RulesData::holder_points)
+        .def_readonly("game", &RulesData::game);
+
+    py::class_<TableRules>(m, "Table", py::module_local(),
+                           "A table's RulesData checked and renumbered for the search: pass it "
+                           "as ``table`` with a position in the table's codes.")
+        .def(py::init(&compile_table), py::arg("rules"))
+        .def_readonly("deck", &TableRules::deck);
+
     m.def("configure", &configure_rules, py::arg("suit_of"), py::arg("rank_of"),
           py::arg("game_value"), py::arg("jokers"), py::arg("jack_rank"), py::arg("deck"),
           py::arg("hand_size"), "Hand the rules to the core once, before any search.");
 
     m.def(
         "solve",
-        [](py::handle position, py::handle utility, py::object seconds) {
-            const Position p = read_position(position);
+        [](py::handle position, py::handle utility, py::object seconds, const TableRules* table) {
+            const Asked asked(position, table);
             const Utility u = read_utility(utility);
             const Budget budget = budget_of(seconds);
             Counters counters;
@@ -208,7 +268,7 @@ PYBIND11_MODULE(smear_native, m) {
             {
                 py::gil_scoped_release release;
                 try {
-                    Root root(p, u, budget, counters);
+                    Root root(asked.position, u, budget, counters, 0, asked.rules);
                     value = root.value();
                 } catch (const Timeout&) {
                     finished = false;
@@ -218,12 +278,14 @@ PYBIND11_MODULE(smear_native, m) {
                                   counters.nodes);
         },
         py::arg("position"), py::arg("utility"), py::arg("seconds") = py::none(),
-        "(value or None if the budget ran out, nodes)");
+        py::arg("table") = nullptr,
+        "(value or None if the budget ran out, nodes); ``table``: a full-deck table's rules "
+        "(Table), the position in its codes");
 
     m.def(
         "action_values",
-        [](py::handle position, py::handle utility, py::object seconds) {
-            const Position p = read_position(position);
+        [](py::handle position, py::handle utility, py::object seconds, const TableRules* table) {
+            const Asked asked(position, table);
             const Utility u = read_utility(utility);
             const Budget budget = budget_of(seconds);
             Counters counters;
@@ -232,11 +294,11 @@ PYBIND11_MODULE(smear_native, m) {
             {
                 py::gil_scoped_release release;
                 try {
-                    Root root(p, u, budget, counters);
+                    Root root(asked.position, u, budget, counters, 0, asked.rules);
                     std::optional<int> last;
                     for (int card : root.order()) {
                         last = root.card_value(card, last);
-                        values.emplace_back(card, *last);
+                        values.emplace_back(asked.real(card), *last);
                     }
                 } catch (const Timeout&) {
                     finished = false;
@@ -246,38 +308,40 @@ PYBIND11_MODULE(smear_native, m) {
             return py::make_tuple(found, counters.nodes);
         },
         py::arg("position"), py::arg("utility"), py::arg("seconds") = py::none(),
+        py::arg("table") = nullptr,
         "([(card, value)] in root order, or None if the budget ran out; nodes)");
 
     m.def(
         "best_card",
-        [](py::handle position, py::handle utility) {
-            const Position p = read_position(position);
+        [](py::handle position, py::handle utility, const TableRules* table) {
+            const Asked asked(position, table);
             const Utility u = read_utility(utility);
             Counters counters;
             int card;
             {
                 py::gil_scoped_release release;
-                Root root(p, u, Budget{}, counters);
+                Root root(asked.position, u, Budget{}, counters, 0, asked.rules);
                 card = root.best_card();
             }
-            return py::make_tuple(card, counters.nodes);
+            return py::make_tuple(asked.real(card), counters.nodes);
         },
-        py::arg("position"), py::arg("utility"));
+        py::arg("position"), py::arg("utility"), py::arg("table") = nullptr);
 
     m.def(
         "principal_variation",
-        [](py::handle position, py::handle utility) {
-            const Position p = read_position(position);
+        [](py::handle position, py::handle utility, const TableRules* table) {
+            const Asked asked(position, table);
             const Utility u = read_utility(utility);
             Counters counters;
             std::vector<int> line;
             {
                 py::gil_scoped_release release;
-                line = principal_variation(p, u, counters);
+                line = principal_variation(asked.position, u, counters, *asked.rules);
             }
+            for (int& card : line) card = asked.real(card);
             return py::make_tuple(py::cast(line), counters.nodes);
         },
-        py::arg("position"), py::arg("utility"));
+        py::arg("position"), py::arg("utility"), py::arg("table") = nullptr);
 
     m.def(
         "sample_deals",
@@ -324,7 +388,7 @@ PYBIND11_MODULE(smear_native, m) {
             request.deal_share = deal_share;
             if (exact_tricks < 0) bad_input("exact tricks cannot be negative");
             request.exact_tricks = exact_tricks;
-            if (count > 0) validate(deal(k, seed, 0));  // a malformed knowledge fails here
+            if (count > 0) validate(deal(k, seed, 0), rules());  // a malformed knowledge fails here
             BatchResult result;
             {
                 py::gil_scoped_release release;

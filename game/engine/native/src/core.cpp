@@ -21,6 +21,13 @@ const Rules& rules() {
 
 void configure(const Rules& given) {
     Rules r = given;
+    for (int card = 0; card < kCards; ++card) r.real_of[card] = card;
+    finish(r);
+    g_rules = r;
+    g_configured = true;
+}
+
+void finish(Rules& r) {
     // The search finds the highest card of a suit by its bit: ranks must rise with codes.
     for (int card = 1; card < kCards; ++card) {
         const int suit = r.suit_of[card];
@@ -42,14 +49,12 @@ void configure(const Rules& given) {
                 r.game_plane_count = std::max(r.game_plane_count, k + 1);
             }
     }
-    g_rules = r;
-    g_configured = true;
 }
 
-void validate(const Position& p) {
-    const Rules& r = rules();
-    if (p.players < 3 || p.players > kMaxSeats)
-        bad_input("a position has 3 to 8 seats, not " + std::to_string(p.players));
+void validate(const Position& p, const Rules& r) {
+    if (p.players < r.min_players || p.players > kMaxSeats)
+        bad_input("a position has " + std::to_string(r.min_players) + " to 8 seats, not " +
+                  std::to_string(p.players));
     if (p.units < 1 || p.units > p.players) bad_input("units must number 1 to the seat count");
     bool used[kMaxSeats] = {};
     for (int s = 0; s < p.players; ++s) {
@@ -89,7 +94,9 @@ void validate(const Position& p) {
     if (seen != in_play) bad_input("every dealt card must be held, in the trick or taken");
     if (p.trump < 0 && (p.trick_len || held != in_play))
         bad_input("before trump is set no card has been played");
-    if (p.trump >= 0 && !(in_play & r.suit_mask[p.trump])) bad_input("no trump is in play");
+    // (a full-deck table may deal no trump at all: its high and low then go to nobody)
+    if (p.trump >= 0 && !r.table && !(in_play & r.suit_mask[p.trump]))
+        bad_input("no trump is in play");
     // each seat holds as many cards as the seat to act, or one fewer if it played to the trick
     const int size = popcount(p.hands[p.to_act()]);
     for (int i = 0; i < p.players; ++i) {
@@ -99,6 +106,8 @@ void validate(const Position& p) {
             bad_input("seat " + std::to_string(seat) + " holds the wrong number of cards");
     }
     if (size == 0) bad_input("the round is over: no card is left to play");
+    // the search keeps its killers per hand size up to 7
+    if (size > 7) bad_input("a hand in play holds at most 7 cards");
 }
 
 Utility make_utility(const std::vector<int>& side, const std::vector<std::vector<int>>& table) {
@@ -107,10 +116,13 @@ Utility make_utility(const std::vector<int>& side, const std::vector<std::vector
         if (unit < 0 || unit >= kMaxSeats) bad_input("a side unit must be 0..7");
         u.side_of_unit[unit] = true;
     }
-    if (table.size() != kPointsRange) bad_input("the utility table must have 7 rows");
-    for (int a = 0; a < kPointsRange; ++a) {
-        if (table[a].size() != kPointsRange) bad_input("each utility row must have 7 entries");
-        for (int b = 0; b < kPointsRange; ++b) {
+    const int size = int(table.size());
+    if (size < 1 || size > kPointsRange) bad_input("the utility table must have 1 to 8 rows");
+    u.size = size;
+    for (int a = 0; a < size; ++a) {
+        if (int(table[a].size()) != size)
+            bad_input("each utility row must have as many entries as the table has rows");
+        for (int b = 0; b < size; ++b) {
             const int v = table[a][b];
             if (v < -(1 << 28) || v > (1 << 28)) bad_input("a utility entry is out of range");
             u.table[a][b] = v;

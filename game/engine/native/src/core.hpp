@@ -12,14 +12,17 @@ namespace smear {
 using Mask = std::uint64_t;
 constexpr int kCards = 54;
 constexpr int kMaxSeats = 8;
-constexpr int kPointsRange = 7;  // a utility table is 7 x 7: 0..6 points per side
+// a utility table is at most 8 x 8: 0..7 points per side (the house rules' tables are 7 x 7)
+constexpr int kPointsRange = 8;
 
 inline int popcount(Mask m) { return __builtin_popcountll(m); }
 inline int highest(Mask m) { return 63 - __builtin_clzll(m); }
 inline int lowest(Mask m) { return __builtin_ctzll(m); }
 inline Mask bit(int card) { return Mask{1} << card; }
 
-// The rules the search needs, handed over once by Python (see solver_native.py).
+// The rules the search needs: the house rules, handed over once by Python (see
+// solver_native.py), or a full-deck table's with trump named, renumbered so that the same
+// search serves both (see table.hpp).
 struct Rules {
     int suit_of[kCards];     // -1 for the jokers
     int rank_of[kCards];     // rank within its suit; -1 for the jokers
@@ -33,6 +36,17 @@ struct Rules {
     // mask's game total is a popcount a plane; the deck's total fits a byte
     Mask game_planes[8] = {};
     int game_plane_count = 0;
+    // The follow rule beyond the house's: ``ruff`` is every card, or none where a seat that
+    // holds the suit led must follow it (schmier).
+    Mask ruff = ~Mask{0};
+    int min_players = 3;
+    // A full-deck table's points (table.hpp): the cards that score for the unit capturing
+    // them and those that score for the unit of the seat dealt them; house scoring when
+    // ``table`` is false.
+    bool table = false;
+    Mask capture_points = 0, holder_points = 0;
+    // the card code Python knows each card by (the table's renumbering), for the root order
+    int real_of[kCards] = {};
 
     int game_total(Mask cards) const {
         int total = 0;
@@ -45,6 +59,8 @@ struct Rules {
 const Rules& rules();
 void configure(const Rules& given);
 bool configured();
+// Checks ``r`` and fills its game planes (configure does this for the house rules).
+void finish(Rules& r);
 
 struct Position {
     int players = 0;
@@ -68,6 +84,7 @@ struct Position {
 
 struct Utility {
     bool side_of_unit[kMaxSeats] = {};
+    int size = 0;  // rows and columns of the table: a side's points are 0 .. size - 1
     int table[kPointsRange][kPointsRange] = {};
     std::vector<int> values;  // the table's distinct entries, ascending
 };
@@ -93,7 +110,7 @@ struct Counters {
 
 [[noreturn]] inline void bad_input(const std::string& why) { throw std::invalid_argument(why); }
 
-void validate(const Position& p);
+void validate(const Position& p, const Rules& r);
 Utility make_utility(const std::vector<int>& side, const std::vector<std::vector<int>>& table);
 
 // The legal cards of ``hand``: ``led`` is -1 when leading, ``trump`` -1 before the first card.
@@ -104,7 +121,7 @@ inline Mask legal_cards(const Rules& r, Mask hand, int led, int trump) {
     const int led_suit = r.suit_of[led];
     if (led_suit == trump) return trumpish ? trumpish : hand;
     const Mask following = hand & r.suit_mask[led_suit];
-    return following ? following | trumpish : hand;
+    return following ? following | (trumpish & r.ruff) : hand;
 }
 
 // Index in ``trick`` of the winning card: highest trump, else the first joker, else the

@@ -71,7 +71,7 @@ TranspositionTable& thread_table() {
 // The search for one deal with trump fixed.
 class Search {
    public:
-    Search(const Position& p, int trump, const Utility& u, const Budget& budget,
+    Search(const Rules& r, const Position& p, int trump, const Utility& u, const Budget& budget,
            Counters& counters, TranspositionTable& tt, int horizon);
     int after(int card, int alpha, int beta);
     // Searches from now on give up (throw ProbeLimit) once the node count passes ``limit``.
@@ -274,9 +274,9 @@ void Search::count_node() {
     if (counters_.nodes >= node_limit_) throw ProbeLimit{};
 }
 
-Search::Search(const Position& p, int trump, const Utility& u, const Budget& budget,
-               Counters& counters, TranspositionTable& tt, int horizon)
-    : r_(rules()),
+Search::Search(const Rules& r, const Position& p, int trump, const Utility& u,
+               const Budget& budget, Counters& counters, TranspositionTable& tt, int horizon)
+    : r_(r),
       p_(p),
       u_(u),
       budget_(budget),
@@ -288,13 +288,35 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
     const Mask in_play = p.in_play();
     trump_mask_ = r_.suit_mask[trump];
     const Mask trumps = in_play & trump_mask_;
-    const Mask high = bit(highest(trumps));
-    const Mask jack = in_play & r_.jack_of[trump];
-    once_ = high | jack | (in_play & r_.jokers);
-    twice_ = high & jack;
-    if (2 + popcount(once_) + popcount(twice_) >= kPointsRange)
-        bad_input("a round holds at most 6 points under these rules");
     for (int s = 0; s < players_; ++s) side_of_seat_[s] = u.side_of_unit[p.unit_of[s]];
+    int dealt_points = 0;  // points the deal itself gives the seats dealt their cards
+    if (r_.table) {
+        // a full-deck table: its point cards score for their capturer, once each, and
+        // (ace and two) for the seat dealt them
+        once_ = in_play & r_.capture_points;
+        twice_ = 0;
+        for (Mask rest = in_play & r_.holder_points; rest; rest &= rest - 1)
+            for (int s = 0; s < players_; ++s)
+                if ((p.dealt[s] >> lowest(rest)) & 1) {
+                    (side_of_seat_[s] ? sure_a_ : sure_b_) += 1;
+                    ++dealt_points;
+                }
+    } else {
+        const Mask high = bit(highest(trumps));
+        const Mask jack = in_play & r_.jack_of[trump];
+        once_ = high | jack | (in_play & r_.jokers);
+        twice_ = high & jack;
+        // low goes to whoever was dealt it, whoever captures it
+        const int low = lowest(trumps);
+        for (int s = 0; s < players_; ++s)
+            if ((p.dealt[s] >> low) & 1) (side_of_seat_[s] ? sure_a_ : sure_b_) += 1;
+        dealt_points = 1;
+    }
+    // the deal's points, those captured and game: a side's points index the utility table
+    const int most = dealt_points + popcount(once_) + popcount(twice_) + 1;
+    if (most > u.size - 1)
+        bad_input("a round here holds " + std::to_string(most) +
+                  " points: the utility table needs " + std::to_string(most + 1) + " rows");
     reset_hands();
     for (int unit = 0; unit < p.units; ++unit) {
         const Mask cards = p.taken[unit];
@@ -302,10 +324,6 @@ Search::Search(const Position& p, int trump, const Utility& u, const Budget& bud
         (u.side_of_unit[unit] ? sure_a_ : sure_b_) += points;
         games0_ += std::uint64_t(r_.game_total(cards)) << (8 * unit);
     }
-    // low goes to whoever was dealt it, whoever captures it
-    const int low = lowest(trumps);
-    for (int s = 0; s < players_; ++s)
-        if ((p.dealt[s] >> low) & 1) (side_of_seat_[s] ? sure_a_ : sure_b_) += 1;
     // equivalent cards exist only where touching ranks can share a game value
     merges_ = false;
     for (int card = 0; card + 1 < kCards; ++card) {
@@ -1252,12 +1270,14 @@ int Search::play(int seat, int leader, int led, Mask trick_mask, int winning, in
 
 // --- The root ----------------------------------------------------------------------------
 
-std::vector<int> root_order(const Position& p) {
-    const Rules& r = rules();
+std::vector<int> root_order(const Position& p, const Rules& r) {
     const int seat = p.to_act();
     const Mask legal = legal_cards(r, p.hands[seat], p.trick_len ? p.trick[0] : -1, p.trump);
     std::vector<int> cards;
     for (Mask rest = legal; rest; rest &= rest - 1) cards.push_back(lowest(rest));
+    if (r.table)  // as Python tries them: the table's codes ascending
+        std::sort(cards.begin(), cards.end(),
+                  [&](int x, int y) { return r.real_of[x] < r.real_of[y]; });
     if (p.trump >= 0) return cards;
     // the opening lead also picks trump: the longest, strongest suit first, top card down
     const Mask hand = p.hands[seat];
@@ -1282,23 +1302,24 @@ static int horizon_of(const Position& p, int exact_tricks) {
 }
 
 Root::Root(const Position& position, const Utility& utility, const Budget& budget,
-           Counters& counters, int exact_tricks)
-    : position_(position),
+           Counters& counters, int exact_tricks, const Rules* rules)
+    : rules_(rules ? *rules : smear::rules()),
+      position_(position),
       utility_(utility),
       budget_(budget),
       counters_(counters),
       horizon_(horizon_of(position, exact_tricks)),
-      order_(root_order(position)) {
+      order_(root_order(position, rules_)) {
     thread_table().clear(position.players <= 4 ? kSmallTableBits : kTableBits);
 }
 
 Root::~Root() = default;
 
 int Root::after(int card, int alpha, int beta, std::uint64_t node_limit) {
-    const int trump = position_.trump >= 0 ? position_.trump : rules().suit_of[card];
+    const int trump = position_.trump >= 0 ? position_.trump : rules_.suit_of[card];
     auto& search = searches_[trump];
     if (!search)
-        search = std::make_unique<Search>(position_, trump, utility_, budget_, counters_,
+        search = std::make_unique<Search>(rules_, position_, trump, utility_, budget_, counters_,
                                           thread_table(), horizon_);
     search->limit_nodes(node_limit == UINT64_MAX ? UINT64_MAX : counters_.nodes + node_limit);
     return search->after(card, alpha, beta);
@@ -1401,8 +1422,7 @@ int Root::best_card() {
     throw std::logic_error("no card reaches the solved value");
 }
 
-Position advance(const Position& p, int card) {
-    const Rules& r = rules();
+Position advance(const Position& p, int card, const Rules& r) {
     Position next = p;
     const int seat = p.to_act();
     next.hands[seat] &= ~bit(card);
@@ -1418,7 +1438,7 @@ Position advance(const Position& p, int card) {
 }
 
 std::vector<int> principal_variation(const Position& start, const Utility& u,
-                                     Counters& counters) {
+                                     Counters& counters, const Rules& r) {
     std::vector<int> line;
     Position p = start;
     const Budget none;
@@ -1426,10 +1446,10 @@ std::vector<int> principal_variation(const Position& start, const Utility& u,
         Mask held = 0;
         for (int s = 0; s < p.players; ++s) held |= p.hands[s];
         if (!held) return line;
-        Root root(p, u, none, counters);
+        Root root(p, u, none, counters, 0, &r);
         const int card = root.best_card();
         line.push_back(card);
-        p = advance(p, card);
+        p = advance(p, card, r);
     }
 }
 

@@ -115,8 +115,9 @@ class Root {
    public:
     // ``exact_tricks`` above 0 asks for an estimate: that many tricks (the current one
     // first) searched exactly, each trick start after them valued by estimate_at.
+    // ``rules``: the house rules unless a table's renumbered ones (table.hpp) are given.
     Root(const Position& position, const Utility& utility, const Budget& budget,
-         Counters& counters, int exact_tricks = 0);
+         Counters& counters, int exact_tricks = 0, const Rules* rules = nullptr);
     ~Root();
     const std::vector<int>& order() const { return order_; }
     int after(int card, int alpha, int beta, std::uint64_t node_limit = UINT64_MAX);
@@ -131,6 +132,7 @@ class Root {
     int index_of(int value) const;
     int race_cards(int goal, bool side_moves);
 
+    const Rules& rules_;
     const Position& position_;
     const Utility& utility_;
     const Budget budget_;  // a copy: callers may pass a temporary
@@ -140,8 +142,10 @@ class Root {
     std::unique_ptr<Search> searches_[4];
 };
 
-Position advance(const Position& p, int card);
-std::vector<int> principal_variation(const Position& p, const Utility& u, Counters& counters);
-std::vector<int> root_order(const Position& p);
+Position advance(const Position& p, int card, const Rules& r);
+std::vector<int> principal_variation(const Position& p, const Utility& u, Counters& counters,
+                                     const Rules& r);
+// The legal cards in the order the root tries them: a table's in its own codes' order.
+std::vector<int> root_order(const Position& p, const Rules& r);
 
 }  // namespace smear
