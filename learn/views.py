@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from game.identity import request_owner
 from learn import selectors, services, tutorial
@@ -59,7 +59,7 @@ def _answered_context(attempt: Attempt, query: str = "") -> dict:
 # --- Practice ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def practice(request: HttpRequest) -> HttpResponse:
     data = request.GET.copy()
     # an absent choice is the default one, and the form shows it selected
@@ -83,7 +83,7 @@ def practice(request: HttpRequest) -> HttpResponse:
     return render(request, "learn/practice.html", context)
 
 
-@require_GET
+@require_safe
 def position(request: HttpRequest, key: str) -> HttpResponse:
     """One position by its key: the dashboard's missed positions link here."""
     learner = _learner(request)
@@ -96,7 +96,7 @@ def position(request: HttpRequest, key: str) -> HttpResponse:
     return redirect("learn:attempt", token=attempt.token)
 
 
-@require_GET
+@require_safe
 def attempt(request: HttpRequest, token: str) -> HttpResponse:
     learner = selectors.learner_for(owner=request_owner(request))
     found = selectors.attempt_for(token=token, learner=learner)
@@ -164,7 +164,7 @@ def _refused(
 # --- Progress ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def progress(request: HttpRequest) -> HttpResponse:
     learner = selectors.learner_for(owner=request_owner(request))
     summary = selectors.progress_for(learner=learner, now=timezone.now())
@@ -174,7 +174,7 @@ def progress(request: HttpRequest) -> HttpResponse:
 # --- Tutorial ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def tutorial_index(request: HttpRequest) -> HttpResponse:
     learner = selectors.learner_for(owner=request_owner(request))
     done = selectors.lessons_practised(learner=learner)
@@ -186,7 +186,7 @@ def tutorial_index(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     found = tutorial.LESSONS_BY_SLUG.get(slug)
     if found is None:
