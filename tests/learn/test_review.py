@@ -13,7 +13,7 @@ from tests.learn.reviewing import BLUNDER_SEAT, monster_round
 from tests.learn.test_honesty import CASES, twins
 
 # a fixed number of deals and no clock: repeatable
-ANALYST = ExpertBot(budget_ms=1e9, max_deals=40)
+ANALYST = ExpertBot(budget_ms=1e9, max_deals=grades.MIN_DEALS)
 
 
 def test_grades_follow_the_thresholds_and_ignore_noise():
