@@ -20,7 +20,7 @@ from game.engine import notation, rules
 from game.engine.cards import SUIT_OF, game_total
 from game.engine.view import SeatView
 from game.identity import SeatOwner
-from learn import explain, lines
+from learn import explain, grades, lines
 from learn import positions as core_positions
 from learn import themes as core_themes
 from learn.models import Attempt, Learner, Position, Review
@@ -271,7 +271,11 @@ def describe_card(code: str) -> str:
 
 def position_page(*, position: Position) -> PositionPage:
     """A position drawn from the seat's view: nothing else is passed to the template."""
-    core = position.core
+    return core_position_page(position.core)
+
+
+def core_position_page(core: core_positions.Position) -> PositionPage:
+    """The page of a position not (or not yet) in the bank: a reviewed decision's."""
     view = core.view()
     names = seat_names(view)
     trump, trump_name = presenters.trump_words(view)
@@ -308,7 +312,11 @@ class OptionRow:
 
     @property
     def value_text(self) -> str:
-        return f"{self.value:+.2f}".replace("-", "\u2212")
+        return grades.points(self.value, signed=True).replace("-", "\u2212")
+
+    @property
+    def cost_text(self) -> str:
+        return grades.points(self.cost)
 
 
 @dataclass(frozen=True)
