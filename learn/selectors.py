@@ -237,6 +237,12 @@ class PositionPage(presenters.SeatHand):
         return tuple((unit, game_total(taken[unit.index])) for unit in self.units)
 
     @property
+    def trick_in_play(self) -> presenters.Trick | None:
+        """The trick being played, if it has begun: the decision's own trick."""
+        last = self.tricks[-1] if self.tricks else None
+        return last if last is not None and last.winner is None else None
+
+    @property
     def cards_shown(self) -> set[str]:
         """Every card code this page may draw: the hand and the cards played."""
         shown = {code for code, _ in self.hand}
