@@ -475,7 +475,8 @@ def test_a_guest_who_signs_in_keeps_their_progress(client, bank, django_user_mod
     assert Learner.objects.get(user=user).attempts.count() == 2
 
 
-def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, bank):
+# the lessons practise only positions chosen for them: the starter bank has some for each
+def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, starter_bank):
     page = client.get("/learn/tutorial/").text
     slugs = re.findall(r'href="/learn/tutorial/([a-z-]+)/"', page)
     assert len(slugs) == 6
@@ -491,7 +492,7 @@ def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, bank)
     assert client.get("/learn/tutorial/no-such-lesson/").status_code == 404
 
 
-def test_a_lesson_ends_after_its_practice_positions(client, bank):
+def test_a_lesson_ends_after_its_practice_positions(client, starter_bank):
     learner_rating = None
     for number in range(1, 4):
         page = client.get("/learn/tutorial/deck/").text
