@@ -13,10 +13,10 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game.identity import request_owner
-from learn import selectors, services, tutorial
+from learn import quiz, selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
 from smearsite.http import status_for
@@ -210,3 +210,19 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     if attempt is not None:
         context.update(_question_context(attempt))
     return render(request, "learn/lesson.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def rules_quiz(request: HttpRequest) -> HttpResponse:
+    """The rules quiz: each question is its own form; an answer comes back with its
+    feedback, as the question alone for htmx or as the whole page without it."""
+    feedback = None
+    if request.method == "POST":
+        try:
+            feedback = quiz.check(request.POST.get("question", ""), request.POST.get("choice", ""))
+        except (KeyError, quiz.UnknownAnswer):
+            return _missing(request, "That is not one of the quiz's answers.", status=400)
+    context = {"questions": quiz.QUESTIONS, "feedback": feedback}
+    if request.htmx and feedback is not None:
+        return render(request, "learn/quiz.html#question", {**context, "q": feedback.question})
+    return render(request, "learn/quiz.html", context)

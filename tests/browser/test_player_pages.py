@@ -117,3 +117,28 @@ def test_the_profile_fits_without_sideways_scrolling(sized: Page, transactional_
     assert "CST" not in row.locator("time").inner_text()
     assert_fits(sized)
     sized.screenshot(path=artifacts / f"issue40-profile-{sized.size_name}.png", full_page=True)
+
+
+def test_the_rules_quiz_answers_in_place_and_fits(sized: Page, transactional_db, artifacts):
+    sized.goto("/learn/tutorial/")
+    sized.get_by_role("link", name="a short rules quiz").click()
+    trump = sized.locator("#quiz-trump")
+    trump.get_by_role("button", name="The dealer names it").click()
+    expect(trump.get_by_role("status")).to_contain_text("Not quite")
+    sized.evaluate("window.quizMark = true")  # gone if the answer reloaded the page
+    trump.get_by_role("button", name="The first card the auction winner leads").click()
+    expect(trump.get_by_role("status")).to_contain_text("Right.")
+    assert sized.evaluate("window.quizMark === true"), "htmx did not swap the question"
+    assert_fits(sized)
+    sized.screenshot(path=artifacts / f"issue40-quiz-{sized.size_name}.png")
+
+
+def test_the_rules_quiz_works_without_script(browser: Browser, live_server, transactional_db):
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, java_script_enabled=False
+    )
+    page = context.new_page()
+    page.goto("/learn/quiz/")
+    page.locator("#quiz-low").get_by_role("button", name="Whoever captures").click()
+    expect(page.locator("#quiz-low").get_by_role("status")).to_contain_text("Not quite")
+    context.close()
