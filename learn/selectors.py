@@ -315,6 +315,11 @@ class OptionRow:
     is_best: bool
     is_chosen: bool
     cost: float  # expected match value lost against the best option
+    tied: bool = False  # one of several options showing the best value: "level", not "best"
+
+    @property
+    def tag(self) -> str:
+        return "level" if self.tied else "best" if self.is_best else ""
 
     @property
     def value_text(self) -> str:
@@ -367,6 +372,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
     options = list(core.options)
     bars = _bars([o.value for o in options])
     best = core.best
+    tied = len(explain.level_with_best(core)) > 1
     rows = tuple(
         OptionRow(
             code=o.code,
@@ -381,6 +387,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
             is_best=o.code == best.code,
             is_chosen=o.code == attempt.answer,
             cost=max(0.0, best.value - o.value),
+            tied=tied and grades.level(o.value, best.value),
         )
         for o, bar in zip(options, bars, strict=True)
     )
