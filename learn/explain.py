@@ -25,6 +25,7 @@ from game.engine.view import SeatView
 from . import grades
 from .positions import AuctionOutcome, Option, Position
 from .themes import (
+    certainly_high,
     certainly_low,
     higher_in_trick,
     higher_trumps_out,
@@ -361,10 +362,31 @@ def _bidding(position, view, card, trump) -> str:
 def _choosing_trump(position, view, card, trump) -> str:
     held = cards_of(view.hand & SUIT_MASK[trump])
     names = ", ".join(_rank_word(c) for c in reversed(held))
-    return (
+    text = (
         f"Your opening lead sets trump: it makes {notation.suit_name(trump)} trump, a suit "
         f"in which you hold {len(held)} card{'s' if len(held) != 1 else ''} ({names})."
     )
+    return text + _sentence(_sure_points(view, held, trump))
+
+
+def _sure_points(view: SeatView, held: list[int], trump: int) -> str:
+    """The points the rules already give the seat in that trump: the deck's top trump is
+    High and its bottom trump Low, whoever holds the rest."""
+    suit = notation.suit_name(trump)
+    high = next((c for c in held if certainly_high(view, c, trump)), None)
+    low = next((c for c in held if certainly_low(view, c, trump)), None)
+    if high is not None and low is not None:
+        return (
+            f"{_capital(_card_name(high))} is certainly High and {_card_name(low)} certainly "
+            f"Low: this deck has no {suit} above or below them."
+        )
+    if high is not None:
+        return (
+            f"{_capital(_card_name(high))} is certainly High: no {suit} rank higher in this deck."
+        )
+    if low is not None:
+        return f"{_capital(_card_name(low))} is certainly Low: no {suit} rank lower in this deck."
+    return ""
 
 
 def _drawing_trump(position, view, card, trump) -> str:

@@ -333,3 +333,38 @@ def test_a_thin_analysis_grades_nothing_and_says_it_is_thin(bank):
     assert f"Only {grades.MIN_DEALS - 1} deals were sampled" in first
     assert "is worse: it costs about" in about
     assert "Only" not in explain(position, worst.code)[0]
+
+
+def _eight_player_view_holding(*codes: str):
+    from game.engine.cards import cards_of, functional_deck, mask_of, parse_card
+    from game.engine.state import Deal, MatchSetup, MatchState
+
+    mine = [parse_card(c) for c in codes]
+    rest = [c for c in cards_of(functional_deck(8)) if c not in mine]
+    hands = [mine] + [rest[6 * n : 6 * n + 6] for n in range(7)]
+    deal = Deal(7, tuple(mask_of(h) for h in hands), mask_of(rest[42:]))
+    setup = MatchSetup(8, tuple((s,) for s in range(8)), 21)
+    return MatchState(setup, 7).start_round(deal).view_for(0)
+
+
+def test_a_trump_setting_lead_names_the_high_and_low_it_is_sure_of():
+    from game.engine.cards import SUIT_OF, parse_card
+    from learn.explain import _choosing_trump
+
+    # at eight players the deck runs from the 3 up: the ace and the 3 are sure High and Low
+    view = _eight_player_view_holding("AS", "3S", "KH", "QH", "JC", "10C")
+    spades = SUIT_OF[parse_card("AS")]
+    both = _choosing_trump(None, view, None, spades)
+    assert "The ace of spades is certainly High and the 3 of spades certainly Low" in both
+    hearts = _choosing_trump(None, view, None, SUIT_OF[parse_card("KH")])
+    assert "certainly" not in hearts  # the ace and the 3 of hearts are someone else's
+
+
+def test_a_lead_sure_only_of_high_says_so_alone():
+    from game.engine.cards import SUIT_OF, parse_card
+    from learn.explain import _choosing_trump
+
+    view = _eight_player_view_holding("AS", "4S", "KH", "QH", "JC", "10C")
+    text = _choosing_trump(None, view, None, SUIT_OF[parse_card("AS")])
+    assert "The ace of spades is certainly High: no spades rank higher in this deck" in text
+    assert "Low" not in text
