@@ -91,7 +91,9 @@ def test_the_review_draws_the_hand_of_each_decision(sized: Page, transactional_d
     expect(marked.get_by_role("heading", name="Auction")).to_be_visible()
     expect(sized.locator("#review")).not_to_contain_text("±")
     assert_fits(sized)
-    marked.screenshot(path=artifacts / f"issue40-review-{sized.size_name}.png")
+    marked.locator(".review-position").screenshot(
+        path=artifacts / f"issue40-review-{sized.size_name}.png"
+    )
 
 
 def test_the_profile_fits_without_sideways_scrolling(sized: Page, transactional_db, artifacts):
@@ -116,7 +118,9 @@ def test_the_profile_fits_without_sideways_scrolling(sized: Page, transactional_
     # the date is in the viewer's zone: the script replaced the server's text
     assert "CST" not in row.locator("time").inner_text()
     assert_fits(sized)
-    sized.screenshot(path=artifacts / f"issue40-profile-{sized.size_name}.png", full_page=True)
+    sized.locator(".profile-history").screenshot(
+        path=artifacts / f"issue40-profile-{sized.size_name}.png"
+    )
 
 
 def test_the_rules_quiz_answers_in_place_and_fits(sized: Page, transactional_db, artifacts):
