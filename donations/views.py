@@ -5,7 +5,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from donations import selectors, services, stripe_client
 from donations.forms import DonateForm
@@ -55,7 +55,7 @@ def _form_may_go_to_checkout(view):
     return wrapped
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @_form_may_go_to_checkout
 def donate(request: HttpRequest) -> HttpResponse:
     context = {
@@ -98,7 +98,7 @@ def donate(request: HttpRequest) -> HttpResponse:
     return render(request, "donations/donate.html", context)
 
 
-@require_GET
+@require_safe
 def thanks(request: HttpRequest) -> HttpResponse:
     # the session id only finds our record; what the page says comes from that record
     donation = selectors.donation_for_session(session_id=request.GET.get("session_id", ""))
@@ -108,7 +108,7 @@ def thanks(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def supporters(request: HttpRequest) -> HttpResponse:
     return render(request, "donations/supporters.html", {"supporters": selectors.supporters()})
 

@@ -18,7 +18,9 @@ from game.engine.state import MatchState
 from game.models import Seat, Table
 
 HISTORY_KEPT = 50  # the newest tables listed and counted
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 96, 8
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 112, 8
+# room for the axes' labels: the values at the left, the first and last at the bottom
+CHART_LEFT, CHART_BOTTOM = 48, 20
 
 
 def layout_name(teams) -> str:
@@ -170,32 +172,80 @@ def stats_for(lines: list[TableLine]) -> list[StatsLine]:
 
 @dataclass(frozen=True)
 class Chart:
-    """A line over time, laid out for an SVG ``viewBox`` of ``width`` by ``height``."""
+    """A line over time, laid out for an SVG ``viewBox`` of ``width`` by ``height``, with
+    its axes: values up the left (``low`` to ``high``), order along the bottom (1 to
+    ``count``)."""
 
     points: str  # the polyline's "x,y x,y ..."
     dots: tuple[tuple[float, float], ...]
     low: float
     high: float
+    first: float
+    last: float
+    digits: int = 0  # decimals the figures are shown with
     width: int = CHART_WIDTH
     height: int = CHART_HEIGHT
 
+    @property
+    def count(self) -> int:
+        return len(self.dots)
 
-def chart(values: list[float]) -> Chart | None:
+    @property
+    def axis_left(self) -> int:
+        return CHART_LEFT
+
+    @property
+    def axis_bottom(self) -> int:
+        return CHART_HEIGHT - CHART_BOTTOM
+
+    @property
+    def top(self) -> int:
+        return CHART_PAD
+
+    @property
+    def right(self) -> int:
+        return CHART_WIDTH - CHART_PAD
+
+    def _shown(self, value: float) -> str:
+        return f"{value:.{self.digits}f}"
+
+    @property
+    def low_text(self) -> str:
+        return self._shown(self.low)
+
+    @property
+    def high_text(self) -> str:
+        return self._shown(self.high)
+
+    @property
+    def trend(self) -> str:
+        """The change from the first value to the last, in time order: "fell from 1500 to
+        1464", "rose from ...", or "ended where it began, at ..."."""
+        first, last = self._shown(self.first), self._shown(self.last)
+        if first == last:
+            return f"ended where it began, at {last}"
+        verb = "rose" if self.last > self.first else "fell"
+        return f"{verb} from {first} to {last}"
+
+
+def chart(values: list[float], digits: int = 0) -> Chart | None:
     """Values in time order as a polyline; None for fewer than two."""
     if len(values) < 2:
         return None
     low, high = min(values), max(values)
     span = (high - low) or 1.0
-    step = (CHART_WIDTH - 2 * CHART_PAD) / (len(values) - 1)
-    inner = CHART_HEIGHT - 2 * CHART_PAD
+    left, right = CHART_LEFT + CHART_PAD, CHART_WIDTH - CHART_PAD
+    top, bottom = CHART_PAD, CHART_HEIGHT - CHART_BOTTOM - CHART_PAD
+    step = (right - left) / (len(values) - 1)
     dots = tuple(
-        (round(CHART_PAD + n * step, 1), round(CHART_PAD + inner * (high - v) / span, 1))
+        (round(left + n * step, 1), round(top + (bottom - top) * (high - v) / span, 1))
         for n, v in enumerate(values)
     )
-    return Chart(" ".join(f"{x},{y}" for x, y in dots), dots, low, high)
+    points = " ".join(f"{x},{y}" for x, y in dots)
+    return Chart(points, dots, low, high, values[0], values[-1], digits)
 
 
 def points_chart(lines: list[TableLine]) -> Chart | None:
     """Points a round at each table, oldest first."""
     values = [line.points_a_round for line in reversed(lines) if line.points_a_round is not None]
-    return chart(values)
+    return chart(values, digits=2)

@@ -11,7 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import selectors, table_prefs
@@ -27,7 +27,7 @@ from smearsite.code_guard import code_lookup
 from smearsite.kernel import BadNumber, normal_code, request_int
 
 
-@require_GET
+@require_safe
 def tables(request: HttpRequest) -> HttpResponse:
     """Open public tables, a join-by-code box, and the signed-in user's own tables."""
     return _tables_page(request, JoinByCodeForm())
@@ -45,7 +45,7 @@ def _tables_page(request: HttpRequest, join_form: JoinByCodeForm, status: int = 
     return render(request, "game/tables.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def join_by_code(request: HttpRequest) -> HttpResponse:
     """A code (or a pasted share link) leads to its table's page, where seats are taken."""
     form = JoinByCodeForm(request.GET)
@@ -61,7 +61,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
     form = TableForm(
         request.POST if request.method == "POST" else None,

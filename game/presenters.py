@@ -16,7 +16,7 @@ from functools import cached_property
 from django.conf import settings
 from django.urls import reverse
 
-from game.bots import LEVELS
+from game.bots import SEATED_LEVELS
 from game.engine import cards, notation, rules, variants
 from game.engine.state import MatchState, RoundState
 from game.engine.view import PublicView, SeatView
@@ -879,7 +879,7 @@ def lobby_view(*, table: Table, seat_rows: list[Seat], your_seat: int | None, us
         your_seat=your_seat,
         is_host=user_id is not None and user_id == table.host_id,
         signed_in=user_id is not None,
-        bot_levels=tuple(LEVELS),
+        bot_levels=SEATED_LEVELS,
         rules_lines=notation.rules_summary(table_rules),
         rules_anchor=table_rules.preset,
     )

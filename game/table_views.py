@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import events, ratings, selectors, store, table_prefs
@@ -43,7 +43,7 @@ def _no_seat(request: HttpRequest) -> HttpResponse:
     return render(request, "game/no_seat.html", status=403)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def play(request: HttpRequest) -> HttpResponse:
     form = PlayBotsForm(
         request.POST if request.method == "POST" else None,
@@ -74,7 +74,7 @@ def play(request: HttpRequest) -> HttpResponse:
 
 
 @code_lookup
-@require_GET
+@require_safe
 @for_htmx("table")  # the page polls while its live connection is down
 def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=normal_code(code))
@@ -179,7 +179,7 @@ def _download(match: MatchState, filename: str) -> HttpResponse:
 
 
 @code_lookup
-@require_GET
+@require_safe
 def table_record(request: HttpRequest, code: str) -> HttpResponse:
     """The match so far as a game record: finished rounds only."""
     found = _seated_table(request, code)
@@ -192,7 +192,7 @@ def table_record(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @code_lookup
-@require_GET
+@require_safe
 def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
     found = _seated_table(request, code)
     if found is None:
@@ -206,7 +206,7 @@ def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
 
 @code_lookup
-@require_GET
+@require_safe
 def round_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """A finished round, trick by trick: ``?trick=N`` shows the first N tricks."""
     found = _seated_table(request, code)

@@ -3,7 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from donations import selectors as donation_selectors
 from game import history, ratings, rules_guide, table_prefs
@@ -15,7 +15,7 @@ from game.services import profiles
 from smearsite.kernel import BadNumber, request_int
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
@@ -34,13 +34,13 @@ def table_prefs_save(request: HttpRequest) -> HttpResponse:
     return redirect(back if safe and back else "game:play")
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     # liveness only: answers without touching the database or Redis
     return HttpResponse("ok", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     guides = rules_guide.preset_guides()  # the house rules first
     return render(
@@ -67,7 +67,7 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     current = profiles.profile_get_or_create(user=request.user)
     data = request.POST if request.method == "POST" else None
@@ -113,7 +113,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """Opted-in players by rating, at one table size (``?players=N``, 4 by default)."""
     try:

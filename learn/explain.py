@@ -25,6 +25,8 @@ from game.engine.view import SeatView
 from . import grades
 from .positions import AuctionOutcome, Option, Position
 from .themes import (
+    certainly_high,
+    certainly_low,
     higher_in_trick,
     higher_trumps_out,
     may_be_low,
@@ -62,15 +64,42 @@ def _why_best(position: Position, view: SeatView) -> str:
     best = position.best
     if position.phase == "auction":
         return _why_best_call(position, view)
-    text = f"{_capital(_doing(best.code, position.phase, view))} is best."
+    tied = level_with_best(position)
+    if len(tied) > 1:
+        names = _listed([_doing(o.code, position.phase, view) for o in tied])
+        text = f"{_capital(names)} are level: each is worth {_pts(best.value, True)}."
+    else:
+        text = f"{_capital(_doing(best.code, position.phase, view))} is best."
     text += f" Over {position.deals} deals sampled from what you can see,"
     if best.points is not None:
         text += f" {_points_phrase(best.points, view)}{_made_phrase(best.made, view)};"
     text += (
-        f" it is worth {best.value:+.2f} in match value (how far it moves your side"
+        f" it is worth {_pts(best.value, True)} in match value (how far it moves your side"
         " against the best of the others, in match points)."
     )
-    return text
+    return text + _thin_note(position)
+
+
+def level_with_best(position: Position) -> list[Option]:
+    """The options whose shown match value equals the best one's: none is better."""
+    return [o for o in position.options if grades.level(o.value, position.best.value)]
+
+
+def _thin_note(position: Position) -> str:
+    if not grades.is_thin(position.deals):
+        return ""
+    return (
+        f" Only {position.deals} deals were sampled, fewer than the {grades.MIN_DEALS} a "
+        "grade needs: take these figures as a rough guide."
+    )
+
+
+def _pts(value: float, signed: bool = False) -> str:
+    return grades.points(value, signed=signed)
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _why_best_call(position: Position, view: SeatView) -> str:
@@ -81,18 +110,18 @@ def _why_best_call(position: Position, view: SeatView) -> str:
     if best.code == "pass":
         text = (
             f"Passing is best. The expert bids only when a bid promises more than "
-            f"{best.value:.2f} match points, and over {position.deals} sampled deals none does"
+            f"{_pts(best.value)} match points, and over {position.deals} sampled deals none does"
         )
         top_bid = max(bids, key=lambda o: o.value, default=None)
         if top_bid is not None:
             text += f": the best of them, {_doing(top_bid.code, 'auction', view)},"
-            text += f" {_bid_outlook(top_bid)}, worth {top_bid.value:+.2f}"
+            text += f" {_bid_outlook(top_bid)}, worth {_pts(top_bid.value, True)}"
         return text + "."
     amount = bid_amount(parse_action_code(best.code))
     return (
         f"Bidding {amount} is best. Over {position.deals} deals sampled from what you can "
         f"see, as the bidder you {_bid_outlook(best)}; counting the match score that is "
-        f"worth {best.value:+.2f} match points."
+        f"worth {_pts(best.value, True)} match points."
     )
 
 
@@ -103,7 +132,7 @@ def _why_best_searched_call(position: Position, view: SeatView) -> str:
     rest = ", with the rest of the auction played out in each," if _seats_after(view) else ""
     text = (
         f"{_capital(_doing(best.code, 'auction', view))} is best: over {position.deals} deals "
-        f"sampled from what you can see{rest} it is worth {best.value:+.2f} in match value."
+        f"sampled from what you can see{rest} it is worth {_pts(best.value, True)} in match value."
     )
     return text + _sentence(call_outcome(best, view))
 
@@ -211,15 +240,17 @@ def _about_choice(position: Position, view: SeatView, chosen: Option) -> str:
     if chosen.code == best.code:
         return _found_best(position, view)
     gap = best.value - chosen.value
-    tolerance = _tolerance(best, chosen)
-    if gap <= tolerance:
+    if grades.level(best.value, chosen.value):
+        return f"{_capital(doing)} is level with the best: both are worth {_pts(best.value, True)}."
+    if gap <= _tolerance(best, chosen):
         return (
-            f"{_capital(doing)} is as good as the best within the sampling error: "
-            f"{gap:.2f} match points apart, with an error of about ±{tolerance:.2f}."
+            f"{_capital(doing)} is as good as the best as far as {position.deals} sampled deals "
+            f"can tell: {_pts(gap)} match points apart, a difference chance alone could make."
         )
     rank = [o.code for o in position.options].index(chosen.code) + 1
+    verdict = "worse" if grades.is_thin(position.deals) else _severity(gap)
     text = (
-        f"{_capital(doing)} is {_severity(gap)}: it costs about {gap:.2f} match points "
+        f"{_capital(doing)} is {verdict}: it costs about {_pts(gap)} match points "
         f"against the best (it ranks {_ordinal(rank)} of {len(position.options)})"
     )
     details = _differences(best, chosen, view, position.phase)
@@ -230,9 +261,14 @@ def _found_best(position: Position, view: SeatView) -> str:
     if len(position.options) < 2:
         return "It is the only choice."
     second = position.options[1]
+    if grades.level(second.value, position.best.value):
+        others = _listed(
+            [_doing(o.code, position.phase, view) for o in level_with_best(position)[1:]]
+        )
+        return f"You found it; {others} would be level with it."
     text = (
         f"You found it. The next best, {_doing(second.code, position.phase, view)}, is worth "
-        f"{position.margin:.2f} match points less"
+        f"{_pts(position.margin)} match points less"
     )
     details = _differences(position.best, second, view, position.phase)
     return text + (": " + "; ".join(details) if details else "") + "."
@@ -280,7 +316,7 @@ def _call_differences(best: Option, other: Option) -> list[str]:
         ]
     if best.code == "pass":
         worth = f"bidding {amount} is made in {_percent(bid.made)} of the deals but is worth "
-        worth += f"only {bid.value:+.2f}"
+        worth += f"only {_pts(bid.value, True)}"
         if bid.points is not None:
             ours, theirs = bid.points
             worth += f" (about {ours:.1f} points for you, {theirs:.1f} for the others)"
@@ -326,10 +362,31 @@ def _bidding(position, view, card, trump) -> str:
 def _choosing_trump(position, view, card, trump) -> str:
     held = cards_of(view.hand & SUIT_MASK[trump])
     names = ", ".join(_rank_word(c) for c in reversed(held))
-    return (
+    text = (
         f"Your opening lead sets trump: it makes {notation.suit_name(trump)} trump, a suit "
         f"in which you hold {len(held)} card{'s' if len(held) != 1 else ''} ({names})."
     )
+    return text + _sentence(_sure_points(view, held, trump))
+
+
+def _sure_points(view: SeatView, held: list[int], trump: int) -> str:
+    """The points the rules already give the seat in that trump: the deck's top trump is
+    High and its bottom trump Low, whoever holds the rest."""
+    suit = notation.suit_name(trump)
+    high = next((c for c in held if certainly_high(view, c, trump)), None)
+    low = next((c for c in held if certainly_low(view, c, trump)), None)
+    if high is not None and low is not None:
+        return (
+            f"{_capital(_card_name(high))} is certainly High and {_card_name(low)} certainly "
+            f"Low: this deck has no {suit} above or below them."
+        )
+    if high is not None:
+        return (
+            f"{_capital(_card_name(high))} is certainly High: no {suit} rank higher in this deck."
+        )
+    if low is not None:
+        return f"{_capital(_card_name(low))} is certainly Low: no {suit} rank lower in this deck."
+    return ""
 
 
 def _drawing_trump(position, view, card, trump) -> str:
@@ -374,19 +431,24 @@ def _joker(position, view, card, trump) -> str:
     in_trick = any(played >= JOKER_1 for _, played in view.current_trick)
     if not (view.hand & JOKERS or in_trick):
         return ""  # a joker hint only for a joker held or faced
-    return (
+    text = (
         "A joker scores a point for whoever captures it, and it wins a trick only when no "
         "trump is played to it."
     )
+    trumps_in_trick = [c for _, c in view.current_trick if c < JOKER_1 and SUIT_OF[c] == trump]
+    if view.hand & JOKERS and trumps_in_trick and (card is None or card < JOKER_1):
+        text += f" Here {_card_name(max(trumps_in_trick))} in this trick would capture your joker."
+    return text
 
 
 def _low(position, view, card, trump) -> str:
     if card is None or not may_be_low(view, card, trump):
         return ""
-    return (
-        f"Low goes to whoever was dealt the lowest trump, whoever captures it: "
-        f"{_card_name(card)} is, or very likely is, the low."
-    )
+    if certainly_low(view, card, trump):
+        fact = f"{_card_name(card)} is certainly the low: no lower trump is in this deck."
+    else:
+        fact = f"{_card_name(card)} is very likely the low: at most one lower trump is unseen."
+    return f"Low goes to whoever was dealt the lowest trump, whoever captures it: {fact}"
 
 
 def _endgame(position, view, card, trump) -> str:

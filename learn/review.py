@@ -103,7 +103,7 @@ def grade(position: Position, chosen: str) -> tuple[float, str | None]:
     """What playing ``chosen`` cost against the best option, and its grade."""
     best, option = position.best, position.option(chosen)
     cost = max(0.0, round(best.value - option.value, 3))
-    return cost, grades.graded(cost, option.margin_error(best))
+    return cost, grades.graded(cost, option.margin_error(best), position.deals)
 
 
 def review_moment(moment: Moment, analyst: ExpertBot | None = None, seed: str = "") -> Decision:

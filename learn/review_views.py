@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from game import selectors as game_selectors
 from game.identity import request_owner
@@ -42,7 +42,7 @@ def _context(table: Table, number: int, seat: int) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def round_review(request: HttpRequest, code: str, number: int) -> HttpResponse:
     table, seat = _seat_and_table(request, code, number)
     if seat is None:

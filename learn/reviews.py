@@ -20,7 +20,7 @@ from learn import explain, explain_family, grades, tasks
 from learn import positions as core_positions
 from learn import review as core_review
 from learn.models import Learner, Position, Review, RoundReview
-from learn.selectors import option_label
+from learn.selectors import PositionPage, core_position_page, option_label
 from smearsite.kernel import DomainError, NotFound, Refused
 
 # reviews one person may have waiting or running at once: the workers are shared
@@ -135,14 +135,23 @@ class OptionShown:
     code: str
     label: str
     value: float
-    value_se: float
-    cost: float
+    cost: float  # against the best option, unrounded: shown through grades.points alone
     is_best: bool
     is_chosen: bool
+    tied: bool  # one of several options showing the best value: "level", not "best"
 
     @property
     def value_text(self) -> str:
-        return f"{self.value:+.2f}".replace("-", "\u2212")
+        return grades.points(self.value, signed=True).replace("-", "\u2212")
+
+    @property
+    def cost_text(self) -> str:
+        return grades.points(self.cost)
+
+    @property
+    def tag(self) -> str:
+        """ "best" for the one best option, "level" for each of several that tie."""
+        return "level" if self.tied else "best" if self.is_best else ""
 
 
 @dataclass(frozen=True)
@@ -150,13 +159,23 @@ class DecisionShown:
     index: int
     phase: str
     chosen: str  # its label
+    chosen_code: str
     best: str
-    cost: float
+    cost_text: str  # the chosen option's row's figure: a header and its table agree
     grade: str | None
     grade_label: str
     options: tuple[OptionShown, ...]
     explanation: tuple[str, ...]  # the trainer's paragraphs for the choice made
     deals: int
+    page: PositionPage  # the position as the seat saw it: hand, auction, tricks
+
+    @property
+    def thin(self) -> bool:
+        return grades.is_thin(self.deals)
+
+    @property
+    def min_deals(self) -> int:
+        return grades.MIN_DEALS
 
 
 @dataclass(frozen=True)
@@ -189,29 +208,33 @@ def review_page(*, review: RoundReview) -> ReviewPage:
 def _shown(decision: core_review.Decision) -> DecisionShown:
     position = decision.position
     best = position.best
+    tied = len(explain.level_with_best(position)) > 1
     options = tuple(
         OptionShown(
             code=o.code,
             label=option_label(o.code),
             value=o.value,
-            value_se=o.value_se,
-            cost=max(0.0, round(best.value - o.value, 2)),
+            cost=max(0.0, best.value - o.value),
             is_best=o.code == best.code,
             is_chosen=o.code == decision.chosen,
+            tied=tied and grades.level(o.value, best.value),
         )
         for o in position.options
     )
+    chosen = next(o for o in options if o.is_chosen)
     return DecisionShown(
         index=decision.index,
         phase=position.phase,
         chosen=option_label(decision.chosen),
+        chosen_code=decision.chosen,
         best=option_label(best.code),
-        cost=decision.cost,
+        cost_text=chosen.cost_text,
         grade=decision.grade,
         grade_label=grades.LABELS.get(decision.grade, ""),
         options=options,
         explanation=tuple(_explained(position)(position, decision.chosen)),
         deals=position.deals,
+        page=core_position_page(position),
     )
 
 

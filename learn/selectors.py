@@ -20,7 +20,7 @@ from game.engine import notation, rules
 from game.engine.cards import SUIT_OF, cards_of, game_total
 from game.engine.view import SeatView
 from game.identity import SeatOwner
-from learn import explain, explain_family, lines
+from learn import explain, explain_family, grades, lines
 from learn import positions as core_positions
 from learn import themes as core_themes
 from learn.models import Attempt, Learner, Position, Review
@@ -244,6 +244,12 @@ class PositionPage(presenters.SeatHand):
         return tuple((unit, game_total(taken[unit.index])) for unit in self.units)
 
     @property
+    def trick_in_play(self) -> presenters.Trick | None:
+        """The trick being played, if it has begun: the decision's own trick."""
+        last = self.tricks[-1] if self.tricks else None
+        return last if last is not None and last.winner is None else None
+
+    @property
     def cards_shown(self) -> set[str]:
         """Every card code this page may draw: the hand and the cards played."""
         shown = {code for code, _ in self.hand}
@@ -281,7 +287,11 @@ def describe_card(code: str) -> str:
 
 def position_page(*, position: Position) -> PositionPage:
     """A position drawn from the seat's view: nothing else is passed to the template."""
-    core = position.core
+    return core_position_page(position.core)
+
+
+def core_position_page(core: core_positions.Position) -> PositionPage:
+    """The page of a position not (or not yet) in the bank: a reviewed decision's."""
     view = core.view()
     names = seat_names(view)
     trump, trump_name = presenters.trump_words(view)
@@ -331,10 +341,19 @@ class OptionRow:
     is_best: bool
     is_chosen: bool
     cost: float  # expected match value lost against the best option
+    tied: bool = False  # one of several options showing the best value: "level", not "best"
+
+    @property
+    def tag(self) -> str:
+        return "level" if self.tied else "best" if self.is_best else ""
 
     @property
     def value_text(self) -> str:
-        return f"{self.value:+.2f}".replace("-", "\u2212")
+        return grades.points(self.value, signed=True).replace("-", "\u2212")
+
+    @property
+    def cost_text(self) -> str:
+        return grades.points(self.cost)
 
 
 @dataclass(frozen=True)
@@ -379,6 +398,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
     options = list(core.options)
     bars = _bars([o.value for o in options])
     best = core.best
+    tied = len(explain.level_with_best(core)) > 1
     rows = tuple(
         OptionRow(
             code=o.code,
@@ -393,6 +413,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
             is_best=o.code == best.code,
             is_chosen=o.code == attempt.answer,
             cost=max(0.0, best.value - o.value),
+            tied=tied and grades.level(o.value, best.value),
         )
         for o, bar in zip(options, bars, strict=True)
     )

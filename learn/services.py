@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -169,24 +169,21 @@ def attempt_serve(
 
 def lesson_serve(*, learner: Learner, lesson: tutorial.Lesson) -> Attempt | None:
     """A practice position for a tutorial lesson: unrated, easy, of the kind the lesson
-    teaches (its phase, point in the round, barred cards) and one of its themes; without
-    such a theme in the bank, of that kind alone. None when the bank has no position of
-    that kind: a lesson never practises on a position it does not teach."""
+    teaches (its phase, point in the round, barred cards) and one of its themes. None when
+    the bank has no position of that kind: a lesson never practises on a position it does
+    not teach, so there is no fallback to a position of the phase alone."""
     fits = Filters(
         preset="house",  # the lessons teach the house rules' game
         phase=lesson.phase,
+        themes_any=lesson.themes,
         max_tricks=lesson.max_tricks,
         barred=lesson.barred,
         rated=False,
         target=tutorial.TUTORIAL_TARGET,
     )
-    for filters in (replace(fits, themes_any=lesson.themes), fits):
-        served = attempt_serve(
-            learner=learner, filters=filters, mode=Attempt.Mode.TUTORIAL, lesson=lesson.slug
-        )
-        if served is not None:
-            return served
-    return None
+    return attempt_serve(
+        learner=learner, filters=fits, mode=Attempt.Mode.TUTORIAL, lesson=lesson.slug
+    )
 
 
 def learner_preset_choose(*, learner: Learner, preset: str) -> str:

@@ -140,6 +140,21 @@ def may_be_low(view: SeatView, card: int, trump: int) -> bool:
     return not below & (view.hand | view.played) and below.bit_count() <= 1
 
 
+def certainly_low(view: SeatView, card: int, trump: int) -> bool:
+    """The card is the deck's lowest trump: the rules make it the low, whoever holds the
+    rest (nothing below it was put in this deck)."""
+    if card >= JOKER_1 or SUIT_OF[card] != trump:
+        return False
+    return not view.deck & SUIT_MASK[trump] & ((1 << card) - 1)
+
+
+def certainly_high(view: SeatView, card: int, trump: int) -> bool:
+    """The card is the deck's highest trump: the rules make it the high."""
+    if card >= JOKER_1 or SUIT_OF[card] != trump:
+        return False
+    return not view.deck & SUIT_MASK[trump] & ~((2 << card) - 1)
+
+
 def partner_winning(view: SeatView, trick: list[int], trump: int) -> bool:
     if len(view.teams[view.unit]) < 2 or not trick:
         return False

@@ -54,10 +54,15 @@ def _lessons() -> tuple[Lesson, ...]:
                 "jokers belong to no suit. The game drops the low ranks so that about two "
                 "cards are left over after the deal: those hidden cards lie face down and "
                 "nobody plays them.",
+                "So the lowest card of a suit depends on the table: at four players it is "
+                "the 9, at eight the 3. That card matters: the lowest trump dealt scores a "
+                "point, Low, for whoever was dealt it. The practice positions ask you to "
+                "play a card where the deck's lowest trump is in question.",
                 "In the practice positions you always see what your seat would see at the "
                 "table: your own cards and everything played so far, never another hand.",
             ),
-            max_tricks=0,  # the deck is the subject: a hand still nearly whole
+            # a card to play where the deck's low card decides the point, never a bid
+            themes=("low",),
             deck=True,
         ),
         Lesson(

@@ -11,6 +11,7 @@ urlpatterns = [
     path("attempts/<str:token>/answer/", views.answer, name="answer"),
     path("progress/", views.progress, name="progress"),
     path("tutorial/", views.tutorial_index, name="tutorial"),
+    path("quiz/", views.rules_quiz, name="quiz"),
     path("tutorial/<slug:slug>/", views.lesson, name="lesson"),
     # the review of your own round at a live table
     path("review/<str:code>/<int:number>/", review_views.round_review, name="round_review"),

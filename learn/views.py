@@ -13,10 +13,10 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game.identity import request_owner
-from learn import selectors, services, tutorial
+from learn import quiz, selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
 from smearsite.http import status_for
@@ -59,7 +59,7 @@ def _answered_context(attempt: Attempt, query: str = "") -> dict:
 # --- Practice ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def practice(request: HttpRequest) -> HttpResponse:
     data = request.GET.copy()
     learner = _learner(request)
@@ -88,7 +88,7 @@ def practice(request: HttpRequest) -> HttpResponse:
     return render(request, "learn/practice.html", context)
 
 
-@require_GET
+@require_safe
 def position(request: HttpRequest, key: str) -> HttpResponse:
     """One position by its key: the dashboard's missed positions link here."""
     learner = _learner(request)
@@ -101,7 +101,7 @@ def position(request: HttpRequest, key: str) -> HttpResponse:
     return redirect("learn:attempt", token=attempt.token)
 
 
-@require_GET
+@require_safe
 def attempt(request: HttpRequest, token: str) -> HttpResponse:
     learner = selectors.learner_for(owner=request_owner(request))
     found = selectors.attempt_for(token=token, learner=learner)
@@ -169,7 +169,7 @@ def _refused(
 # --- Progress ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def progress(request: HttpRequest) -> HttpResponse:
     learner = selectors.learner_for(owner=request_owner(request))
     summary = selectors.progress_for(learner=learner, now=timezone.now())
@@ -179,7 +179,7 @@ def progress(request: HttpRequest) -> HttpResponse:
 # --- Tutorial ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def tutorial_index(request: HttpRequest) -> HttpResponse:
     learner = selectors.learner_for(owner=request_owner(request))
     done = selectors.lessons_practised(learner=learner)
@@ -191,7 +191,7 @@ def tutorial_index(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     found = tutorial.LESSONS_BY_SLUG.get(slug)
     if found is None:
@@ -215,3 +215,19 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     if attempt is not None:
         context.update(_question_context(attempt))
     return render(request, "learn/lesson.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def rules_quiz(request: HttpRequest) -> HttpResponse:
+    """The rules quiz: each question is its own form; an answer comes back with its
+    feedback, as the question alone for htmx or as the whole page without it."""
+    feedback = None
+    if request.method == "POST":
+        try:
+            feedback = quiz.check(request.POST.get("question", ""), request.POST.get("choice", ""))
+        except (KeyError, quiz.UnknownAnswer):
+            return _missing(request, "That is not one of the quiz's answers.", status=400)
+    context = {"questions": quiz.QUESTIONS, "feedback": feedback}
+    if request.htmx and feedback is not None:
+        return render(request, "learn/quiz.html#question", {**context, "q": feedback.question})
+    return render(request, "learn/quiz.html", context)

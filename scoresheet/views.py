@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoresheet import selectors, services
 from scoresheet.forms import HandForm, JoinForm, SheetForm, hand_initial
@@ -40,7 +40,7 @@ def _sheet_context(request: HttpRequest, view: selectors.SheetView, form=None) -
 
 
 @login_required
-@require_GET
+@require_safe
 def sheet_list(request: HttpRequest) -> HttpResponse:
     sheets = [
         selectors.sheet_view(sheet=sheet) for sheet in selectors.sheets_for_user(user=request.user)
@@ -49,7 +49,7 @@ def sheet_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def sheet_new(request: HttpRequest) -> HttpResponse:
     form = SheetForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -70,7 +70,7 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def sheet_detail(request: HttpRequest, sheet_id: int) -> HttpResponse:
     sheet = selectors.sheet_for_member(sheet_id=sheet_id, user=request.user)
     view = selectors.sheet_view(sheet=sheet)
@@ -131,7 +131,7 @@ def hand_preview(request: HttpRequest, sheet_id: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def hand_edit(request: HttpRequest, sheet_id: int, number: int) -> HttpResponse:
     sheet = selectors.sheet_for_member(sheet_id=sheet_id, user=request.user)
     view = selectors.sheet_view(sheet=sheet)
@@ -183,7 +183,7 @@ def _int(value: str | None) -> int:
 
 
 @login_required
-@require_GET
+@require_safe
 def sheet_history(request: HttpRequest, sheet_id: int) -> HttpResponse:
     sheet = selectors.sheet_for_member(sheet_id=sheet_id, user=request.user)
     view = selectors.sheet_view(sheet=sheet)
@@ -266,7 +266,7 @@ def sheet_rematch(request: HttpRequest, sheet_id: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest) -> HttpResponse:
     form = JoinForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -285,7 +285,7 @@ def join(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @code_lookup
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join_code(request: HttpRequest, code: str) -> HttpResponse:
     """An invite link: shows the sheet's sides and asks before joining (a POST)."""
     sheet = selectors.sheet_for_invite_code(code=code)
@@ -302,13 +302,13 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
 # --- The read-only live link ----------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def watch(request: HttpRequest, token: str) -> HttpResponse:
     view = selectors.sheet_view(sheet=selectors.sheet_for_watch_token(token=token))
     return render(request, "scoresheet/watch.html", {"view": view, "token": token})
 
 
-@require_GET
+@require_safe
 def watch_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The sheet alone, for the live page to poll when its websocket is down."""
     view = selectors.sheet_view(sheet=selectors.sheet_for_watch_token(token=token))
@@ -323,7 +323,7 @@ def _filename(view: selectors.SheetView, extension: str) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def export_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
     view = selectors.sheet_view(
         sheet=selectors.sheet_for_member(sheet_id=sheet_id, user=request.user)
@@ -350,7 +350,7 @@ def inert_cell(cell: object) -> object:
 
 
 @login_required
-@require_GET
+@require_safe
 def export_json(request: HttpRequest, sheet_id: int) -> HttpResponse:
     view = selectors.sheet_view(
         sheet=selectors.sheet_for_member(sheet_id=sheet_id, user=request.user)

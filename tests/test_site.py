@@ -1,6 +1,8 @@
 """The site skeleton: home page, health check, static files, websockets, data stores."""
 
+import ast
 import contextlib
+import inspect
 import re
 import uuid
 
@@ -14,6 +16,7 @@ from django.contrib.staticfiles import finders
 from django.core.asgi import get_asgi_application
 from django.core.management import call_command
 from django.test import override_settings
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from smearsite.asgi import application
 
@@ -37,6 +40,57 @@ def test_home_page_returns_200_and_names_the_game(client):
 
 def test_home_page_refuses_post(client):
     assert client.post("/").status_code == 405
+
+
+@pytest.mark.parametrize("path", ["/", "/learn/", "/healthz", "/rules/", "/tables/"])
+@pytest.mark.django_db
+def test_head_on_a_page_that_only_reads_answers_200_like_get(client, path):
+    # uptime monitors ask with HEAD; a page GET serves must answer it too
+    assert client.head(path).status_code == client.get(path).status_code == 200
+
+
+def _our_views(patterns=None, prefix=""):
+    """(route, view function) for every URL whose view is this project's code."""
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(entry, URLResolver):
+            yield from _our_views(entry.url_patterns, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            view = entry.callback
+            if view.__module__.split(".")[0] in {"game", "learn", "scoresheet", "donations"}:
+                yield prefix + str(entry.pattern), view
+
+
+def _allowed_methods(view) -> set[str] | None:
+    """The methods a view's decorator admits, read from its source; None if it has none."""
+    source = inspect.getsource(inspect.getmodule(view))
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name == view.__name__:
+            for decorator in node.decorator_list:
+                name = ast.unparse(decorator)
+                if name == "require_safe":
+                    return {"GET", "HEAD"}
+                if name == "require_POST":
+                    return {"POST"}
+                if name == "require_GET":
+                    return {"GET"}
+                if name.startswith("require_http_methods("):
+                    return set(ast.literal_eval(decorator.args[0]))
+    return None
+
+
+def test_the_scan_finds_every_view_of_the_site():
+    routes = dict(_our_views())
+    assert "" in routes and "healthz" in routes and "learn/" in routes
+
+
+def test_every_view_that_serves_get_serves_head_too():
+    # require_GET refuses HEAD with 405; require_safe (GET and HEAD) is the read-only decorator
+    wrong = {
+        route: methods
+        for route, view in _our_views()
+        if (methods := _allowed_methods(view)) is None or ("GET" in methods) != ("HEAD" in methods)
+    }
+    assert wrong == {}
 
 
 def test_healthz_answers_ok_in_plain_text(client):

@@ -34,6 +34,8 @@ LEVELS = {
     "expert": ExpertBot,
     "expert-v1": partial(ExpertBot, version=1),
 }
+# the levels a person may seat at a table; the others are kept for the arena alone
+SEATED_LEVELS = ("random", "greedy", "expert")
 
 
 def make_bot(level: str, **options) -> Bot:

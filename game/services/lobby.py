@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from game import events
-from game.bots import LEVELS
+from game.bots import SEATED_LEVELS
 from game.engine import rules, variants
 from game.engine.variants import Rules
 from game.errors import TableError
@@ -174,7 +174,7 @@ def table_set_bot(*, table_id: int, host: SeatOwner, seat: int, level: str | Non
             current.delete()
             _changed(table)
             return None
-        if level not in LEVELS:
+        if level not in SEATED_LEVELS:
             raise TableError(f"no bot called {str(level)[:20]!r}")
         name = f"{level.capitalize()} bot {seat}"
         if current is None:

@@ -14,7 +14,7 @@ from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
 from game import events, store
-from game.bots import LEVELS
+from game.bots import SEATED_LEVELS
 from game.engine import rules, variants
 from game.engine.cards import card_code, cards_of
 from game.engine.state import IllegalAction, MatchState, shuffle_deal
@@ -122,7 +122,7 @@ def table_create_vs_bots(
     if len(bot_levels) != players - 1:
         raise TableError(f"{players} players need {players - 1} bot levels")
     for level in bot_levels:
-        if level not in LEVELS:
+        if level not in SEATED_LEVELS:
             raise TableError(f"no bot called {level!r}")
     with transaction.atomic():
         draft = new_table(

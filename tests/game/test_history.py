@@ -94,3 +94,39 @@ def test_the_profile_shows_the_history_with_links_and_an_svg_chart(client, make_
     assert f"/table/{table.code}/record" in html
     assert "<polyline" in html
     assert "style=" not in html.split("<h2>Ratings</h2>")[1]
+
+
+def test_the_charts_caption_tells_the_change_in_time_order():
+    assert history.chart([1500.0, 1480.2, 1463.8]).trend == "fell from 1500 to 1464"
+    assert history.chart([1464.0, 1500.0]).trend == "rose from 1464 to 1500"
+    assert history.chart([1500.0, 1520.0, 1500.0]).trend == "ended where it began, at 1500"
+    assert history.chart([1.25, 0.5], digits=2).trend == "fell from 1.25 to 0.50"
+
+
+def test_the_chart_leaves_room_for_its_axes():
+    chart = history.chart([1.0, 3.0, 2.0])
+    assert all(chart.axis_left < x <= chart.right for x, _ in chart.dots)
+    assert all(chart.top <= y < chart.axis_bottom for _, y in chart.dots)
+    assert (chart.low_text, chart.high_text, chart.count) == ("1", "3", 3)
+
+
+def test_the_profile_dates_its_tables_for_the_viewers_zone_and_orders_the_opt_in(client, make_user):
+    import re
+
+    user = make_user("eve")
+    match = greedy_match(MatchSetup.partnerships(4, 2, target=11), 1)
+    table = stored_table(match, [{"user": user}, {}, {}, {}])
+    client.force_login(user)
+    html = client.get("/accounts/profile/").content.decode()
+
+    row = html.split(f'data-table="{table.code}"')[1]
+    stamp = re.search(r'<time data-local datetime="([^"]+)">', row)
+    assert stamp and re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:.]+[+-]\d\d:\d\d", stamp.group(1))
+    assert "js/local-time.js" in html
+    # box, then its label, then what it means
+    check = html.split('class="profile-check"')[1]
+    box = check.index('name="on_leaderboard"')
+    label = check.index("Show me on the leaderboards")
+    help_text = check.index("Your name and rating")
+    assert box < label < help_text
+    assert "aria-describedby" in check.split(">")[0] + check[: check.index("<label")]

@@ -529,3 +529,14 @@ async def test_the_lobby_and_its_start_reach_every_connection_live(django_user_m
     finally:
         await hosts.disconnect()
         await watchers.disconnect()
+
+
+def test_the_host_is_offered_the_seated_bot_levels_and_not_the_arenas_frozen_one(people):
+    table = create(people["host"])
+    body = people["host"].get(f"/table/{table.code}/").text
+
+    offered = set(re.findall(r'name="level" value="([^"]+)"', body))
+    assert offered == {"random", "greedy", "expert"}
+    refused = post(people["host"], table, "bot", seat="2", level="expert-v1")
+    assert "no bot called" in refused.text
+    assert not table.seats.filter(number=2).exists()

@@ -28,6 +28,16 @@ def bank(db) -> list[Position]:
 
 
 @pytest.fixture
+def starter_bank(db) -> list[Position]:
+    """The starter bank the site ships: positions for every tutorial lesson."""
+    from tests.learn.fixtures.factories import STARTER_BANK
+
+    report = services.positions_load(lines=STARTER_BANK.read_text().splitlines())
+    assert not report.errors, report.errors
+    return list(Position.objects.order_by("pk"))
+
+
+@pytest.fixture
 def guest(db):
     return services.learner_get_or_create(owner=SeatOwner(session_key="guest-token-1"))
 

@@ -94,8 +94,10 @@ def test_a_choice_within_the_sampling_error_is_as_good_as_the_best(bank):
     close = replace(second, value=best.value - 0.1, value_se=0.3)
     tied = replace(position, options=(replace(best, value_se=0.3), close, *position.options[2:]))
     text = explain(tied, second.code)[1]
-    assert "as good as the best within the sampling error" in text
-    assert re.search(r"0\.10 match points apart, with an error of about ±0\.42", text)
+    # plain words, no "±": how far apart, and that chance alone could make it
+    assert f"as good as the best as far as {position.deals} sampled deals can tell" in text
+    assert re.search(r"0\.10 match points apart, a difference chance alone could make", text)
+    assert "±" not in text
     assert is_equivalent(tied, second.code)
     assert not is_equivalent(position, position.options[-1].code)
 
@@ -239,3 +241,130 @@ def test_seats_are_named_by_where_they_sit_from_the_learner():
     assert player_at(four, 2) == "your partner across from you"
     assert seat_place(six, 2) == "two seats to your left"
     assert seat_place(six, 4) == "four seats to your left"
+
+
+# --- "certain", "level", one rounding, thin analyses (issue 40) ---------------------------
+
+
+def _four_player_view_holding(*codes: str):
+    """Seat 0's view at the first bid of a 4-player round in which it holds ``codes``."""
+    from game.engine.cards import card_code, cards_of, functional_deck, mask_of, parse_card
+    from game.engine.state import Deal, MatchSetup, MatchState
+
+    mine = [parse_card(c) for c in codes]
+    rest = [c for c in cards_of(functional_deck(4)) if c not in mine]
+    hands = [mine, rest[0:6], rest[6:12], rest[12:18]]
+    deal = Deal(3, tuple(mask_of(h) for h in hands), mask_of(rest[18:]))
+    view = MatchState(MatchSetup.partnerships(4, 2), 3).start_round(deal).view_for(0)
+    assert card_code(mine[0]) == codes[0]
+    return view
+
+
+def test_the_decks_lowest_trump_is_certainly_the_low():
+    from game.engine.cards import SUIT_OF, parse_card
+    from learn.explain import _low
+
+    # at four players the deck starts at the 9: nothing lower exists to be dealt
+    view = _four_player_view_holding("9H", "AS", "KS", "QS", "JC", "10C")
+    nine = parse_card("9H")
+    sentence = _low(None, view, nine, SUIT_OF[nine])
+    assert "the 9 of hearts is certainly the low" in sentence
+    assert "very likely" not in sentence and "or very likely is" not in sentence
+
+
+def test_a_low_with_one_unseen_trump_below_is_only_very_likely():
+    from game.engine.cards import SUIT_OF, parse_card
+    from learn.explain import _low
+
+    view = _four_player_view_holding("10H", "AS", "KS", "QS", "JC", "10C")  # the 9H is out
+    ten = parse_card("10H")
+    sentence = _low(None, view, ten, SUIT_OF[ten])
+    assert "the ten of hearts is very likely the low" in sentence
+    assert "certainly" not in sentence
+
+
+def _with_values(position: Position, *values: float) -> Position:
+    options = tuple(
+        replace(o, value=v, value_se=0.01, margin_se=None)
+        for o, v in zip(position.options, values, strict=False)
+    )
+    return replace(position, options=options + position.options[len(values) :])
+
+
+def test_options_that_tie_at_the_shown_rounding_are_level_not_best(bank):
+    position = next(p for p in bank if p.phase != "auction" and len(p.options) >= 4)
+    # four options all show -4.51: none is "best"
+    tied = _with_values(position, -4.506, -4.508, -4.509, -4.514)
+    first, about = explain(tied, tied.options[2].code)[:2]
+    assert "are level: each is worth -4.51" in first
+    assert " is best" not in first
+    assert "is level with the best: both are worth -4.51" in about
+    assert "You found it; " in explain(tied, tied.best.code)[1]
+    assert "would be level with it" in explain(tied, tied.best.code)[1]
+
+
+def test_a_value_just_apart_at_the_shown_rounding_is_not_level(bank):
+    position = next(p for p in bank if p.phase != "auction" and len(p.options) >= 3)
+    apart = _with_values(position, 1.0, 0.98, -3.0)
+    assert " is best" in explain(apart, apart.best.code)[0]
+    assert "level" not in explain(apart, apart.best.code)[1]
+
+
+def test_match_values_are_rounded_once_in_one_helper():
+    from learn.grades import level, points
+
+    # 2.635 is stored as 2.63499...: one rounding gives 2.63 everywhere, never 2.64
+    assert points(2.635) == f"{2.635:.2f}" == "2.63"
+    assert points(-0.001) == "0.00" and points(-0.001, signed=True) == "+0.00"
+    assert points(-4.506, signed=True) == "-4.51"
+    assert level(-4.506, -4.514) and not level(1.0, 0.98)
+
+
+def test_a_thin_analysis_grades_nothing_and_says_it_is_thin(bank):
+    from learn import grades
+
+    position = card_position(bank)
+    worst = position.options[-1]
+    gap = position.best.value - worst.value
+    thin = replace(position, deals=grades.MIN_DEALS - 1)
+    assert grades.graded(gap, 0.01, thin.deals) is None
+    assert grades.graded(gap, 0.01, grades.MIN_DEALS) == grades.grade_of(gap)
+    first, about = explain(thin, worst.code)[:2]
+    assert f"Only {grades.MIN_DEALS - 1} deals were sampled" in first
+    assert "is worse: it costs about" in about
+    assert "Only" not in explain(position, worst.code)[0]
+
+
+def _eight_player_view_holding(*codes: str):
+    from game.engine.cards import cards_of, functional_deck, mask_of, parse_card
+    from game.engine.state import Deal, MatchSetup, MatchState
+
+    mine = [parse_card(c) for c in codes]
+    rest = [c for c in cards_of(functional_deck(8)) if c not in mine]
+    hands = [mine] + [rest[6 * n : 6 * n + 6] for n in range(7)]
+    deal = Deal(7, tuple(mask_of(h) for h in hands), mask_of(rest[42:]))
+    setup = MatchSetup(8, tuple((s,) for s in range(8)), 21)
+    return MatchState(setup, 7).start_round(deal).view_for(0)
+
+
+def test_a_trump_setting_lead_names_the_high_and_low_it_is_sure_of():
+    from game.engine.cards import SUIT_OF, parse_card
+    from learn.explain import _choosing_trump
+
+    # at eight players the deck runs from the 3 up: the ace and the 3 are sure High and Low
+    view = _eight_player_view_holding("AS", "3S", "KH", "QH", "JC", "10C")
+    spades = SUIT_OF[parse_card("AS")]
+    both = _choosing_trump(None, view, None, spades)
+    assert "The ace of spades is certainly High and the 3 of spades certainly Low" in both
+    hearts = _choosing_trump(None, view, None, SUIT_OF[parse_card("KH")])
+    assert "certainly" not in hearts  # the ace and the 3 of hearts are someone else's
+
+
+def test_a_lead_sure_only_of_high_says_so_alone():
+    from game.engine.cards import SUIT_OF, parse_card
+    from learn.explain import _choosing_trump
+
+    view = _eight_player_view_holding("AS", "4S", "KH", "QH", "JC", "10C")
+    text = _choosing_trump(None, view, None, SUIT_OF[parse_card("AS")])
+    assert "The ace of spades is certainly High: no spades rank higher in this deck" in text
+    assert "Low" not in text

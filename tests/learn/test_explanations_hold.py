@@ -157,11 +157,14 @@ def joker_hint(m, case):
     return "a joker hint with no joker in hand or in the trick"
 
 
-@check(r"is, or very likely is, the low")
+@check(r"is (certainly|very likely) the low")
 def low_card(m, case):
     card = parse_card(case.position.best.code)
     if card >= JOKER_1 or SUIT_OF[card] != case.trump:
         return "the low named is not a trump"
+    below = case.view.deck & SUIT_MASK[case.trump] & ((1 << card) - 1)
+    if (m.group(1) == "certainly") != (below == 0):
+        return "certain is said of a low that is not certain, or the reverse"
     return None
 
 

@@ -13,7 +13,7 @@ from tests.learn.reviewing import BLUNDER_SEAT, monster_round
 from tests.learn.test_honesty import CASES, twins
 
 # a fixed number of deals and no clock: repeatable
-ANALYST = ExpertBot(budget_ms=1e9, max_deals=40)
+ANALYST = ExpertBot(budget_ms=1e9, max_deals=grades.MIN_DEALS)
 
 
 def test_grades_follow_the_thresholds_and_ignore_noise():
@@ -125,3 +125,18 @@ def test_the_reviews_analysis_is_given_the_seats_view_and_nothing_else():
     ]
     # view = moment.view: the seat to act's SeatView, built by the engine
     assert [ast.unparse(value) for value in assigned] == ["moment.view"]
+
+
+def test_the_decisions_header_and_its_table_row_show_one_rounding_of_the_cost():
+    from learn import reviews
+    from tests.learn.fixtures.factories import sample_positions
+
+    position = next(p for p in sample_positions() if p.phase != "auction" and len(p.options) > 2)
+    best, chosen = position.options[0], position.options[1]
+    # a cost of 2.6349: rounded twice (to 2.635, then 2.64) it disagreed with its row's 2.63
+    options = (replace(best, value=3.0), replace(chosen, value=3.0 - 2.6349), *position.options[2:])
+    position = replace(position, options=options)
+    cost, grade = review.grade(position, chosen.code)
+    shown = reviews._shown(review.Decision(7, chosen.code, position, cost, grade))
+    row = next(o for o in shown.options if o.is_chosen)
+    assert shown.cost_text == row.cost_text == "2.63"

@@ -10,7 +10,7 @@ from game.identity import SeatOwner
 from learn import reviews, selectors, services, worker_beats
 from learn.models import Attempt, Position, Review, RoundReview
 from tests.game.stored import stored_table
-from tests.learn.reviewing import BLUNDER_SEAT, monster_deal, monster_round
+from tests.learn.reviewing import BLUNDER_SEAT, MONSTER, monster_deal, monster_round
 from tests.learn.test_views import TRUTH, received
 
 # the worker closes and reopens its database connection, as a real one does: no test
@@ -152,3 +152,28 @@ def test_a_waiting_review_says_when_no_worker_is_running(client, table):
 
     worker_beats.beat(name="host:123")
     assert "No review worker is running" not in client.get(url).content.decode()
+
+
+def test_each_reviewed_decision_draws_the_position_the_seat_saw(client, table):
+    import re
+
+    html = _reviewed(client, table)
+    articles = html.split('<article class="review-decision')[1:]
+    assert articles
+    first = articles[0]  # the opening call: the monster hand, nobody has bid yet
+    hand = first.split('class="hand review-hand"')[1].split("</div>")[0]
+    assert set(re.findall(r'data-card="([^"]+)"', hand)) == set(MONSTER)
+    assert "Auction" in first and "Trump:" in first
+    later = [a for a in articles if "Tricks so far" in a]
+    assert later, "no card decision shows its trick"
+    # its options in plain figures: no "±", one rounding for the header and its row
+    assert "±" not in html
+
+
+def test_a_queued_review_says_so_in_plain_words(client, table):
+    client.force_login(table.user)
+    url = f"/learn/review/{table.code}/1/"
+    client.post(url + "start")
+    html = client.get(url).content.decode()
+    assert "worker" not in html.split('role="status"')[1].split("</p>")[0]
+    assert "in the queue" in html

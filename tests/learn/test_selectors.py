@@ -127,3 +127,21 @@ def test_filters_combine_phase_players_and_theme(bank):
 
     assert position in found
     assert all(p.phase == position.phase and position.themes[0] in p.themes for p in found)
+
+
+def test_the_reveal_tags_options_that_tie_at_the_shown_rounding_level_not_best(bank, guest):
+    from learn.models import Position
+
+    position = bank[0]
+    data = position.data
+    data["options"][1]["value"] = data["options"][0]["value"] - 0.001  # shows the same
+    Position.objects.filter(pk=position.pk).update(data=data)
+    position = Position.objects.get(pk=position.pk)
+    done = answered(guest, position, wrong_code(position))
+
+    reveal = selectors.reveal_for(attempt=done)
+
+    assert [row.tag for row in reveal.rows[:2]] == ["level", "level"]
+    assert all(row.tag == "" for row in reveal.rows[2:])
+    untouched = selectors.reveal_for(attempt=answered(guest, bank[1], wrong_code(bank[1])))
+    assert untouched.rows[0].tag == "best"

@@ -20,9 +20,9 @@ SERVED_PER_LESSON = 12
 def fits(slug: str, core: Core) -> bool:
     """What each lesson is about, said from the position itself (not the database)."""
     view = core.view()
-    early = not view.trick_winners
     return {
-        "deck": early,
+        # the deck decides which card is the low: a card to play with the low in question
+        "deck": core.phase != "auction" and "low" in core.themes,
         "auction": core.phase == "auction",
         "trump": core.phase == "lead" and view.trump is None,
         "following": core.phase == "follow" and len(core.legal_codes()) < len(view.hand_cards),
@@ -93,3 +93,16 @@ def test_without_an_opening_lead_the_trump_lesson_practises_nothing(db, client):
     assert practise(LESSONS_BY_SLUG["trump"], "no-openings", 3) == []
     page = client.get("/learn/tutorial/trump/").text
     assert "No position in the bank fits this lesson yet" in page
+
+
+def test_a_lesson_never_falls_back_to_a_position_off_its_themes(bank):
+    # the small sample bank has auctions, but none where the match score is the theme
+    assert any(p.phase == "auction" for p in bank)
+    assert not any("match-score" in p.core.themes for p in bank if p.phase == "auction")
+    learner = services.learner_get_or_create(owner=SeatOwner(session_key="no-fallback"))
+    assert services.lesson_serve(learner=learner, lesson=LESSONS_BY_SLUG["scoring"]) is None
+
+
+def test_the_deck_lesson_asks_for_a_card_never_a_bid(starter):
+    served = practise(LESSONS_BY_SLUG["deck"], "deck-cards", SERVED_PER_LESSON)
+    assert served and all(core.phase != "auction" for core in served)

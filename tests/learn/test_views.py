@@ -475,7 +475,8 @@ def test_a_guest_who_signs_in_keeps_their_progress(client, bank, django_user_mod
     assert Learner.objects.get(user=user).attempts.count() == 2
 
 
-def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, bank):
+# the lessons practise only positions chosen for them: the starter bank has some for each
+def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, starter_bank):
     page = client.get("/learn/tutorial/").text
     slugs = re.findall(r'href="/learn/tutorial/([a-z-]+)/"', page)
     assert len(slugs) == 6
@@ -491,7 +492,7 @@ def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, bank)
     assert client.get("/learn/tutorial/no-such-lesson/").status_code == 404
 
 
-def test_a_lesson_ends_after_its_practice_positions(client, bank):
+def test_a_lesson_ends_after_its_practice_positions(client, starter_bank):
     learner_rating = None
     for number in range(1, 4):
         page = client.get("/learn/tutorial/deck/").text
@@ -514,3 +515,30 @@ def test_the_pages_use_no_wider_layout_than_the_site(client, bank):
         response = client.get(url)
         assert response.status_code == 200
         assert 'name="viewport"' in response.text
+
+
+def test_the_rules_quiz_answers_with_feedback_with_and_without_htmx(client):
+    from learn import quiz
+
+    assert "a short rules quiz" in client.get("/learn/tutorial/").text
+    page = client.get("/learn/quiz/").text
+    assert page.count('class="quiz-question"') == len(quiz.QUESTIONS)
+    assert 'hx-post="/learn/quiz/"' in page
+
+    # without script: the whole page, with this question's feedback
+    plain = client.post("/learn/quiz/", {"question": "trump", "choice": "dealer"}).text
+    assert plain.count('class="quiz-question"') == len(quiz.QUESTIONS)
+    assert 'data-right="false"' in plain and "Not quite: The first card" in plain
+    # with htmx: the question alone, to swap in place
+    swapped = client.post(
+        "/learn/quiz/", {"question": "trump", "choice": "lead"}, HTTP_HX_REQUEST="true"
+    ).text
+    assert swapped.count('class="quiz-question"') == 1
+    assert 'id="quiz-trump"' in swapped and 'data-right="true"' in swapped
+    assert "<html" not in swapped
+
+
+def test_the_rules_quiz_refuses_an_answer_it_does_not_offer(client):
+    response = client.post("/learn/quiz/", {"question": "trump", "choice": "hearts"})
+    assert response.status_code == 400
+    assert client.post("/learn/quiz/", {"question": "x"}).status_code == 400
