@@ -819,6 +819,16 @@ class LobbyView:
     def ready(self) -> bool:
         return not self.empty
 
+    @property
+    def seats_words(self) -> str:
+        """How full the table is, for the lobby's status line."""
+        if self.ready:
+            if self.is_host:
+                return "Every seat is taken: start the match when you are ready."
+            return f"Every seat is taken: waiting for {self.host_name} to start the match."
+        verb = "is" if self.empty == 1 else "are"
+        return f"Waiting for players: {self.empty} of {self.players} seats {verb} empty."
+
     is_lobby = True  # the template's switch between this and a table in play
 
     @property

@@ -91,3 +91,46 @@ def test_the_glance_counts_each_sides_game_and_settles_points_only_once_captured
     assert sorted(u for g in glance for p in g.points if p == "Joker" for u in [g.unit]) == list(
         points.jokers
     )
+
+
+def _lobby(names, *, is_host) -> presenters.LobbyView:
+    seats = tuple(
+        presenters.LobbySeat(n, name, None, None, is_you=n == 0, is_host=n == 0)
+        for n, name in enumerate(names)
+    )
+    return presenters.LobbyView(
+        code="K7M2QXR4PW",
+        status="lobby",
+        players=len(names),
+        target=21,
+        public=False,
+        teams=(),
+        path="/table/K7M2QXR4PW/",
+        share_url="http://testserver/table/K7M2QXR4PW/",
+        host_name="Ann",
+        seats=seats,
+        your_seat=0,
+        is_host=is_host,
+        signed_in=True,
+        bot_levels=(),
+    )
+
+
+def test_the_lobby_counts_its_empty_seats_in_words_that_agree_with_the_count():
+    assert _lobby(["Ann", None, None, None], is_host=True).seats_words == (
+        "Waiting for players: 3 of 4 seats are empty."
+    )
+    assert _lobby(["Ann", "Bea", None], is_host=True).seats_words == (
+        "Waiting for players: 1 of 3 seats is empty."
+    )
+
+
+def test_a_full_lobby_says_who_starts_the_match_not_that_no_seat_is_empty():
+    full = ["Ann", "Bea", "Cal", "Dee"]
+
+    assert _lobby(full, is_host=True).seats_words == (
+        "Every seat is taken: start the match when you are ready."
+    )
+    guest_words = _lobby(full, is_host=False).seats_words
+    assert guest_words == "Every seat is taken: waiting for Ann to start the match."
+    assert "0 of" not in guest_words
