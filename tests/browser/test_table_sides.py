@@ -52,6 +52,17 @@ SUMMARY_OVER_SEATS = """() => {
   }).map(seat => seat.querySelector('.seat__name').textContent.trim());
 }"""
 
+# the seat names a finished trick's "wins" tag lies over
+WINS_OVER_NAMES = """() => {
+  const tag = document.querySelector('.trick--done .trick__won');
+  if (!tag) return [];
+  const w = tag.getBoundingClientRect();
+  return [...document.querySelectorAll('.felt .seat__name')].filter(name => {
+    const r = name.getBoundingClientRect();
+    return r.left < w.right && w.left < r.right && r.top < w.bottom && w.top < r.bottom;
+  }).map(name => name.textContent.trim());
+}"""
+
 LAYOUTS = {3: ("cutthroat", None), 4: ("2v2", "ABAB"), 6: ("3v3", "ABABAB"), 8: ("4v4", "ABABABAB")}
 
 
@@ -152,3 +163,30 @@ def test_every_seat_shows_its_name_and_side_and_the_summary_leaves_the_auction_i
     page.screenshot(path=artifacts / f"sides-{size}-next-auction.png")
     page.context.close()
     assert problems == [], "errors or a 4xx on the way"
+
+
+def test_a_move_made_while_a_finished_trick_stands_shows_at_once(browser: Browser, tmp_path):
+    # a long stay: a move that waited it out would show seconds late
+    env = served_env(tmp_path / "hold.sqlite3", SMEAR_TRICK_HOLD_MS="3000")
+    with serving(env=env, log=tmp_path / "server.log") as running:
+        page = _deal(browser, running.url, PHONE, 4)
+        problems = watch(page)
+        quick = []
+        for _ in range(60):
+            _my_turn(page)
+            # the list itself has no box: its cards show whether it stands
+            standing = page.locator(".trick--done .card:visible").count() > 0
+            if not standing:
+                _move(page)
+                continue
+            assert page.evaluate(WINS_OVER_NAMES) == [], "the trick's tag covers a name"
+            started = page.evaluate("performance.now()")
+            _move(page)  # waits for the table to show the move
+            page.locator(".trick--done .card").first.wait_for(state="hidden", timeout=1_000)
+            quick.append(page.evaluate("performance.now()") - started)
+            if len(quick) >= 2:
+                break
+        assert quick, "no move came while a finished trick stood"
+        assert max(quick) < 1_000, f"the move waited for the trick's stay: {quick} ms"
+        page.context.close()
+        assert problems == []
