@@ -58,6 +58,9 @@ class ProfileForm(forms.Form):
 # --- Play bots now --------------------------------------------------------------------
 
 BOT_LEVEL_CHOICES = [("random", "Random"), ("greedy", "Greedy"), ("expert", "Expert")]
+# the layout a table of each size plays unless another is chosen: partners where the seats
+# split into two equal sides, everyone for themselves otherwise
+USUAL_LAYOUTS = {4: "2v2", 6: "3v3", 8: "4v4"}
 # name -> (players it fits, or None for any; how many equal units partners sit in)
 TEAM_LAYOUTS = {
     "2v2": (4, 2),
@@ -68,12 +71,13 @@ TEAM_LAYOUTS = {
     "custom": (None, None),
 }
 LAYOUT_CHOICES = [
+    ("usual", "Usual for the player count"),
     ("2v2", "2 against 2 (4 players)"),
     ("cutthroat", "Cutthroat: everyone for themselves"),
     ("3v3", "3 against 3 (6 players)"),
     ("2v2v2", "Three teams of 2 (6 players)"),
     ("4v4", "4 against 4 (8 players)"),
-    ("custom", "Custom (write the teams below)"),
+    ("custom", "Custom (pick each seat's side)"),
 ]
 MAX_BOT_SEATS = 7
 
@@ -96,6 +100,8 @@ def parse_teams(text: str, players: int) -> list[list[int]]:
 
 
 def layout_teams(layout: str, players: int) -> list[list[int]]:
+    if layout == "usual":
+        layout = USUAL_LAYOUTS.get(players, "cutthroat")
     fits, units = TEAM_LAYOUTS[layout]
     if fits is not None and fits != players:
         raise ValidationError(f"That team layout is for {fits} players.")
@@ -112,12 +118,12 @@ class TeamLayoutForm(forms.Form):
     players = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(2, 9)], coerce=int, initial=4
     )
-    layout = forms.ChoiceField(label="Teams", choices=LAYOUT_CHOICES, initial="2v2")
+    layout = forms.ChoiceField(label="Teams", choices=LAYOUT_CHOICES, initial="usual")
     custom_teams = forms.CharField(
         label="Custom teams",
         required=False,
         max_length=40,
-        help_text="Seats 0 (you) and up; teams split by colons: 0,2:1,3.",
+        help_text="Seats by number, you are 0; sides split by colons: 0,2:1,3.",
     )
 
     def clean(self):

@@ -36,6 +36,7 @@ class SeatInfo:
     is_you: bool = False
     said: str | None = None  # what the seat said in this round's auction, last
     cards_left: int = 0
+    side: str | None = None  # its unit's letter ("A"), where some unit has partners
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class UnitInfo:
     score: int
     members: tuple[int, ...]
     is_yours: bool = False
+    side: str | None = None  # the unit's letter ("A"), where some unit has partners
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class Glance:
     names: str
     game_count: int
     points: tuple[str, ...]  # "High", "Jack", "Joker", ...
+    tricks: int = 0  # the tricks it has taken this round
+    side: str | None = None  # the unit's letter, where some unit has partners
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ class PointLine:
     unit: int | None
     names: str  # who took it, or "nobody"
     verb: str = ""  # how it went: "played by" (ace and two); "" says as the house rules do
+    side: str | None = None  # the unit's letter, where some unit has partners
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,7 @@ class ScoreLine:
     game_total: int
     bidder: bool
     capped: bool  # a non-bidder held at target - 1
+    side: str | None = None  # the unit's letter, where some unit has partners
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,14 @@ def unit_names(names: dict[int, str], members) -> str:
     return " & ".join(names[s] for s in members)
 
 
+def side_letters(teams) -> tuple[str, ...] | None:
+    """Each unit's letter, "A" on, where some unit has partners (the seats show it);
+    None at a cutthroat table, where a seat's name says its side."""
+    if all(len(members) == 1 for members in teams):
+        return None
+    return tuple(chr(ord("A") + unit) for unit in range(len(teams)))
+
+
 def round_summary(number: int, view: PublicView, names: dict[int, str]) -> RoundSummary:
     """A finished round's points and score changes, from its public view: once a round is
     over every card still held has been played, so all of it is public (a discard never
@@ -136,17 +150,28 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
     def who(unit: int | None) -> str:
         return "nobody" if unit is None else unit_names(names, view.teams[unit])
 
+    letters = side_letters(view.teams)
+
+    def letter(unit: int | None) -> str | None:
+        return None if letters is None or unit is None else letters[unit]
+
     taken = view.taken
     if view.rules.is_house:
         lines = tuple(
-            PointLine(notation.point_label(p.kind), notation.card(p.card), p.unit, who(p.unit))
+            PointLine(
+                notation.point_label(p.kind),
+                notation.card(p.card),
+                p.unit,
+                who(p.unit),
+                side=letter(p.unit),
+            )
             for p in rules.scoring_cards(
                 trump=view.trump, in_play=view.played, captured=taken, points=result.points
             )
         )
     else:
         lines = tuple(
-            PointLine(label, notation.card(card), unit, who(unit), verb)
+            PointLine(label, notation.card(card), unit, who(unit), verb, letter(unit))
             for label, card, unit, verb in full_deck_points(view, result.points)
         )
     gains = rules.score_gains(
@@ -167,6 +192,7 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
             game_total=g.game_total,
             bidder=g.bidder,
             capped=g.capped and view.rules.non_bidders_capped,
+            side=letter(g.unit),
         )
         for g in gains
     )
@@ -262,6 +288,7 @@ class PublicPage:
     exchanging: bool = False  # seats are discarding (and being dealt a fill)
     exchange_notes: tuple[str, ...] = ()  # who discarded how many, who was dealt how many
     redealt_by: str | None = None  # everyone passed last round: this dealer deals again
+    high_bid_words: str = ""  # in the auction: the bid to beat and who holds it
     # the public partials once drawn, by name (game.templatetags.tables)
     drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -345,6 +372,9 @@ def public_page(
         for s in seat_rows
     )
     sides = units(view, names, match.scores)
+    letters = side_letters(view.teams)
+    if letters is not None:
+        seats = tuple(replace(seat, side=letters[seat.unit]) for seat in seats)
     done = len(view.trick_winners)
     last_trick: tuple[Play, ...] = ()
     last_winner = None
@@ -398,7 +428,20 @@ def public_page(
         exchanging=view.phase is rules.Phase.EXCHANGE,
         exchange_notes=exchange_notes(view, names),
         redealt_by=redealt_by,
+        high_bid_words=high_bid_words(view, names),
     )
+
+
+def high_bid_words(view: PublicView, names: dict[int, str]) -> str:
+    """The auction's standing, said to whoever is to bid: the high bid and who holds it."""
+    if not view.in_auction:
+        return ""
+    high = view.high_bid
+    if not high:
+        return "Nobody has bid yet."
+    # bids only go up: the high bid's holder is the last seat to say it
+    holder = next(s for s, a in reversed(view.auction) if rules.is_bid(a))
+    return f"High bid: {high}, by {names[holder]}."
 
 
 def exchange_notes(view: PublicView, names: dict[int, str]) -> tuple[str, ...]:
@@ -460,11 +503,21 @@ def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], i
 
 
 def _glance(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
-    """Each side's round so far: its game count and the points already decided."""
+    """Each side's round so far: its tricks, its game count and the points already
+    decided."""
     if view.trump is None:
         return ()
-    if not view.rules.is_house:
-        return _glance_full(view, units)
+    tricks = [0] * len(units)
+    unit_of = view.unit_of
+    for winner in view.trick_winners:
+        tricks[unit_of[winner]] += 1
+    glance = _glance_full(view, units) if not view.rules.is_house else _glance_house(view, units)
+    return tuple(
+        replace(side, tricks=tricks[side.unit], side=units[side.unit].side) for side in glance
+    )
+
+
+def _glance_house(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
     decided = rules.points_decided(
         trump=view.trump,
         deck=view.deck,
@@ -528,8 +581,15 @@ def tricks(view: PublicView, names: dict[int, str]) -> tuple[Trick, ...]:
 
 
 def units(view: PublicView, names: dict[int, str], scores) -> tuple[UnitInfo, ...]:
+    letters = side_letters(view.teams)
     return tuple(
-        UnitInfo(u, unit_names(names, members), scores[u], members)
+        UnitInfo(
+            u,
+            unit_names(names, members),
+            scores[u],
+            members,
+            side=None if letters is None else letters[u],
+        )
         for u, members in enumerate(view.teams)
     )
 
@@ -706,6 +766,11 @@ class TableView(_TablePage, SeatHand):
         return self.seat
 
     @property
+    def your_unit(self) -> int:
+        """The page owner's side: its seats are marked as partners on the felt."""
+        return self.view.unit_of[self.seat]
+
+    @property
     def form_index(self) -> int | None:
         """What a move's form posts to catch staleness (``action_index``): only a seat
         whose turn it is has a form."""
@@ -731,6 +796,7 @@ class SpectatorView(_TablePage):
     form_index = None
     stood_in_for = False
     rotation = 0
+    your_unit = None
 
     @property
     def view(self) -> PublicView:
@@ -818,6 +884,16 @@ class LobbyView:
     @property
     def ready(self) -> bool:
         return not self.empty
+
+    @property
+    def seats_words(self) -> str:
+        """How full the table is, for the lobby's status line."""
+        if self.ready:
+            if self.is_host:
+                return "Every seat is taken: start the match when you are ready."
+            return f"Every seat is taken: waiting for {self.host_name} to start the match."
+        verb = "is" if self.empty == 1 else "are"
+        return f"Waiting for players: {self.empty} of {self.players} seats {verb} empty."
 
     is_lobby = True  # the template's switch between this and a table in play
 

@@ -74,9 +74,17 @@ PART_INPUTS = {
 SEAT_PART_INPUTS = {
     "units": ("units",),
     "spectator_note": ("spectator",),
-    "rotation": ("rotation", "spectator"),
+    "rotation": ("rotation", "spectator", "your_unit"),
     "rematch": ("rematch_code", "spectator", "code"),
-    "turn": ("my_turn", "in_auction", "opening_lead", "to_act_name", "naming_trump", "exchanging"),
+    "turn": (
+        "my_turn",
+        "in_auction",
+        "opening_lead",
+        "to_act_name",
+        "naming_trump",
+        "exchanging",
+        "high_bid_words",
+    ),
     "away_notice": ("stood_in_for", "code"),
     "dock": (
         "spectator",
@@ -92,6 +100,7 @@ SEAT_PART_INPUTS = {
         "own_exchange",
     ),
     "history": ("finished_rounds", "spectator", "code", "finished_round_numbers"),
+    "review_link": ("spectator", "code", "finished_rounds"),
 }
 # What the page outside its parts reads of the public part. In a redraw that drawing, with
 # a slot where each part (public or a seat's) stands, is kept by their values as well: a

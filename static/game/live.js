@@ -21,6 +21,7 @@
   var socket = null;
   var retryMs = 1000;
   var holding = false; // a finished trick is standing: fragments wait in the queue
+  var holdTimers = [];
   var queue = [];
   var shownTricks = {}; // the finished tricks already held, by key
   var wasMyTurn = false;
@@ -189,14 +190,22 @@
     }
     shownTricks[done.dataset.done] = true;
     holding = true;
-    setTimeout(function () {
+    holdTimers.push(setTimeout(function () {
       done.classList.add("trick--gathered");
-      setTimeout(function () {
-        middle.classList.add("trick-gone");
-        holding = false;
-        while (queue.length && !holding) apply(queue.shift());
-      }, gatherMs);
-    }, holdMs);
+      holdTimers.push(setTimeout(endHold, gatherMs));
+    }, holdMs));
+  }
+
+  // the trick's stay is over (or cut short: this page's player has played the next card,
+  // which must show at once, not when the stay would have ended)
+  function endHold() {
+    holdTimers.forEach(clearTimeout);
+    holdTimers = [];
+    if (!holding) return;
+    var done = document.querySelector("#table .trick--done");
+    if (done) done.parentNode.classList.add("trick-gone");
+    holding = false;
+    while (queue.length && !holding) apply(queue.shift());
   }
 
   // --- the live connection -------------------------------------------------------------
@@ -263,6 +272,7 @@
     if (action === "discard") action = "discard:" + chosenCards(form).join(",");
     socket.send(JSON.stringify({action: action, index: index ? index.value : null}));
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    if (holding) endHold();
   }, true);
 
   // the arrow keys step through your cards and bids; Enter or Space plays the one in focus

@@ -95,7 +95,10 @@ def take_turn(page: Page) -> None:
 
 
 def seat_to_act(page: Page) -> str:
-    """The name of the seat the table waits for, as this page shows it."""
+    """The name of the seat the table waits for, as this page shows it. Not while a
+    finished trick stands there: the page holds the table's news until it goes (and
+    another page whose player moved meanwhile has cut its own stay short)."""
+    page.locator("#table .trick--done .card").first.wait_for(state="hidden")
     turn = page.locator("#table .seat--turn")
     eventually(page, turn)
     return turn.first.inner_text().strip()

@@ -137,6 +137,13 @@ def test_a_new_table_waits_in_the_lobby_with_the_host_in_seat_0(people):
     assert list(table.seats.values_list("number", "user_id")) == [(0, people["host"].user.pk)]
 
 
+def test_the_new_table_page_speaks_of_you_not_seat_0_and_starts_with_the_usual_teams(people):
+    body = people["host"].get("/tables/new").text
+
+    assert "seat 0" not in body.lower() and "You take the first seat" in body
+    assert '<option value="usual" selected>' in body
+
+
 def test_the_new_table_form_reuses_the_team_layouts_and_checks_them(people):
     host = people["host"]
     body = host.get("/tables/new").text

@@ -91,3 +91,117 @@ def test_the_glance_counts_each_sides_game_and_settles_points_only_once_captured
     assert sorted(u for g in glance for p in g.points if p == "Joker" for u in [g.unit]) == list(
         points.jokers
     )
+
+
+def _lobby(names, *, is_host) -> presenters.LobbyView:
+    seats = tuple(
+        presenters.LobbySeat(n, name, None, None, is_you=n == 0, is_host=n == 0)
+        for n, name in enumerate(names)
+    )
+    return presenters.LobbyView(
+        code="K7M2QXR4PW",
+        status="lobby",
+        players=len(names),
+        target=21,
+        public=False,
+        teams=(),
+        path="/table/K7M2QXR4PW/",
+        share_url="http://testserver/table/K7M2QXR4PW/",
+        host_name="Ann",
+        seats=seats,
+        your_seat=0,
+        is_host=is_host,
+        signed_in=True,
+        bot_levels=(),
+    )
+
+
+def test_the_lobby_counts_its_empty_seats_in_words_that_agree_with_the_count():
+    assert _lobby(["Ann", None, None, None], is_host=True).seats_words == (
+        "Waiting for players: 3 of 4 seats are empty."
+    )
+    assert _lobby(["Ann", "Bea", None], is_host=True).seats_words == (
+        "Waiting for players: 1 of 3 seats is empty."
+    )
+
+
+def test_a_full_lobby_says_who_starts_the_match_not_that_no_seat_is_empty():
+    full = ["Ann", "Bea", "Cal", "Dee"]
+
+    assert _lobby(full, is_host=True).seats_words == (
+        "Every seat is taken: start the match when you are ready."
+    )
+    guest_words = _lobby(full, is_host=False).seats_words
+    assert guest_words == "Every seat is taken: waiting for Ann to start the match."
+    assert "0 of" not in guest_words
+
+
+def _seat_page(table, match) -> str:
+    page = _page(table, match)
+    return render_to_string(
+        redraw.TABLE_PARTIAL, {"t": presenters.TableView(public=page, view=match.view_for(0))}
+    )
+
+
+def test_the_tricks_each_side_has_taken_are_counted_in_the_glance(client):
+    table = start_table(client)
+    match = truth(table)
+    while not match.round.is_terminal():
+        view = match.round.public_view()
+        if view.trump is not None:
+            glance = _page(table, match).glance
+            won = [view.unit_of[w] for w in view.trick_winners]
+            assert [g.tricks for g in glance] == [won.count(g.unit) for g in glance]
+            assert [g.side for g in glance] == ["A", "B"]
+        match = match.apply(match.legal_actions()[0])
+    assert sum(g.tricks for g in _page(table, match).glance) == 6
+
+
+def test_every_seat_shows_its_sides_letter_and_the_viewers_partners_are_marked(client):
+    table = start_table(client)  # 2 against 2: seats 0 and 2 are side A
+    page = _page(table, truth(table))
+
+    assert [s.side for s in page.seats] == ["A", "B", "A", "B"]
+    assert [u.side for u in page.units] == ["A", "B"]
+    html = _seat_page(table, truth(table))
+    seats = html.split('aria-label="Seats"', 1)[1].split("</ul>", 1)[0]
+    assert seats.count('title="Side A"') == 2 and seats.count('title="Side B"') == 2
+    assert "you-0 ours-0" in html  # site.css shows "partner" on side A's other seat
+    assert "Your side" in html and "Side B" in html
+
+
+def test_a_cutthroat_table_has_no_side_letters(client):
+    table = start_table(client, players="3", layout="cutthroat", bot_3="")
+    page = _page(table, truth(table))
+
+    assert [s.side for s in page.seats] == [None, None, None]
+    assert "side-badge" not in _seat_page(table, truth(table))
+
+
+def test_the_turn_to_bid_says_the_high_bid_and_who_holds_it(client):
+    table = start_table(client)
+    match = truth(table)
+    view = match.round.public_view()
+    names = {s.number: s.display_name for s in table.seats.all()}
+    assert presenters.high_bid_words(view, names) == "Nobody has bid yet."
+
+    bid = next(a for a in match.legal_actions() if notation.action(a).startswith("bid:"))
+    bidder = view.to_act
+    match = match.apply(bid)
+    words = presenters.high_bid_words(match.round.public_view(), names)
+    assert words == f"High bid: {notation.action(bid)[4:]}, by {names[bidder]}."
+    played = _step_until(match, lambda m: not m.round.public_view().in_auction)
+    assert presenters.high_bid_words(played.round.public_view(), names) == ""
+
+
+def test_the_round_summary_links_to_the_review_of_that_round_for_a_seat_not_a_spectator(
+    client,
+):
+    table = start_table(client)
+    match = _step_until(truth(table), lambda m: m.round.is_terminal()).deal_round(Random(3))
+    page = _page(table, match)
+    review = f"/learn/review/{table.code}/1/"
+
+    assert review in _seat_page(table, match)
+    spectator = render_to_string(redraw.TABLE_PARTIAL, {"t": presenters.SpectatorView(page)})
+    assert review not in spectator and "Round summary" in spectator

@@ -74,6 +74,22 @@ def test_one_click_from_home_makes_a_4_player_2v2_table_of_expert_bots(client):
     assert [s.bot_level for s in table.seats.all()] == [None, "expert", "expert", "expert"]
 
 
+def test_the_play_page_speaks_of_you_not_seat_0_and_starts_with_the_usual_teams(client):
+    body = client.get("/play/").text
+
+    assert "seat 0" not in body.lower()
+    assert '<option value="usual" selected>' in body
+    assert 'class="bot-seat"' in body  # the pickers site.css hides beyond the player count
+
+
+def test_three_players_with_the_teams_the_page_starts_with_make_a_cutthroat_table(client):
+    client.post("/play/", {"players": "3", "layout": "usual"})
+
+    table = Table.objects.get()
+    assert table.teams == [[0], [1], [2]]
+    assert [s.bot_level for s in table.seats.all()] == [None, "expert", "expert"]
+
+
 def test_custom_teams_are_parsed_and_checked(client):
     table = start_table(
         client, players="5", layout="custom", custom_teams="0,3:1,4:2", bot_4="random"
