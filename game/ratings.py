@@ -26,12 +26,13 @@ from django.utils import timezone
 from game import events, glicko, store
 from game.models import PlayerRating, Profile, RatedMatch, RatingChange, Seat, Table
 
-# The bots' fixed ratings, measured by the arena (the commands and figures are in the README,
-# "Ratings"): greedy anchors the scale at 1500; random and expert sit where their share of
-# wins against greedy puts them, d = 400 log10(p / (1 - p)), with p = (wins + 2) / (matches
-# + 4) so that a clean sweep still gives a finite gap (greedy beat random in 195 of 200 fair
-# 2v2 matches to 11: p 0.966, d 580; the expert beat greedy in 60 of 60: p 0.969, d 597, a
-# gap the arena could only bound from below). A level not here (expert-v1) counts as a guest.
+# The bots' fixed ratings, measured by the arena (the commands and figures are in
+# docs/playing.md and bench/RESULTS.md): greedy anchors the scale at 1500; random and
+# expert sit where their share of wins against greedy puts them,
+# d = 400 log10(p / (1 - p)), with p = (wins + 2) / (matches + 4) so that a clean sweep
+# still gives a finite gap (greedy beat random in 195 of 200 fair 2v2 matches to 11:
+# p 0.966, d 580; the expert beat greedy in 60 of 60: p 0.969, d 597, a gap the arena
+# could only bound from below). A level not here (expert-v1) counts as a guest.
 BOT_ANCHORS = {"random": 920.0, "greedy": 1500.0, "expert": 2097.0}
 # an anchor is treated as well known: its deviation is small and never grows
 ANCHOR_DEVIATION = 30.0

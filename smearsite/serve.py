@@ -26,7 +26,7 @@ X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.ra
   SMEAR_MAX_BODY_BYTES** (413, as soon as its length says so or it passes the limit).
 
 Behind reverse proxies (TRUSTED_PROXY_COUNT > 0) every connection comes from a proxy's
-address, so the pace and the count per address are off: the proxy does both (README).
+address, so the pace and the count per address are off: the proxy does both (docs/deployment.md).
 The deadlines and the size bounds hold whatever is in front.
 """
 

@@ -1,6 +1,6 @@
 """Django settings for the Smear site: one file, configured from the environment.
 
-Every variable is listed with a comment in ``.env.example`` and in the README.
+Every variable is listed with a comment in ``.env.example`` and in docs/configuration.md.
 The parsing lives in ``smearsite/env.py`` so that it can be tested on its own.
 """
 

@@ -3,7 +3,7 @@
     python -m smearsite.supervise [--while-pid PID] -- COMMAND [ARG ...]
 
 What ``make run`` runs its review worker under (a process supervisor such as systemd does
-the same in production: README, "Task queue workers"):
+the same in production: docs/deployment.md, "Task queue workers"):
 
 - the command is started again when it exits for any reason (a crash, ``kill -9``, the
   OOM killer), after a pause that doubles from RESTART_PAUSE_S up to MAX_PAUSE_S while it

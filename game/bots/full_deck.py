@@ -1,8 +1,9 @@
 """The expert's card play at a full-deck table: deal what the seat cannot see in ways
-consistent with what it has seen, solve each deal exactly (the Python search: the native
-core knows the house rules only), and play the card with the best mean.
+consistent with what it has seen, solve each deal exactly (the native core where it is
+built) while that is quick and play it out by greedy's rules after (``playout``), and
+play the card with the best mean.
 
-What a seat knows at such a table (``shared/spec/variants.md``): its own hand, discard and
+What a seat knows at such a table (``docs/variants.md``): its own hand, discard and
 fill; how many cards every other seat holds, discarded and was dealt; every card played.
 A seat that did not follow the suit led has shown a void in it, unless it trumped where
 the table lets a seat trump while holding the suit. A discard holds no trump where the

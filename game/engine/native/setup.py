@@ -1,4 +1,4 @@
-"""Build of the native search core, ``smear_native`` (see README, "Rules engine").
+"""Build of the native search core, ``smear_native`` (see docs/engine-and-solver.md).
 
 ``SMEAR_NATIVE_SANITIZE=1`` builds it with AddressSanitizer and UBSan in a build
 folder of its own, so the fast copy's objects are never reused (``make sanitize``).

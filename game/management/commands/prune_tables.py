@@ -1,5 +1,5 @@
 """Rate any finished match not rated yet, close deserted tables and delete finished guest
-tables: run it on a schedule (README)."""
+tables: run it on a schedule (docs/deployment.md)."""
 
 from __future__ import annotations
 
