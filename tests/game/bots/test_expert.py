@@ -11,9 +11,9 @@ from game.engine.rules import PASS, bid_action, is_bid
 from game.engine.solver import native_available
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
 from game.engine.variants import PRESETS
-from tests.game.bots.test_rollouts import decisions
 from tests.game.engine.builders import act, auction_won_by, round_with
 from tests.game.engine.test_state import SCRIPT, SCRIPTED_HANDS
+from tests.game.engine.test_worlds import before_play
 
 REPEATABLE = {"budget_ms": 1e9, "max_deals": 6}
 
@@ -166,7 +166,7 @@ def test_the_margins_error_is_paired_over_the_deals_every_card_was_priced_on():
 @pytest.mark.parametrize("preset", ["classic", "six_handed", "seven_point"])
 def test_the_expert_analyses_a_full_deck_choice_as_it_plays_it(preset):
     bot = ExpertBot(budget_ms=1e9, max_deals=4)
-    for state in decisions(PRESETS[preset], 5)[:6]:
+    for state in before_play(PRESETS[preset], 5)[:6]:
         view, legal = state.view_for(state.current_player()), state.legal_actions()
         analysis = bot.analyse(view, legal, Random(9))
         assert analysis.deals == 4 and analysis.complete

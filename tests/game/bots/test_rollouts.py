@@ -10,36 +10,20 @@ from game.bots.basic import GreedyBot
 from game.bots.rollouts import MAX_DISCARDS, _deal, _discards, _guess, price
 from game.engine.cards import SUIT_OF, card_code, cards_of, parse_card
 from game.engine.rules import PASS, Phase, bid_action, discard_action, trump_action
-from game.engine.state import Deal, IllegalAction, MatchSetup, RoundState, shuffle_deal
+from game.engine.state import MatchSetup, RoundState
 from game.engine.variants import PRESETS
+from tests.game.bots.test_full_deck import twin
 from tests.game.engine.builders import full_deal
+from tests.game.engine.test_worlds import before_play
 
 FAMILY = [table for table in PRESETS.values() if not table.is_house]
 GREEDY = GreedyBot()
 
 
-def decisions(table, seed: int) -> list[RoundState]:
-    """Every state of a round before its first card, greedy at every seat but the first
-    bidder, who opens at the lowest bid so that the round is not redealt."""
-    rng = Random(seed)
-    players = 4 if 4 in table.players else max(table.players)
-    setup = MatchSetup.partnerships(players, 2, rules=table)
-    state = RoundState(setup, shuffle_deal(setup, rng.randrange(players), rng))
-    states = []
-    while state.phase() is not Phase.PLAY:
-        states.append(state)
-        view = state.view_for(state.current_player())
-        first = state.phase() is Phase.AUCTION and not view.auction
-        state = state.apply(
-            state.legal_actions()[1] if first else GREEDY.choose(view, view.legal_actions(), rng)
-        )
-    return states
-
-
 @pytest.mark.parametrize("table", FAMILY, ids=lambda t: t.preset)
 @pytest.mark.parametrize("seed", range(3))
 def test_every_guess_fits_what_the_seat_knows(table, seed):
-    for state in decisions(table, seed):
+    for state in before_play(table, seed):
         seat = state.current_player()
         view = state.view_for(seat)
         for index in range(4):
@@ -62,7 +46,7 @@ def test_every_guess_fits_what_the_seat_knows(table, seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_the_expert_chooses_legally_before_the_tricks(table, seed):
     bot = make_bot("expert", budget_ms=1e9, max_deals=3)
-    for state in decisions(table, seed):
+    for state in before_play(table, seed):
         view = state.view_for(state.current_player())
         action = bot.choose(view, state.legal_actions(), Random(seed))
         if view.phase is Phase.EXCHANGE:
@@ -71,33 +55,11 @@ def test_the_expert_chooses_legally_before_the_tricks(table, seed):
             assert action in state.legal_actions()
 
 
-def twin(state: RoundState, seat: int) -> RoundState | None:
-    """The same round with two cards the seat has never seen swapped between two other
-    seats' hands, where the seat's view stays the same (None if no swap does)."""
-    others = [s for s in range(state.setup.players) if s != seat]
-    for a, b in ((a, b) for a in others for b in others if a < b):
-        for x in cards_of(state.hands[a] & state.deal.hands[a]):
-            for y in cards_of(state.hands[b] & state.deal.hands[b]):
-                hands = list(state.deal.hands)
-                hands[a] ^= 1 << x | 1 << y
-                hands[b] ^= 1 << x | 1 << y
-                deal = Deal(state.dealer, tuple(hands), state.deal.hidden, state.deal.pack)
-                copy = RoundState(state.setup, deal, state.scores)
-                try:
-                    for action in state.history:
-                        copy = copy.apply(action)
-                except IllegalAction:
-                    continue
-                if copy.view_for(seat) == state.view_for(seat):
-                    return copy
-    return None
-
-
 @pytest.mark.parametrize("table", FAMILY, ids=lambda t: t.preset)
 @pytest.mark.parametrize("seed", range(3))
 def test_the_choice_before_the_tricks_depends_only_on_the_view(table, seed):
     bot = make_bot("expert", budget_ms=1e9, max_deals=3)
-    for state in decisions(table, seed + 30):
+    for state in before_play(table, seed + 30):
         seat = state.current_player()
         other = twin(state, seat)
         assert other is not None and other.hands != state.hands
@@ -110,7 +72,7 @@ def test_the_choice_before_the_tricks_depends_only_on_the_view(table, seed):
 def test_the_discards_priced_are_allowed_distinct_and_include_greedys(table):
     seen = 0
     for seed in range(4):
-        for state in decisions(table, seed):
+        for state in before_play(table, seed):
             if state.phase() is not Phase.EXCHANGE:
                 continue
             view = state.view_for(state.current_player())
