@@ -543,9 +543,9 @@ def point_roles(names: tuple[str, ...], trumps: TrumpSuit) -> tuple[int, int]:
         captured |= jokers & 1 << JOKER_1
     if {"jokers", "joker_low"} & set(names):
         captured |= jokers & 1 << JOKER_2
-    held = 1 << suit * 13 + 12 if "high" in names else 0
+    held = 1 << ace_of(suit) if "high" in names else 0
     if "low" in names:
-        held |= 1 << suit * 13
+        held |= 1 << two_of(suit)
     return captured, held
 
 
