@@ -216,7 +216,7 @@ def _family_discard(view: SeatView) -> int:
 def family_play(view: SeatView, legal: Sequence[int]) -> int:
     trumps = view.trumps
     strength = trumps.strength
-    protected = trumps.point_cards & ~(1 << view.trump * 13)  # the two scores for its player
+    protected = trumps.point_cards & ~(1 << two_of(view.trump))  # the two scores for its player
     unseen_trumps = view.unseen & trumps.cards
     top_unseen = max((strength[c] for c in cards_of(unseen_trumps)), default=-1)
     plain = [c for c in legal if strength[c] < 0]
