@@ -217,8 +217,8 @@ def tables_held(session_key: str) -> tuple[int, int]:
     """(tables in play, all tables) where the flooding guest sits."""
     from django.contrib.sessions.backends.db import SessionStore
 
-    from game.identity import GUEST_TOKEN
     from game.models import Table
+    from game.players.identity import GUEST_TOKEN
 
     token = SessionStore(session_key=session_key).get(GUEST_TOKEN)
     mine = Table.objects.filter(seats__session_key=token).distinct()

@@ -131,7 +131,7 @@ def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str
     (code, session key per seat)."""
     from django.db import transaction
 
-    from game.identity import SeatOwner
+    from game.players.identity import SeatOwner
 
     tables = []
     with transaction.atomic():

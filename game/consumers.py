@@ -13,9 +13,10 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from game import events, identity, redraw
+from game import events, redraw
 from game.errors import TableError
 from game.models import Table
+from game.players import identity
 from game.services import play
 from game.throttle import SharedBuckets, TokenBucket
 from smearsite import code_guard

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from game.engine import notation, rules, variants
 from game.engine.state import MatchSetup
 from game.models import DISPLAY_NAME_MAX_LENGTH
-from game.services import profiles
+from game.players import profiles
 from smearsite.kernel import CODE_MAX_LENGTH, check_printable, normal_code
 
 

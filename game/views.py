@@ -6,12 +6,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from donations import selectors as donation_selectors
-from game import history, ratings, rules_guide, table_prefs
+from game import rules_guide
 from game.engine import cards as engine_cards
 from game.engine import notation, variants
 from game.engine import rules as engine_rules
 from game.forms import ProfileForm
-from game.services import profiles
+from game.players import history, profiles, ratings, table_prefs
 from smearsite.kernel import BadNumber, request_int
 
 

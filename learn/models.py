@@ -14,7 +14,7 @@ from functools import cached_property
 from django.conf import settings
 from django.db import models
 
-from game import glicko
+from game.players import glicko
 from learn import positions as core_positions
 from learn.positions import PHASES
 

@@ -14,8 +14,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game import store
-from game.identity import SeatOwner
 from game.models import Table
+from game.players.identity import SeatOwner
 from learn import explain, explain_family, grades, tasks
 from learn import positions as core_positions
 from learn import review as core_review

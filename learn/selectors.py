@@ -19,7 +19,7 @@ from game import presenters
 from game.engine import notation, rules
 from game.engine.cards import SUIT_OF, cards_of, game_total
 from game.engine.view import SeatView
-from game.identity import SeatOwner
+from game.players.identity import SeatOwner
 from learn import explain, explain_family, grades, lines
 from learn import positions as core_positions
 from learn import themes as core_themes

@@ -18,10 +18,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from game import glicko
 from game.engine import rules
 from game.engine.variants import PRESETS
-from game.identity import SeatOwner
+from game.players import glicko
+from game.players.identity import SeatOwner
 from learn import positions as core_positions
 from learn import selectors, tutorial
 from learn.models import Attempt, Learner, Position, Review

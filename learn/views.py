@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game.identity import request_owner
+from game.players.identity import request_owner
 from learn import quiz, selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner

@@ -232,10 +232,10 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smear] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS_ONLY else "http"
-ACCOUNT_ADAPTER = "game.accounts.AccountAdapter"
-ACCOUNT_USER_DISPLAY = "game.accounts.user_display"
+ACCOUNT_ADAPTER = "game.players.accounts.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "game.players.accounts.user_display"
 ACCOUNT_FORMS = {"signup": "game.forms.SignupForm"}
-# Password guessing (game.accounts): at most 10 failed log-ins a minute from one address
+# Password guessing (game.players.accounts): at most 10 failed log-ins a minute from one address
 # and 5 in 5 minutes for one username from one address (allauth's "key" is username and
 # address here), so a stranger cannot lock the owner out; and 30 an hour for one username
 # from browsers it never logged in from (guesses spread over many addresses). The counts

@@ -174,8 +174,8 @@ def seat_guests(tokens: list[str], *, target: int = 21, bot_level: str = "greedy
     from django.contrib.sessions.backends.db import SessionStore
     from django.db import transaction
 
-    from game.identity import GUEST_TOKEN, SeatOwner
     from game.models import Seat
+    from game.players.identity import GUEST_TOKEN, SeatOwner
     from game.services import play
 
     sessions = []

@@ -22,8 +22,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from game import events
-from game.identity import SeatOwner
 from game.models import Seat, Table
+from game.players.identity import SeatOwner
 from smearsite import ratelimit
 
 TABLE_STARTS_PER_MINUTE = 10

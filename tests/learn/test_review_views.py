@@ -6,7 +6,7 @@ from django.core.management import call_command
 
 from game.engine.cards import card_code, cards_of
 from game.engine.state import MatchState, RoundState
-from game.identity import SeatOwner
+from game.players.identity import SeatOwner
 from learn import reviews, selectors, services, worker_beats
 from learn.models import Attempt, Position, Review, RoundReview
 from tests.game.stored import stored_table

@@ -9,7 +9,7 @@ import pytest
 
 from game.engine.cards import CARD_CODES, cards_of
 from game.engine.rules import Phase
-from game.identity import SeatOwner
+from game.players.identity import SeatOwner
 from learn import selectors, services, tutorial
 from learn.models import Attempt, Learner, Position
 from tests.learn.family import FAMILY, match_at, position_at

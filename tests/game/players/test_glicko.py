@@ -2,8 +2,8 @@
 
 import pytest
 
-from game import glicko
-from game.glicko import Rating, Result
+from game.players import glicko
+from game.players.glicko import Rating, Result
 
 
 def test_the_papers_worked_example_player_after_three_games():

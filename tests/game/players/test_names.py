@@ -3,7 +3,7 @@ spacing, invisible characters or look-alike letters."""
 
 import pytest
 
-from game.names import name_key
+from game.players.names import name_key
 
 
 @pytest.mark.parametrize(

@@ -6,11 +6,11 @@ import pytest
 from django.core.management import call_command
 from django.db.models import F
 
-from game import glicko, ratings
 from game.engine.state import MatchSetup, MatchState
-from game.identity import SeatOwner
 from game.models import ActionLog, PlayerRating, RatedMatch, RatingChange, Seat, Table
-from game.services import play, profiles
+from game.players import glicko, profiles, ratings
+from game.players.identity import SeatOwner
+from game.services import play
 from tests.game.stored import greedy_match, greedy_round, stored_table
 
 pytestmark = pytest.mark.django_db

@@ -59,7 +59,7 @@ def restore_rules(session, kept) -> None:
 
 def remember_rules(request, choices: dict) -> None:
     """Remember the game chosen for a new table: in the session, and on a user's profile."""
-    from game.services import profiles
+    from game.players import profiles
 
     kept = keep_rules(request.session, choices)
     if request.user.is_authenticated:

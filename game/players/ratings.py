@@ -23,8 +23,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from game import events, glicko, store
+from game import events, store
 from game.models import PlayerRating, Profile, RatedMatch, RatingChange, Seat, Table
+from game.players import glicko
 
 # The bots' fixed ratings, measured by the arena (the commands and figures are in
 # docs/playing.md and bench/RESULTS.md): greedy anchors the scale at 1500; random and

@@ -1,12 +1,12 @@
 """Profiles: what a player shows the table. Display names are unique, ignoring case and
-look-alike characters (``game.names``)."""
+look-alike characters (``game.players.names``)."""
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from game.models import DISPLAY_NAME_MAX_LENGTH, Profile
-from game.names import name_key
+from game.players.names import name_key
 from smearsite.kernel import Refused
 
 NAME_TAKEN = (

@@ -5,9 +5,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from game import arena
 from game.engine import record
 from game.engine.state import MatchSetup
+from game.offline import arena
 
 
 def test_a_fair_schedule_plays_each_deal_once_with_every_lineup():

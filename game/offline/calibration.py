@@ -1,6 +1,6 @@
 """Fit the hand model (``hand_model.json``) to exact solves of random deals.
 
-    python -m game.calibration [--deals 1500] [--solve-cap-ms 300] [--seed 0]
+    python -m game.offline.calibration [--deals 1500] [--solve-cap-ms 300] [--seed 0]
 
 For every table size and layout, random deals are dealt, seat 1 leads, and the exact
 search says how many points its side takes (trump chosen by the search). The weights are

@@ -4,7 +4,7 @@ Pure arithmetic, no Django. A rating is (rating, deviation, volatility) on the f
 1500 scale; the algorithm works on the Glicko-2 scale (mu, phi) internally. The trainer
 treats every answer as a rating period of one game for the learner and for the position,
 and lets a deviation grow with the time a rating sat idle before that game; the players'
-ratings (``game.ratings``) treat each finished match as one rating period. Here in
+ratings (``game.players.ratings``) treat each finished match as one rating period. Here in
 ``game`` so that both apps use this one copy (imports run learn -> game).
 """
 

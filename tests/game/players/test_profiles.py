@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from game.models import Profile
-from game.services import profiles
+from game.players import profiles
 
 pytestmark = pytest.mark.django_db
 

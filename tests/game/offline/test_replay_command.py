@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from tests.game.engine.test_record import scripted_record
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_replay(path: Path) -> subprocess.CompletedProcess:

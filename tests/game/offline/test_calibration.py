@@ -3,9 +3,9 @@
 from random import Random
 
 from game.bots.hand_model import dot, suit_features
-from game.calibration import fit
 from game.engine.cards import functional_deck
 from game.engine.knowledge import cards_of
+from game.offline.calibration import fit
 
 
 def test_the_fit_recovers_points_that_follow_the_features_exactly():

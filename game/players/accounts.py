@@ -21,12 +21,12 @@ from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse
 
-from game import table_prefs
 from game.models import Profile
+from game.players import table_prefs
 from smearsite.ratelimit import request_address
 
 KNOWN_DEVICE_COOKIE = "smear_known"
-KNOWN_DEVICE_SALT = "game.accounts.known-device"
+KNOWN_DEVICE_SALT = "game.accounts.known-device"  # a signing salt: kept when the module moved
 KNOWN_DEVICE_MAX_AGE_S = 365 * 24 * 3600
 KNOWN_DEVICE_LOGINS = 8  # usernames one browser remembers, the latest kept
 

@@ -4,9 +4,9 @@ from random import Random
 
 import pytest
 
-from game import history
 from game.engine.state import MatchSetup, MatchState
 from game.models import Table
+from game.players import history
 from tests.game.stored import greedy_match, greedy_round, stored_table
 
 pytestmark = pytest.mark.django_db

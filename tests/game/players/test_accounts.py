@@ -8,7 +8,7 @@ from django.core import mail
 from django.test import Client
 
 from game.models import Profile
-from game.services import profiles
+from game.players import profiles
 
 pytestmark = [
     pytest.mark.django_db,
