@@ -23,9 +23,8 @@ from game.players import table_prefs
 from game.players.identity import SeatOwner, request_owner
 from game.services import lobby
 from game.table_views import answer_table_form
-from smearsite import code_guard
-from smearsite.code_guard import code_lookup
-from smearsite.kernel import BadNumber, normal_code, request_int
+from smearsite.kernel import BadNumber, code_guard, normal_code, request_int
+from smearsite.kernel.code_guard import code_lookup
 
 
 @require_safe

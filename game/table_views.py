@@ -23,9 +23,9 @@ from game.players import ratings, table_prefs
 from game.players.identity import SeatOwner, request_owner
 from game.services import limits
 from game.services import play as play_services
-from smearsite.code_guard import code_lookup
 from smearsite.kernel import BadNumber, normal_code, request_int
-from smearsite.ratelimit import request_address
+from smearsite.kernel.code_guard import code_lookup
+from smearsite.kernel.ratelimit import request_address
 
 
 def _live_context(found: Table) -> dict:

@@ -38,7 +38,7 @@ REVIEW_DELAYS = (timedelta(minutes=10), timedelta(hours=1), timedelta(days=1))
 
 class TrainerError(DomainError):
     """An answer or request the trainer refuses; nothing was changed. Which kind of
-    refusal it is says how a view answers (smearsite.http.status_for), not a status here."""
+    refusal it is says how a view answers (smearsite.kernel.http.status_for), not a status here."""
 
 
 class UnknownPosition(TrainerError, NotFound):

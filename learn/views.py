@@ -19,7 +19,7 @@ from game.players.identity import request_owner
 from learn import quiz, selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
-from smearsite.http import status_for
+from smearsite.kernel.http import status_for
 
 PARTS = "learn/parts.html"
 

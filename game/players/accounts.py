@@ -23,7 +23,7 @@ from django.http import HttpRequest, HttpResponse
 
 from game.models import Profile
 from game.players import table_prefs
-from smearsite.ratelimit import request_address
+from smearsite.kernel.ratelimit import request_address
 
 KNOWN_DEVICE_COOKIE = "smear_known"
 KNOWN_DEVICE_SALT = "game.accounts.known-device"  # a signing salt: kept when the module moved
@@ -75,7 +75,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials) -> str:
         # allauth counts failures per this key ("5/5m/key"): the username alone let anyone
         # lock its owner out; with the address, a stranger pauses only themselves.
-        # (A private hook of allauth's adapter; tests/game/test_accounts.py holds it to this.)
+        # (A private hook of allauth's adapter; tests/game/players/test_accounts.py holds it to this.)
         username_key = super()._get_login_attempts_cache_key(request, **credentials)
         return f"{username_key}:{request_address(request)}"
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 from game import events
 from game.models import Seat, Table
 from game.players.identity import SeatOwner
-from smearsite import ratelimit
+from smearsite.kernel import ratelimit
 
 TABLE_STARTS_PER_MINUTE = 10
 TABLE_STARTS_PER_ADDRESS = 40

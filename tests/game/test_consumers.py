@@ -16,8 +16,8 @@ from game.engine.rules import action_code
 from game.models import ActionLog, Seat, Table
 from game.players.identity import GUEST_TOKEN
 from game.services import play
-from smearsite import websockets
 from smearsite.asgi import application
+from smearsite.guards import websockets
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

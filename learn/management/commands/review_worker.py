@@ -5,7 +5,7 @@ runs the worker in a child that a ``kill -9`` takes its parent down with, and or
 the parent is killed), with a heartbeat the review page reads (``learn.worker_beats``).
 Stale reviews are queued again as it starts, so a worker that replaces a dead one takes
 over its reviews at once. Run it under a supervisor that restarts it: ``make run`` uses
-``smearsite.supervise``, production systemd or the like (docs/deployment.md).
+``smearsite.server.supervise``, production systemd or the like (docs/deployment.md).
 """
 
 from django.core.management import call_command

@@ -9,7 +9,7 @@ import socket
 
 import pytest
 
-from smearsite.serve import (
+from smearsite.server.serve import (
     YOUNG_COLLECTION_EVERY,
     ConnectionPace,
     configured_pace,

@@ -6,7 +6,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE) before any view, CSRF check or size check sees it, 
 it: a declared Content-Length over SMEAR_MAX_BODY_BYTES is answered 413 without reading
 a byte of the body, and a body that grows past the limit as it arrives (chunked, or a
 lying length) is answered 413 as soon as it does, having kept at most the limit in
-memory. Whatever serves the site, this holds; the server (``smearsite.serve_daphne``)
+memory. Whatever serves the site, this holds; the server (``smearsite.server.serve_daphne``)
 refuses the same bodies even earlier, before it buffers them itself.
 
 The largest legitimate body here is a small form or a Stripe event (a few KiB).

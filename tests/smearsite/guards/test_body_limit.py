@@ -3,7 +3,7 @@ app unchanged, however it was split."""
 
 from __future__ import annotations
 
-from smearsite.body_limit import BodyLimit
+from smearsite.guards.body_limit import BodyLimit
 
 LIMIT = 1000
 

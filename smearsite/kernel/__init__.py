@@ -32,7 +32,7 @@ class Conflict(DomainError):
 # a table's code, a score sheet's invite code: read out across a kitchen table, so no
 # look-alike characters (0/O, 1/I/L). A code is a capability (it shows a table, it makes
 # a member of a sheet), so it is long: 31^10 is 8e14 codes, and at the pace of
-# smearsite.code_guard (20 misses an address in ten minutes) a million addresses would
+# smearsite.kernel.code_guard (20 misses an address in ten minutes) a million addresses would
 # need years to find one of a million live codes. Codes made when they were 6 long still
 # work: lookups compare the whole stored code.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

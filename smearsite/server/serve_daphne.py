@@ -6,7 +6,7 @@ it: an idle timer that every byte resets (a header sent a byte a second never ti
 and a body of any size written to a temporary file. Here:
 
 - ``Door`` stands at the listening socket: each address's new connections are paced
-  (``smearsite.serve.ConnectionPace``) and its open ones counted; one past either is
+  (``smearsite.server.serve.ConnectionPace``) and its open ones counted; one past either is
   answered a fixed 429 as it is accepted, before anything is parsed. All addresses
   together hold at most ``max_open()`` connections (below the process's limit of open
   files): past it, a new connection takes the place of the one that has waited longest

@@ -1,6 +1,6 @@
 """Keep one command running: restarted when it dies, ended with its supervisor, never orphaned.
 
-    python -m smearsite.supervise [--while-pid PID] -- COMMAND [ARG ...]
+    python -m smearsite.server.supervise [--while-pid PID] -- COMMAND [ARG ...]
 
 What ``make run`` runs its review worker under (a process supervisor such as systemd does
 the same in production: docs/deployment.md, "Task queue workers"):

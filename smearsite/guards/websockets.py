@@ -9,7 +9,7 @@ from collections.abc import Callable
 from channels.security.websocket import OriginValidator
 from django.conf import settings
 
-from smearsite.ratelimit import scope_address, scope_session_cookie
+from smearsite.kernel.ratelimit import scope_address, scope_session_cookie
 
 TOO_MANY = 4429  # close code: over a connection limit (the range left to applications)
 TOO_MANY_SOCKETS = (

@@ -9,7 +9,7 @@ SMEAR_REQUESTS_AT_ONCE_PER_ADDRESS per client address (which bounds a visitor wh
 or forges cookies). Everyone else's requests go straight past. A visitor with
 SMEAR_REQUESTS_WAITING requests already waiting is answered 429 at once, so the queue
 is bounded too. Counts are per process; websockets have their own caps
-(``smearsite.websockets``).
+(``smearsite.guards.websockets``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections import deque
 
 from django.conf import settings
 
-from smearsite.ratelimit import scope_address, scope_session_cookie
+from smearsite.kernel.ratelimit import scope_address, scope_session_cookie
 
 TOO_MANY_WAITING = (
     b"Too many of your requests are waiting on this site. Wait a moment, then try again."

@@ -36,7 +36,7 @@ def test_a_refusal_of_the_game_is_a_domain_error_without_a_status():
 
 def test_one_helper_maps_each_kind_of_refusal_to_its_status():
     from learn import services as trainer
-    from smearsite.http import status_for
+    from smearsite.kernel.http import status_for
 
     assert status_for(trainer.UnknownPosition("gone")) == 404
     assert status_for(trainer.NotYourAttempt("not yours")) == 404

@@ -5,7 +5,7 @@ import pytest
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 
-from smearsite.websockets import site_origin_validator
+from smearsite.guards.websockets import site_origin_validator
 
 # channels closes stale database connections around each handler
 pytestmark = [

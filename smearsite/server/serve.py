@@ -1,17 +1,19 @@
 """The site's server: daphne, with what one connection and one address may cost bounded
 before any byte reaches Django.
 
-    python -m smearsite.serve [--host 127.0.0.1] [--port 8000] [--backlog 1024] [--access-log]
+    python -m smearsite.server.serve [--host 127.0.0.1] [--port 8000] [--backlog 1024]
+                                     [--access-log]
 
 daphne (twisted, autobahn) serves ``smearsite.asgi:application``: HTTP and websockets, as
 the design names it. Its own reading of proxy headers is off: the site trusts
-X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.ratelimit``,
-``SECURE_PROXY_SSL_HEADER``). ``smearsite.serve_daphne`` bounds its HTTP side:
+X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.kernel.ratelimit``,
+``SECURE_PROXY_SSL_HEADER``). ``smearsite.server.serve_daphne`` bounds its HTTP side:
 
 - **new connections per address are paced**: every new connection costs the one event
   loop its HTTP parsing and, for a websocket, the handshake, before any of the site's own
-  limits (``smearsite.fair_share``, ``smearsite.websockets``) can say no. So each client
-  address has a bucket of new connections: SMEAR_CONNECTIONS_BURST_PER_ADDRESS at once,
+  limits (``smearsite.guards.fair_share``, ``smearsite.guards.websockets``) can say no.
+  So each client address has a bucket of new connections:
+  SMEAR_CONNECTIONS_BURST_PER_ADDRESS at once,
   refilled at SMEAR_CONNECTIONS_PER_SECOND_PER_ADDRESS; one past it is answered a fixed
   429 as it is accepted, nothing parsed;
 - **open connections per address are counted**: SMEAR_CONNECTIONS_OPEN_PER_ADDRESS at
@@ -94,7 +96,7 @@ def configured_pace() -> ConnectionPace | None:
 
 @dataclass(frozen=True)
 class Limits:
-    """What one connection may cost (``smearsite.serve_daphne``); None: not counted."""
+    """What one connection may cost (``smearsite.server.serve_daphne``); None: not counted."""
 
     header_timeout_s: float
     body_timeout_s: float
@@ -139,8 +141,8 @@ def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
 
     from daphne.access import AccessLogGenerator
 
-    from smearsite import serve_daphne
     from smearsite.asgi import application
+    from smearsite.server import serve_daphne
 
     class BoundedServer(Server):
         """daphne's server listening through the site's door. daphne makes its HTTP

@@ -20,7 +20,7 @@ SLEEPER = [sys.executable, "-c", "import time; time.sleep(600)"]
 
 def supervise(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "smearsite.supervise", *args, "--", *SLEEPER],
+        [sys.executable, "-m", "smearsite.server.supervise", *args, "--", *SLEEPER],
         cwd=REPO,
         stderr=subprocess.DEVNULL,
     )

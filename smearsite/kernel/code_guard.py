@@ -7,7 +7,7 @@ lookup it makes (hits too) is answered 429 in words until the window turns. A pe
 mistypes a code a few times never notices; a guesser gets a few dozen tries an hour,
 against codes of CODE_LENGTH characters (``smearsite.kernel``). Counts live in the
 cache (shared between processes with REDIS_URL), by the same address rule as every
-other limit (``smearsite.ratelimit``).
+other limit (``smearsite.kernel.ratelimit``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from smearsite.ratelimit import request_address, scope_address, scope_session_cookie
+from smearsite.kernel.ratelimit import request_address, scope_address, scope_session_cookie
 
 CODE_MISS_WINDOW_S = 600
 TOO_MANY_GUESSES = (

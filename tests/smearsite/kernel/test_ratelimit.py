@@ -2,7 +2,7 @@
 
 import pytest
 
-from smearsite import ratelimit
+from smearsite.kernel import ratelimit
 
 
 @pytest.mark.parametrize(

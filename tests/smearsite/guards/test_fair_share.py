@@ -5,7 +5,7 @@ import asyncio
 
 import pytest
 
-from smearsite.fair_share import TOO_MANY_WAITING, FairShare
+from smearsite.guards.fair_share import TOO_MANY_WAITING, FairShare
 
 
 class HeldApp:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from tests.servers import manage, server_env, serving
-from tests.smearsite.test_serve import HEALTH, ask, status
+from tests.smearsite.server.test_serve import HEALTH, ask, status
 
 HEADER_TIMEOUT_S = 2
 MAX_BODY_BYTES = 100_000
