@@ -75,7 +75,8 @@ class AccountAdapter(DefaultAccountAdapter):
     def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials) -> str:
         # allauth counts failures per this key ("5/5m/key"): the username alone let anyone
         # lock its owner out; with the address, a stranger pauses only themselves.
-        # (A private hook of allauth's adapter; tests/game/players/test_accounts.py holds it to this.)
+        # (A private hook of allauth's adapter; tests/game/players/test_accounts.py holds it
+        # to this.)
         username_key = super()._get_login_attempts_cache_key(request, **credentials)
         return f"{username_key}:{request_address(request)}"
 
