@@ -30,7 +30,7 @@ def main() -> None:
     django.setup()
     from channels.layers import get_channel_layer
 
-    from game import events
+    from game.live import events
 
     layer = get_channel_layer()
     message = {"type": events.TABLE_CHANGED, "snapshot": None}

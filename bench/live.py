@@ -121,7 +121,7 @@ def setup_django(
     import django
 
     django.setup()
-    from game import bot_runner, events
+    from game.live import bot_runner, events
 
     events.unlisten(bot_runner.heard)
 
@@ -167,7 +167,7 @@ def create_bot_tables(count: int, target: int) -> list[tuple[str, list[str]]]:
 
 def advance(table, owners: list, *, rounds: int, moves: int, rng: random.Random) -> None:
     """Play random legal moves until ``rounds`` rounds are over and ``moves`` more made."""
-    from game import store
+    from game.live import store
     from game.services import play
 
     while True:

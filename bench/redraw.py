@@ -1,7 +1,7 @@
 """CPU time of one redraw of a table's pages (four seats and a spectator) through a match.
 
 Plays a 4-player match to 11 in this process, by each seat's first legal action, and
-after every move times the redraw job (``game.redraw._render_job``: the table read, its
+after every move times the redraw job (``game.live.redraw._render_job``: the table read, its
 public part built and drawn once, each page's own parts) with CPU time, not wall time;
 the first few redraws (loading the templates) are not counted.
 
@@ -37,8 +37,8 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from game import redraw, store
     from game.engine.rules import action_code
+    from game.live import redraw, store
     from game.models import Seat
     from game.players.identity import SeatOwner
     from game.services import play

@@ -32,7 +32,7 @@ class Profile(models.Model):
 
 # --- Live tables ----------------------------------------------------------------------
 # A table's state is its deals plus its actions: the true match is rebuilt by replaying
-# them through the engine (game.store.match_for_table). Nothing derived from a
+# them through the engine (game.live.store.match_for_table). Nothing derived from a
 # seat's cards is stored anywhere else.
 
 

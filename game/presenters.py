@@ -20,8 +20,8 @@ from game.bots import SEATED_LEVELS
 from game.engine import cards, notation, rules, variants
 from game.engine.state import MatchState, RoundState
 from game.engine.view import PublicView, SeatView
+from game.live.turns import abandoned
 from game.models import Seat, Table
-from game.turns import abandoned
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,7 @@ class PublicPage:
     exchange_notes: tuple[str, ...] = ()  # who discarded how many, who was dealt how many
     redealt_by: str | None = None  # everyone passed last round: this dealer deals again
     high_bid_words: str = ""  # in the auction: the bid to beat and who holds it
-    # the public partials once drawn, by name (game.templatetags.tables)
+    # the public partials once drawn, by name (game.live.parts)
     drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     is_lobby = False  # not a field: the template's switch between a lobby and this

@@ -1,7 +1,7 @@
 """Selectors: read game data, never write it.
 
 What a page shows is built by ``game.presenters`` from rows read here and the table's
-match (``game.store``): every seat's page from the table's public part plus that seat's
+match (``game.live.store``): every seat's page from the table's public part plus that seat's
 own SeatView, so it cannot show another seat's cards.
 """
 
@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from django.db.models import Count, F, OuterRef, Subquery
 from django.utils import timezone
 
-from game import presenters, store
+from game import presenters
 from game.engine import notation
 from game.engine.state import MatchState
+from game.live import store
 from game.models import ActionLog, Seat, Table
 from game.players.identity import SeatOwner
 from smearsite.kernel import normal_code

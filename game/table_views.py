@@ -12,12 +12,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import events, selectors, store
+from game import selectors
 from game.engine import record
 from game.engine.state import MatchState
 from game.errors import TableError
 from game.forms import PlayBotsForm
 from game.htmx import for_htmx
+from game.live import events, store
 from game.models import Table
 from game.players import ratings, table_prefs
 from game.players.identity import SeatOwner, request_owner

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from game import store
+from game.live import store
 from game.models import Table
 from game.players.identity import SeatOwner
 from learn import explain, explain_family, grades, tasks

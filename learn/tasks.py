@@ -23,7 +23,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django_tasks import task
 
-from game import store
+from game.live import store
 from learn import review as core_review
 from learn.models import RoundReview
 

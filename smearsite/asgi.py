@@ -17,7 +17,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from game.redraw import error_html  # noqa: E402
+from game.live.redraw import error_html  # noqa: E402
 from smearsite.guards.body_limit import BodyLimit  # noqa: E402
 from smearsite.guards.fair_share import FairShare  # noqa: E402
 from smearsite.guards.websockets import ConnectionLimits, site_origin_validator  # noqa: E402

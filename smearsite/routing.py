@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern
 
-from game.routing import websocket_urlpatterns as game_websockets
+from game.live.routing import websocket_urlpatterns as game_websockets
 from scoresheet.routing import websocket_urlpatterns as scoresheet_websockets
 
 websocket_urlpatterns: list[URLPattern] = [

@@ -154,7 +154,7 @@ CACHES = env.cache_config(os.environ)
 # background work (learn.tasks) goes into the database: no broker to run
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
-# --- Bots at live tables (game.bot_runner) ----------------------------------------------
+# --- Bots at live tables (game.live.bot_runner) ----------------------------------------------
 # a background timetable moves them after a human pace, thinking in worker processes
 SMEAR_BOT_PACE_MS = env.env_int(os.environ, "SMEAR_BOT_PACE_MS", default=900)
 SMEAR_BOT_PROCESSES = env.env_int(os.environ, "SMEAR_BOT_PROCESSES", default=1)

@@ -10,7 +10,7 @@ from django.db import connections
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
-from game import bot_runner
+from game.live import bot_runner
 
 # Speed is measured in bench/, not here: a busy machine must not fail a property test on
 # hypothesis's clock (its default 200 ms deadline per example).
@@ -67,7 +67,7 @@ def bots(settings):
     """The production bots' timetable, driven synchronously: a change stored with a bot to
     act next is answered by the bots inside the request (or socket message) that stored it,
     once its transaction commits, without the pace. A person's turn is never played for
-    them unless a test asks for it (tests of game.bot_runner build runners of their own)."""
+    them unless a test asks for it (tests of game.live.bot_runner build runners of their own)."""
     runner = bot_runner.Runner(
         pace_s=0,
         away_after_s=settings.SMEAR_AWAY_AFTER_S,
@@ -87,7 +87,7 @@ class _NobodyListening:
 
 @pytest.fixture
 def quiet_timetable():
-    """No timetable hears the site's changes: a test of game.bot_runner drives its own
+    """No timetable hears the site's changes: a test of game.live.bot_runner drives its own
     runners, and nothing else moves the bots meanwhile."""
     previous = bot_runner.use(_NobodyListening())
     yield

@@ -131,13 +131,13 @@ def test_the_readme_names_the_two_commands_and_ci_runs_its_test_command():
 
 def test_the_checker_finds_paths_in_names_and_commands_and_skips_the_rest():
     text = (
-        "`game/store.py`, `templates/game/table.html#table`, `bench/live.py --tables 5`, "
+        "`game/live/store.py`, `templates/game/table.html#table`, `bench/live.py --tables 5`, "
         "`smearsite/nowhere.py`, `/play/`, `redis://127.0.0.1:6379/0`, `game.engine`, "
         "`SITE_URL/donate/`, `/table/<code>/`, `cards.py`, `manage.py replay mine.jsonl`\n"
         "  a list item's line, to make it plain\n\n    make nothing-such\n"
     )
     assert cited_paths(text) == {
-        "game/store.py",
+        "game/live/store.py",
         "templates/game/table.html",
         "bench/live.py",
         "smearsite/nowhere.py",

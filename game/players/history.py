@@ -13,8 +13,8 @@ from datetime import datetime
 
 from django.db.models import Max
 
-from game import store
 from game.engine.state import MatchState
+from game.live import store
 from game.models import Seat, Table
 
 HISTORY_KEPT = 50  # the newest tables listed and counted

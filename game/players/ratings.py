@@ -7,7 +7,7 @@ anchor (``BOT_ANCHORS``, measured by the arena; a bot is never rated), guests no
 then by the final score; against each opponent a player scores 1 for a unit ranked above
 theirs, a half for the same rank, 0 below. Partners are not opponents.
 
-A match is rated when its last move is stored (``heard``, a listener of ``game.events``),
+A match is rated when its last move is stored (``heard``, a listener of ``game.live.events``),
 once (a ``RatedMatch`` row per table, made in the same transaction as the new ratings).
 ``ratings_settle``, run with the scheduled ``prune_tables``, rates any finished match that
 missed that moment (a process that ended between the commit and the rating), oldest first.
@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from game import events, store
+from game.live import events, store
 from game.models import PlayerRating, Profile, RatedMatch, RatingChange, Seat, Table
 from game.players import glicko
 
@@ -68,7 +68,7 @@ class Opponent:
 
 
 def heard(event: events.TableChanged | events.TableOpened) -> None:
-    """A listener of ``game.events``: a change after which nobody is to act may be a match's
+    """A listener of ``game.live.events``: a change after which nobody is to act may be a match's
     last move; that match is rated now. A rating that fails is left to ``ratings_settle``:
     the move it follows is stored and announced whatever happens here."""
     if not isinstance(event, events.TableChanged) or event.next is not events.Next.NOBODY:

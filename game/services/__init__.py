@@ -2,5 +2,5 @@
 
 ``play`` (tables in play: dealing, moves, bots' moves, rematches) and ``lobby`` (tables
 with friends before the start); a player's profile is written by ``game.players.profiles``.
-Every stored change is announced through ``game.events`` once it commits.
+Every stored change is announced through ``game.live.events`` once it commits.
 """

@@ -8,7 +8,7 @@
   (``manage.py prune_tables``): signed-in players' matches and records stay.
 
 A closed table is announced like any change: its pages redraw, and its bots stop at once
-(``game.turns`` finds no turn at a table that is not in play).
+(``game.live.turns`` finds no turn at a table that is not in play).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.db.models import Count, Max, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from game import events
+from game.live import events
 from game.models import Seat, Table
 from game.players.identity import SeatOwner
 from smearsite.kernel import ratelimit

@@ -10,11 +10,11 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
-from game import events
 from game.bots import SEATED_LEVELS
 from game.engine import rules, variants
 from game.engine.variants import Rules
 from game.errors import TableError
+from game.live import events
 from game.models import Seat, Table
 from game.players.identity import SeatOwner
 from game.players.profiles import profile_display_name

@@ -2,7 +2,7 @@
 
 A move is validated and stored in one transaction with the table row locked, so of two
 clicks at once the second gets "not your turn" and changes nothing. Every stored move is
-announced (``game.events``) once it commits: that one step redraws every seat and wakes
+announced (``game.live.events``) once it commits: that one step redraws every seat and wakes
 the bots, whoever made the move and however it arrived.
 """
 
@@ -13,17 +13,17 @@ import random
 from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
-from game import events, store
 from game.bots import SEATED_LEVELS
 from game.engine import rules, variants
 from game.engine.cards import card_code, cards_of
 from game.engine.state import IllegalAction, MatchState, shuffle_deal
 from game.engine.variants import Rules
 from game.errors import TableError
+from game.live import events, store
+from game.live.turns import Turn
 from game.models import ActionLog, Profile, Round, Seat, Table
 from game.players.identity import SeatOwner
 from game.services import limits
-from game.turns import Turn
 from smearsite.kernel import new_share_code
 
 

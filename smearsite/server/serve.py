@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 APPLICATION = "smearsite.asgi:application"
-MAX_MESSAGE_BYTES = 64 * 1024  # a move is some 40 bytes (game.consumers: 512 characters at most)
+MAX_MESSAGE_BYTES = 64 * 1024  # a move is some 40 bytes (game.live.consumers: 512 chars at most)
 # a browser's head is 1-3 KiB, most of it cookies; nginx's default allows 4 lines of 8 KiB
 MAX_HEADER_BYTES = 16 * 1024
 MAX_HEADERS = 100

@@ -1,6 +1,6 @@
 """Driving the bots' timetable from a test, as the production process would."""
 
-from game import bot_runner
+from game.live import bot_runner
 from game.models import ActionLog
 
 

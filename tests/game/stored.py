@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from random import Random
 
-from game import store
 from game.bots.basic import GreedyBot
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
 from game.engine.state import Deal, MatchSetup, MatchState
+from game.live import store
 from game.models import ActionLog, Round, Seat, Table
 from smearsite.kernel import new_share_code
 

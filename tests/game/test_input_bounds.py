@@ -7,8 +7,8 @@ import json
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from game.consumers import parse_move
 from game.engine.rules import action_code
+from game.live.consumers import parse_move
 from game.models import ActionLog
 from smearsite.asgi import application
 from tests.game.test_table_views import play_until_a_round_is_finished, start_table, truth

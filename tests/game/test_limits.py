@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from game import turns
+from game.live import turns
 from game.models import ActionLog, Round, Seat, Table
 from game.players.identity import SeatOwner
 from game.services import limits, play

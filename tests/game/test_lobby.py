@@ -9,9 +9,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import QuerySet
 
-from game import events, selectors, store
+from game import selectors
 from game.engine.rules import action_code
 from game.errors import TableError
+from game.live import events, store
 from game.models import ActionLog, Round, Seat, Table
 from game.players import profiles
 from game.players.identity import SeatOwner

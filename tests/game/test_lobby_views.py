@@ -7,10 +7,11 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
-from game import selectors, store
+from game import selectors
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
 from game.engine.view import PublicView
+from game.live import store
 from game.models import ActionLog, Round, Seat, Table
 from game.players import profiles
 from game.players.identity import SeatOwner

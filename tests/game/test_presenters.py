@@ -6,8 +6,9 @@ from random import Random
 import pytest
 from django.template.loader import render_to_string
 
-from game import presenters, redraw
+from game import presenters
 from game.engine import cards, notation
+from game.live import redraw
 from tests.game.test_table_views import start_table, truth
 
 pytestmark = pytest.mark.django_db

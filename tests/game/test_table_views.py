@@ -7,10 +7,10 @@ import re
 import pytest
 from django.test import Client
 
-from game import redraw, store
 from game.engine import record
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
+from game.live import redraw, store
 from game.models import ActionLog, Round, Table
 from game.players.identity import GUEST_TOKEN, SeatOwner
 

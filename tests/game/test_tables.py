@@ -5,10 +5,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from game import selectors, store
+from game import selectors
 from game.engine import record
 from game.engine.rules import action_code
 from game.errors import TableError
+from game.live import store
 from game.models import ActionLog, Round, Seat, Table
 from game.players.identity import SeatOwner
 from game.services import play

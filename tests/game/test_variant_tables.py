@@ -10,11 +10,12 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from game import redraw, selectors, store
+from game import selectors
 from game.engine import record, rules, variants
 from game.engine.cards import SUITS, card_code, cards_of, mask_of, parse_card
 from game.engine.state import Deal, MatchSetup, MatchState
 from game.errors import TableError
+from game.live import redraw, store
 from game.models import ActionLog, Round, Seat, Table
 from game.players.identity import GUEST_TOKEN, SeatOwner
 from game.services import play
@@ -245,7 +246,7 @@ def play_out(table: Table, seats: int, rng: random.Random, sent: list[str]) -> N
         sent.append(code)
         play.table_play(table_id=table.pk, seat_owner=OWNERS[match.current_player()], action=code)
         if seats == 4:  # a redraw's pages are the pages drawn alone, in every phase
-            from tests.game.test_table_pages import _pages_alone, _pages_of_a_redraw
+            from tests.game.live.test_parts import _pages_alone, _pages_of_a_redraw
 
             assert _pages_of_a_redraw(table.pk) == _pages_alone(table.pk)
         else:  # nobody's page ever crashes, whatever the phase
@@ -459,7 +460,7 @@ def test_seven_point_each_seat_sees_its_own_fill_and_the_dealer_the_pack_it_took
 
 
 def test_a_discards_cards_never_travel_in_a_move_announcement(monkeypatch):
-    from game import events
+    from game.live import events
 
     heard = []
     monkeypatch.setattr(events, "announce", heard.append)

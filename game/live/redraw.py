@@ -19,12 +19,12 @@ from channels.db import database_sync_to_async
 from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 
-from game import selectors, store
+from game import selectors
 from game.engine.state import MatchState
-from game.events import PublicMove
+from game.live import parts, store
+from game.live.events import PublicMove
 from game.models import Table
 from game.players.identity import SeatOwner
-from game.templatetags import tables
 
 TABLE_PARTIAL = "game/table.html#table"
 ERROR_PARTIAL = "game/table.html#error"
@@ -142,7 +142,7 @@ def _render_job(
         return {owner: render_to_string(TABLE_PARTIAL, c) for owner, c in contexts.items()}
     # the page outside its seat parts once, from the public part every page is built on
     public = next(iter(contexts.values()))["t"].public
-    return tables.draw_each(TABLE_PARTIAL, {"t": public}, contexts)
+    return parts.draw_each(TABLE_PARTIAL, {"t": public}, contexts)
 
 
 def _rows_heard(table_id: int, job: _Job):

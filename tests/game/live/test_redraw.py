@@ -9,13 +9,14 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from game import bot_runner, events, redraw, selectors, store
+from game import selectors
 from game.engine import rules
 from game.engine.cards import card_code, cards_of
+from game.live import bot_runner, events, redraw, store
 from game.models import Seat, Table
 from game.players.identity import SeatOwner
 from game.services import play
-from tests.game.test_consumers import (
+from tests.game.live.test_consumers import (
     CARD_ATTR,
     _guest_with_table,
     _second_guest_in_seat,

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from game.consumers import TableConsumer
+from game.live.consumers import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/table/<str:code>/", TableConsumer.as_asgi()),

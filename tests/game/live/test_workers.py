@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from game import workers
+from game.live import workers
 from tests.servers import child_processes, manage, server_env, serving
 
 pytestmark = pytest.mark.slow
 
 NEW_TABLE = """
 import json
-from game import workers
+from game.live import workers
 from tests.servers import seat_guests
 table, _ = seat_guests(["nobody-here"], bot_level="expert")
 print(json.dumps({"code": table.code}))

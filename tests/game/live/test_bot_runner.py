@@ -12,9 +12,10 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from game import bot_runner, events, selectors, store, turns
-from game.bot_runner import Runner
+from game import selectors
 from game.engine.rules import action_code
+from game.live import bot_runner, events, store, turns
+from game.live.bot_runner import Runner
 from game.models import ActionLog, Seat, Table
 from game.players.identity import SeatOwner
 from game.services import play

@@ -7,7 +7,7 @@ import time
 
 from channels.layers import get_channel_layer
 
-from game import events
+from game.live import events
 
 
 def test_broadcasts_from_threads_without_a_loop_arrive_in_order_through_one_loop():

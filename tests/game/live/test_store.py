@@ -1,4 +1,4 @@
-"""The live path's queries compiled once (game.store.CompiledQuery) give what the ORM's
+"""The live path's queries compiled once (game.live.store.CompiledQuery) give what the ORM's
 querysets give, row for row and field for field, and one query a call."""
 
 import pytest
@@ -7,7 +7,7 @@ from django.db.models import Model
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
-from game import store
+from game.live import store
 from game.models import ActionLog, Seat, Table
 from game.players.identity import SeatOwner
 from game.services import play

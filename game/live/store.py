@@ -26,7 +26,7 @@ from game.engine.cards import mask_of, parse_card
 from game.engine.rules import parse_action_code
 from game.engine.state import Deal, IllegalAction, MatchSetup, MatchState
 from game.engine.variants import Rules
-from game.events import PublicMove
+from game.live.events import PublicMove
 from game.models import ActionLog, Round, Seat, Table
 
 

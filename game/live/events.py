@@ -65,7 +65,7 @@ class TableChanged:
 
     table_id: int
     next: Next = Next.NOBODY
-    # names the rows the change left in the process that stored it (game.store): a redraw
+    # names the rows the change left in the process that stored it (game.live.store): a redraw
     # there reads nothing. Never cards: each connection renders its own seat's view.
     snapshot: tuple[str, int] | None = None
     move: PublicMove | None = None  # a plain move, for the other processes' redraws

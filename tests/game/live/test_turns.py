@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from game import store, turns
+from game.live import store, turns
 from game.models import ActionLog, Seat, Table
 from game.players.identity import SeatOwner
 from game.services import play

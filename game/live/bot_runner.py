@@ -1,6 +1,6 @@
 """Bots at a human pace, off the event loop: one timetable thread per server process.
 
-It listens to ``game.events`` (registered in ``game.apps``): a stored change with a bot to
+It listens to ``game.live.events`` (registered in ``game.apps``): a stored change with a bot to
 act next asks for a look at once; with a person to act, a look when they would count as
 gone; an opened page or socket, a look at once (after a restart nothing else would remind
 the bots). A look finds whose turn it is:
@@ -24,7 +24,7 @@ waiting; a table has at most one choice queued or thinking, and a choice thinks 
 until its move is due (``LATE_THINK_S`` at least) and, while others wait behind it, only
 its share of one pace, so no table holds a worker for long and the bots stay on time when
 many tables play. The workers think at a lower CPU priority than their server and end
-with it, however it ends (``game.workers``).
+with it, however it ends (``game.live.workers``).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from game import events, turns, workers
 from game.bots import choose_once
+from game.live import events, turns, workers
 from game.services import play
 
 logger = logging.getLogger(__name__)
@@ -110,7 +110,7 @@ class Runner:
         self._draining = False
 
     def heard(self, event: events.TableChanged | events.TableOpened) -> None:
-        """A listener of ``game.events``."""
+        """A listener of ``game.live.events``."""
         if isinstance(event, events.TableOpened) or event.next is events.Next.BOT:
             self.wake(event.table_id)
         elif event.next is events.Next.PERSON:

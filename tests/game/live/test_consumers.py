@@ -10,9 +10,9 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from game import consumers, events, redraw, store
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
+from game.live import consumers, events, redraw, store
 from game.models import ActionLog, Seat, Table
 from game.players.identity import GUEST_TOKEN
 from game.services import play

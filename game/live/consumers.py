@@ -1,6 +1,6 @@
 """The table's live connection: it only translates. A move comes in as a small JSON
 message and goes to the play service; every change goes out as the table partial,
-rendered for this connection's own seat (or as a spectator sees it) by ``game.redraw``.
+rendered for this connection's own seat (or as a spectator sees it) by ``game.live.redraw``.
 The group message that announces a change carries no cards.
 """
 
@@ -13,8 +13,8 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from game import events, redraw
 from game.errors import TableError
+from game.live import events, redraw
 from game.models import Table
 from game.players import identity
 from game.services import play

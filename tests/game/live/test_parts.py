@@ -1,5 +1,5 @@
 """A redraw's pages: the page outside its seat parts drawn once from the table's public
-part, each seat's own parts filled in (game.templatetags.tables.draw_each). Every page is
+part, each seat's own parts filled in (game.live.parts.draw_each). Every page is
 the one its owner would get alone, at every point of a whole match."""
 
 import random
@@ -9,14 +9,14 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from game import redraw, selectors, store
+from game import selectors
 from game.bots.basic import GreedyBot
 from game.engine.cards import card_code, cards_of
+from game.live import parts, redraw, store
 from game.models import Seat, Table
 from game.players.identity import SeatOwner
 from game.presenters import Play
 from game.services import play
-from game.templatetags import tables
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +85,7 @@ def test_the_public_draw_holds_no_hand_and_each_page_only_its_own():
     table = _people_table(target=21)
     match = store.match_for_table(table)
     drawn_once = []
-    real = tables.render_to_string
+    real = parts.render_to_string
 
     def counting(name, context=None, *args, **kwargs):
         if name == redraw.TABLE_PARTIAL:
@@ -93,7 +93,7 @@ def test_the_public_draw_holds_no_hand_and_each_page_only_its_own():
         return real(name, context, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tables, "render_to_string", counting)
+        patch.setattr(parts, "render_to_string", counting)
         pages = _pages_of_a_redraw(table.pk)
 
     assert len(drawn_once) == 1  # the page outside its seat parts: once for five pages
@@ -127,12 +127,12 @@ def test_each_part_reads_only_the_fields_it_is_given():
     source = (Path(settings.BASE_DIR) / "templates/game/table.html").read_text()
     partials = _partials(source)
     used = set(re.findall(r'{% public_part "(\w+)"', source))
-    assert used == set(tables.PART_INPUTS)
+    assert used == set(parts.PART_INPUTS)
     seat_parts = dict(re.findall(r'{% seat_part "(\w+)" %}(.*?){% endseat_part %}', source, re.S))
-    assert set(seat_parts) == set(tables.SEAT_PART_INPUTS)
+    assert set(seat_parts) == set(parts.SEAT_PART_INPUTS)
     declared = [
-        *((partials[name], name, fields) for name, fields in tables.PART_INPUTS.items()),
-        *((seat_parts[name], name, fields) for name, fields in tables.SEAT_PART_INPUTS.items()),
+        *((partials[name], name, fields) for name, fields in parts.PART_INPUTS.items()),
+        *((seat_parts[name], name, fields) for name, fields in parts.SEAT_PART_INPUTS.items()),
     ]
     for part, name, fields in declared:
         read = set(re.findall(r"\bt\.(\w+)", part))
@@ -144,22 +144,22 @@ def test_a_public_part_that_reads_a_field_it_was_not_given_fails_loudly():
 
     part = Template("{{ t.trump }}{{ t.hand }}")
 
-    with pytest.raises(tables.UndeclaredInput, match="hand"):
-        part.render(Context({"t": tables.PartInputs(trump="H")}))
+    with pytest.raises(parts.UndeclaredInput, match="hand"):
+        part.render(Context({"t": parts.PartInputs(trump="H")}))
 
 
 def test_a_public_part_is_drawn_again_only_when_its_fields_change(monkeypatch):
     drawn = []
-    real = tables.render_to_string
-    monkeypatch.setattr(tables, "render_to_string", lambda *a: drawn.append(a) or real(*a))
+    real = parts.render_to_string
+    monkeypatch.setattr(parts, "render_to_string", lambda *a: drawn.append(a) or real(*a))
     table = _people_table(target=21)
     page = selectors.table_page_context(table=table, seat_owner=SPECTATOR)["t"].public
     code = page.code
     bid = type(page.auction)([("Guest 1", f"bid {code}")])  # an auction no other table has
 
-    first = tables._draw_part("auction_list", replace(page, auction=bid))
-    again = tables._draw_part("auction_list", replace(page, auction=bid, round_number=7))
-    other = tables._draw_part("auction_list", replace(page, auction=(*bid, ("Guest 2", "pass"))))
+    first = parts._draw_part("auction_list", replace(page, auction=bid))
+    again = parts._draw_part("auction_list", replace(page, auction=bid, round_number=7))
+    other = parts._draw_part("auction_list", replace(page, auction=(*bid, ("Guest 2", "pass"))))
 
     assert first == again and len(drawn) == 2
     assert "Guest 2: pass" in other and "Guest 2" not in first
@@ -169,8 +169,8 @@ def test_the_page_outside_its_parts_is_drawn_once_and_a_move_only_fills_its_slot
     table = _people_table(target=21)
     before = _pages_of_a_redraw(table.pk)
     drawn = []
-    real = tables.render_to_string
-    monkeypatch.setattr(tables, "render_to_string", lambda *a: drawn.append(a[0]) or real(*a))
+    real = parts.render_to_string
+    monkeypatch.setattr(parts, "render_to_string", lambda *a: drawn.append(a[0]) or real(*a))
     match = store.match_for_table(table)
     seat = match.current_player()
     play.table_play(table_id=table.pk, seat_owner=OWNERS[seat], action=match.legal_actions()[0])
@@ -184,10 +184,10 @@ def test_the_page_outside_its_parts_is_drawn_once_and_a_move_only_fills_its_slot
 def test_the_tricks_cards_are_drawn_in_order_with_the_winner_marked_once_and_names_escaped():
     plays = (Play(1, "<b>Ann</b>", "10H"), Play(2, "Bob", "AS"), Play(3, "Cy", "J1"))
 
-    html = tables.trick_plays(plays, 2)
+    html = parts.trick_plays(plays, 2)
 
     assert [part.split('"')[0] for part in html.split('data-card="')[1:]] == ["10H", "AS", "J1"]
     assert html.count("trick__play--winner") == 1 and html.count("trick__won") == 1
     assert 'class="trick__play at-2 trick__play--winner"' in html
     assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "<b>" not in html
-    assert "trick__play--winner" not in tables.trick_plays(plays, None)
+    assert "trick__play--winner" not in parts.trick_plays(plays, None)

@@ -8,8 +8,8 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
-from game import store
 from game.engine.view import SeatView
+from game.live import store
 from game.models import ActionLog, Table
 
 

@@ -1,0 +1,316 @@
+"""The table page's two kinds of part.
+
+``{% public_part "trick" %}``: a part every seat sees alike, drawn from the few fields of
+the public part that ``PART_INPUTS`` names for it, and only those. A drawing is kept by
+their values: a part that a move left as it was (the auction while cards are played, the
+last round's summary) is not drawn again, at any table.
+
+``{% seat_part "hand" %}...{% endseat_part %}``: a part that differs from seat to seat.
+Drawn in place when one page is rendered (an HTTP response). For the pages of a redraw,
+``draw_each`` draws the rest of the page once, from the table's public part alone, with
+a slot where each seat part stands, and fills the slots of each seat's page with that
+seat's own parts. So a seat's page is the shared public part plus its own: the seat
+parts are the only places a page's own fields (its hand, its turn, "you") may be used.
+In a redraw a seat part too is drawn from the fields ``SEAT_PART_INPUTS`` names and kept
+by their values.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from operator import attrgetter
+from typing import NamedTuple
+
+from django import template
+from django.template import Context
+from django.template.loader import get_template, render_to_string
+from django.urls import get_script_prefix, reverse
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+# the public draw's slots are collected here; never in a page's own context
+SLOTS = "_seat_part_slots"
+# What stands in the public draw where a seat part goes: a secret of this process's, so
+# nothing drawn from a page's fields (all escaped: no "<" is drawn from them) can be
+# taken for it.
+SLOT = f"<!--seat-part {secrets.token_hex(16)}-->"
+
+
+# The fields of the public part (``game.presenters.PublicPage``) each public part reads:
+# it is drawn from these alone, so its drawing can be kept by their values.
+PART_INPUTS = {
+    "trump_line": ("target", "trump", "trump_name", "bid", "bidder_name"),
+    "seat": ("abandoned",),  # and the seat itself: ``{% public_part "seat" each="seats" %}``
+    "place": ("round_number", "action_index"),
+    "trick": (
+        "shown_trick",
+        "trick_done",
+        "trick_of_last_round",
+        "shown_trick_winner",
+        "shown_trick_winner_name",
+        "shown_trick_key",
+        "leader_name",
+        "in_auction",
+        "naming_trump",
+        "exchanging",
+    ),
+    "glance": ("glance",),
+    "auction_list": ("auction",),
+    "last_trick": ("last_trick", "last_trick_winner"),
+    "previous_summary": ("previous",),
+    "rules_glance": ("rules_lines", "rules_anchor"),
+    "exchange_notes": ("redealt_by", "exchange_notes"),
+}
+# The fields of a page (``TableView``, ``SpectatorView``) each seat part reads. In a redraw
+# a seat part is drawn from these alone and kept by their values too: most do not change
+# from move to move (a waiting seat's hand, the score). Kept by the hand itself, a drawing
+# can only ever go to a page holding that very hand. Never kept when one page is rendered:
+# an HTTP response's forms carry the asker's own CSRF token.
+SEAT_PART_INPUTS = {
+    "units": ("units",),
+    "spectator_note": ("spectator",),
+    "rotation": ("rotation", "spectator", "your_unit"),
+    "rematch": ("rematch_code", "spectator", "code"),
+    "turn": (
+        "my_turn",
+        "in_auction",
+        "opening_lead",
+        "to_act_name",
+        "naming_trump",
+        "exchanging",
+        "high_bid_words",
+    ),
+    "away_notice": ("stood_in_for", "code"),
+    "dock": (
+        "spectator",
+        "my_turn",
+        "in_auction",
+        "code",
+        "form_index",
+        "bid_choices",
+        "hand",
+        "naming_trump",
+        "trump_choices",
+        "discard",
+        "own_exchange",
+    ),
+    "history": ("finished_rounds", "spectator", "code", "finished_round_numbers"),
+    "review_link": ("spectator", "code", "finished_rounds"),
+}
+# What the page outside its parts reads of the public part. In a redraw that drawing, with
+# a slot where each part (public or a seat's) stands, is kept by their values as well: a
+# move changes none of them but in a new round or at the match's end, so a redraw draws
+# only the parts a move changed and fills the slots.
+OUTER_INPUTS = (
+    "is_lobby",
+    "code",
+    "round_number",
+    "target",
+    "players",
+    "winner_names",
+    "previous",
+    "cards_played",
+    "finished_rounds",
+    "shows_last_trick",
+)
+CHANGE_EVERY_MOVE = frozenset({"trick"})  # never kept: it would only churn the rest
+_kept: OrderedDict[tuple, str] = OrderedDict()  # (name, item, input values) -> the part drawn
+_kept_lock = threading.Lock()  # the event loop and the database thread both draw
+# a move adds three or four drawings, and a table's current ones (some thirty) must outlast
+# the moves of the others until its own next: some 1 kB each, 20 MB at most
+KEPT = 16384
+
+
+@cache
+def _getter(fields: tuple[str, ...]):
+    """The values of ``fields`` of an object, as a tuple (attrgetter gives one field bare)."""
+    get = attrgetter(*fields)
+    return get if len(fields) > 1 else lambda source: (get(source),)
+
+
+class UndeclaredInput(Exception):
+    """A part read a field that its inputs do not name. Not a KeyError: the template
+    engine would swallow that and draw an empty string."""
+
+
+class PartInputs(dict):
+    """A part's ``t``: its declared fields, by name (the template engine looks a dict up
+    first), and nothing else."""
+
+    def __missing__(self, name: str):
+        raise UndeclaredInput(
+            f"a table part read {name!r}: name it in tables.PART_INPUTS or SEAT_PART_INPUTS"
+        )
+
+
+class PublicSlot(NamedTuple):
+    """Where a public part stands in the drawing of a page outside its parts."""
+
+    name: str
+    each: str | None
+
+
+class SeatSlot(NamedTuple):
+    """Where a seat part stands, and how it is to be drawn there."""
+
+    node: SeatPartNode
+    autoescape: bool
+    use_l10n: bool | None
+
+
+@register.simple_tag(takes_context=True)
+def public_part(context, name: str, each: str | None = None) -> str:
+    """The table page's partial ``name``, drawn from its inputs in the page's public part
+    alone (so it cannot show a hand): every seat's page in a redraw shares it. With
+    ``each="seats"``: the part once for each element of that public field, which it sees
+    as ``name`` (``seat``)."""
+    slots = context.get(SLOTS)
+    if slots is not None:  # the page outside its parts, for a redraw: a slot
+        slots.append(PublicSlot(name, each))
+        return mark_safe(SLOT)
+    return _public_part(context["t"].public, name, each)
+
+
+def _public_part(public, name: str, each: str | None) -> str:
+    if each is not None:
+        return mark_safe("".join(_draw_part(name, public, item) for item in getattr(public, each)))
+    drawn = public.drawn.get(name)
+    if drawn is None:
+        drawn = public.drawn[name] = _draw_part(name, public)
+    return drawn
+
+
+def _draw_part(name: str, public, item=None) -> str:
+    def draw(inputs: PartInputs) -> str:
+        context = {"t": inputs}
+        if item is not None:
+            context[name] = item
+        return render_to_string(f"game/table.html#{name}", context)
+
+    keep = name not in CHANGE_EVERY_MOVE
+    return _kept_or_drawn(name, item, public, PART_INPUTS[name], draw, keep=keep)
+
+
+def _kept_or_drawn(name: str, item, source, fields, draw, *, keep: bool = True) -> str:
+    """``draw(inputs)``, or what it drew before from equal inputs (``fields`` of ``source``)."""
+    values = _getter(fields)(source)
+    key = (name, item, values)
+    if keep:
+        with _kept_lock:
+            drawn = _kept.get(key)
+            if drawn is not None:
+                _kept.move_to_end(key)
+                return drawn
+    drawn = draw(PartInputs(zip(fields, values, strict=True)))
+    if keep:
+        with _kept_lock:
+            _kept[key] = drawn
+            while len(_kept) > KEPT:
+                _kept.popitem(last=False)
+    return drawn
+
+
+class SeatPartNode(template.Node):
+    def __init__(self, name: str, nodelist: template.NodeList) -> None:
+        self.name = name
+        self.nodelist = nodelist
+
+    def render(self, context) -> str:
+        slots = context.get(SLOTS)
+        if slots is None:  # one page: the part in place
+            return self.nodelist.render(context)
+        # the public draw: a slot, and how the part is to be drawn in it
+        slots.append(SeatSlot(self, context.autoescape, context.use_l10n))
+        return mark_safe(SLOT)
+
+
+@register.tag
+def seat_part(parser, token) -> SeatPartNode:
+    """``{% seat_part "name" %}...{% endseat_part %}``: the part sees ``t`` (the page) and
+    nothing an enclosing tag set, so it stands outside every loop and ``with``."""
+    bits = token.split_contents()
+    if len(bits) != 2 or bits[1][0] not in "'\"" or bits[1][0] != bits[1][-1]:
+        raise template.TemplateSyntaxError(
+            'seat_part takes one quoted name: {% seat_part "hand" %}'
+        )
+    nodelist = parser.parse(("endseat_part",))
+    parser.delete_first_token()
+    return SeatPartNode(bits[1][1:-1], nodelist)
+
+
+def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
+    """Template ``name`` for each of ``pages`` (key -> its context, whose ``t`` is built on
+    the public part that ``public["t"]`` is): everything outside the seat parts is drawn
+    once, from ``public``, and only the seat parts once per page. The page outside all its
+    parts is drawn from ``OUTER_INPUTS`` alone and kept by their values; each public part
+    is then filled in once for every page."""
+    segments, slots = _outer(name, public["t"])
+    shared = [
+        _public_part(public["t"], slot.name, slot.each) if type(slot) is PublicSlot else None
+        for slot in slots
+    ]
+    compiled = get_template(name).template
+    result = {}
+    for key, page in pages.items():
+        parts = [segments[0]]
+        for slot, drawn, after in zip(slots, shared, segments[1:], strict=True):
+            parts.append(drawn if drawn is not None else _seat_part(compiled, slot, page["t"]))
+            parts.append(after)
+        result[key] = "".join(parts)
+    return result
+
+
+def _outer(name: str, public) -> tuple[tuple[str, ...], tuple]:
+    """Template ``name`` drawn from the ``OUTER_INPUTS`` of ``public`` with a slot for
+    each part (split at the slots), and the slots; or as kept for equal inputs."""
+
+    def draw(inputs: PartInputs) -> tuple[tuple[str, ...], tuple]:
+        slots: list = []
+        segments = render_to_string(name, {"t": inputs, SLOTS: slots}).split(SLOT)
+        if len(segments) != len(slots) + 1:
+            raise ValueError(f"{name}: the public draw does not hold its {len(slots)} slots")
+        return tuple(segments), tuple(slots)
+
+    return _kept_or_drawn(f"outer:{name}", None, public, OUTER_INPUTS, draw)
+
+
+def _seat_part(compiled, slot, page) -> str:
+    """One seat part of ``page``, drawn from its inputs alone, or as kept."""
+    node, autoescape, use_l10n = slot
+
+    def draw(inputs: PartInputs) -> str:
+        context = Context({"t": inputs}, autoescape=autoescape, use_l10n=use_l10n)
+        with context.bind_template(compiled):
+            return node.nodelist.render(context)
+
+    return _kept_or_drawn(f"seat:{node.name}", None, page, SEAT_PART_INPUTS[node.name], draw)
+
+
+@register.simple_tag
+def trick_plays(plays, winner: int | None) -> str:
+    """The cards of the trick in the middle, each drawn once for its play and whether it
+    wins: the trick is drawn again on every move, and a card once played stays as it was
+    until its trick is won."""
+    return mark_safe("".join(_trick_play(play, play.seat == winner) for play in plays))
+
+
+@lru_cache(maxsize=4096)
+def _trick_play(play, wins: bool) -> str:
+    return render_to_string("game/table.html#trick_play", {"play": play, "wins": wins})
+
+
+@register.simple_tag
+def table_url(name: str, code: str) -> str:
+    """``{% url name code %}`` for one of a table's own addresses, reversed once per table:
+    a seat's dock is drawn again on every turn, and reversing cost it a tenth."""
+    return _table_url(get_script_prefix(), name, code)
+
+
+@lru_cache(maxsize=4096)
+def _table_url(prefix: str, name: str, code: str) -> str:
+    return reverse(name, args=[code])
