@@ -9,10 +9,10 @@ so it cannot show another seat's cards.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from cachetools import LRUCache
 from django.conf import settings
 from django.urls import reverse
 
@@ -463,9 +463,9 @@ def exchange_notes(view: PublicView, names: dict[int, str]) -> tuple[str, ...]:
 
 # The round just finished, summed up once: every move of the next round shows it again.
 # Kept by the round itself (an immutable state, checked by identity) and the seats' names.
-_SUMMARIES: OrderedDict[tuple, tuple[RoundState, RoundSummary]] = OrderedDict()
-_SUMMARIES_LOCK = threading.Lock()
 SUMMARIES_KEPT = 1024
+_SUMMARIES: LRUCache[tuple, tuple[RoundState, RoundSummary]] = LRUCache(SUMMARIES_KEPT)
+_SUMMARIES_LOCK = threading.Lock()  # a cachetools cache is not thread-safe
 
 
 def _summary_kept(number: int, state: RoundState, names: dict[int, str]) -> RoundSummary:
@@ -477,8 +477,6 @@ def _summary_kept(number: int, state: RoundState, names: dict[int, str]) -> Roun
     summary = round_summary(number, state.public_view(), names)
     with _SUMMARIES_LOCK:
         _SUMMARIES[key] = (state, summary)  # holding the state: its id is not reused
-        while len(_SUMMARIES) > SUMMARIES_KEPT:
-            _SUMMARIES.popitem(last=False)
     return summary
 
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from operator import attrgetter
 from typing import NamedTuple
 
+from cachetools import LRUCache
 from django import template
 from django.template import Context
 from django.template.loader import get_template, render_to_string
@@ -119,11 +119,11 @@ OUTER_INPUTS = (
     "shows_last_trick",
 )
 CHANGE_EVERY_MOVE = frozenset({"trick"})  # never kept: it would only churn the rest
-_kept: OrderedDict[tuple, str] = OrderedDict()  # (name, item, input values) -> the part drawn
-_kept_lock = threading.Lock()  # the event loop and the database thread both draw
 # a move adds three or four drawings, and a table's current ones (some thirty) must outlast
 # the moves of the others until its own next: some 1 kB each, 20 MB at most
 KEPT = 16384
+_kept: LRUCache[tuple, str] = LRUCache(KEPT)  # (name, item, input values) -> the part drawn
+_kept_lock = threading.Lock()  # the event loop and the database thread both draw
 
 
 @cache
@@ -204,14 +204,11 @@ def _kept_or_drawn(name: str, item, source, fields, draw, *, keep: bool = True) 
         with _kept_lock:
             drawn = _kept.get(key)
             if drawn is not None:
-                _kept.move_to_end(key)
                 return drawn
     drawn = draw(PartInputs(zip(fields, values, strict=True)))
     if keep:
         with _kept_lock:
             _kept[key] = drawn
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
     return drawn
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from cachetools import LRUCache
 from channels.db import database_sync_to_async
 from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
@@ -55,8 +55,8 @@ _queued: dict[int, _Job] = {}  # table id -> a job that has not started reading
 _queued_lock = threading.Lock()  # the event loop adds to a job, the database thread starts it
 _running: set[asyncio.Task] = set()
 # table id -> the most moves a redraw here has shown: a snapshot behind it is never drawn
-_shown_moves: OrderedDict[int, int] = OrderedDict()
 SHOWN_KEPT = 4096
+_shown_moves: LRUCache[int, int] = LRUCache(SHOWN_KEPT)
 
 
 async def after_change(
@@ -130,9 +130,6 @@ def _render_job(
     table, seats = rows
     with _queued_lock:
         _shown_moves[table_id] = max(_shown_moves.get(table_id, 0), table.moves)
-        _shown_moves.move_to_end(table_id)
-        while len(_shown_moves) > SHOWN_KEPT:
-            _shown_moves.popitem(last=False)
     if match is None and table.dealt:
         match = store.match_for_table(table, fresh=True)
     contexts = selectors.table_page_contexts(

@@ -13,9 +13,9 @@ import copy
 import itertools
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 
+from cachetools import LRUCache
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Q, QuerySet
 from django.db.models.query import get_related_populators
@@ -56,10 +56,11 @@ def table_setup(table: Table) -> MatchSetup:
 
 # MatchState is immutable, so threads may share it. The latest match of each table also
 # lets the next version be built from it with only the moves stored since.
-_MATCHES: OrderedDict[tuple, MatchState] = OrderedDict()
-_LATEST: dict[int, tuple[tuple, int, MatchState]] = {}  # table id -> identity, moves, match
-_MATCHES_LOCK = threading.Lock()
 MATCHES_KEPT = 1024
+_MATCHES: LRUCache[tuple, MatchState] = LRUCache(MATCHES_KEPT)
+# table id -> identity, moves, match
+_LATEST: LRUCache[int, tuple[tuple, int, MatchState]] = LRUCache(MATCHES_KEPT)
+_MATCHES_LOCK = threading.Lock()  # a cachetools cache is not thread-safe
 VERSION_FIELDS = ("code", "created", "target", "first_dealer", "status", "moves")
 
 
@@ -77,7 +78,6 @@ def match_for_table(table: Table, *, fresh: bool = False) -> MatchState:
     with _MATCHES_LOCK:
         match = _MATCHES.get(key)
         if match is not None:
-            _MATCHES.move_to_end(key)
             return match
         latest = _LATEST.get(table.pk)
     since = latest[2] if latest and latest[0] == key[1] and latest[1] <= moves else None
@@ -105,9 +105,9 @@ def match_stored(table: Table, match: MatchState) -> None:
 # announcement names them (this process's id and a token), so a redraw here reads nothing.
 # Rows are kept as the service left them: nothing changes them after the commit.
 PROCESS = secrets.token_hex(8)
-_SNAPSHOTS: OrderedDict[int, tuple[Table, list[Seat]]] = OrderedDict()
-_TOKENS = itertools.count(1)
 SNAPSHOTS_KEPT = 256
+_SNAPSHOTS: LRUCache[int, tuple[Table, list[Seat]]] = LRUCache(SNAPSHOTS_KEPT)
+_TOKENS = itertools.count(1)
 
 
 def rows_stored(table: Table, seats: list[Seat]) -> tuple[str, int]:
@@ -121,15 +121,13 @@ def rows_stored(table: Table, seats: list[Seat]) -> tuple[str, int]:
 def _keep_rows(token: int, table: Table, seats: list[Seat]) -> None:
     with _MATCHES_LOCK:
         _SNAPSHOTS[token] = (table, seats)
-        while len(_SNAPSHOTS) > SNAPSHOTS_KEPT:
-            _SNAPSHOTS.popitem(last=False)
         _seen(table, seats)
 
 
 # The newest rows of each table this process has read or stored (or advanced by a move
 # another process announced): what the next such move advances.
-_ROWS: OrderedDict[int, tuple[Table, list[Seat]]] = OrderedDict()
 ROWS_KEPT = 2048
+_ROWS: LRUCache[int, tuple[Table, list[Seat]]] = LRUCache(ROWS_KEPT)
 
 
 def _seen(table: Table, seats: list[Seat]) -> None:
@@ -140,9 +138,6 @@ def _seen(table: Table, seats: list[Seat]) -> None:
         if kept[0].moves > table.moves:
             return
     _ROWS[table.pk] = (table, seats)
-    _ROWS.move_to_end(table.pk)
-    while len(_ROWS) > ROWS_KEPT:
-        _ROWS.popitem(last=False)
 
 
 def advanced_rows(table_id: int, moves: list[PublicMove]) -> tuple[Table, list[Seat]] | None:
@@ -361,13 +356,9 @@ def _remember(key: tuple, match: MatchState) -> None:
     table_id, identity, _, moves = key
     with _MATCHES_LOCK:
         _MATCHES[key] = match
-        _MATCHES.move_to_end(key)
-        while len(_MATCHES) > MATCHES_KEPT:
-            _MATCHES.popitem(last=False)
-        if table_id not in _LATEST or _LATEST[table_id][1] <= moves:
+        latest = _LATEST.get(table_id)
+        if latest is None or latest[1] <= moves:
             _LATEST[table_id] = (identity, moves, match)
-        while len(_LATEST) > MATCHES_KEPT:
-            del _LATEST[next(iter(_LATEST))]
 
 
 def _replay(table: Table, since: MatchState | None = None) -> MatchState:
