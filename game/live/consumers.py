@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -43,16 +42,6 @@ def _find_table(scope: dict, code: str) -> Table | None:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
-    async def dispatch(self, message: dict) -> None:
-        # as channels' own dispatch, without its hop to the database thread to close stale
-        # connections before each message: every handler here reaches the database only
-        # through database_sync_to_async, which closes them itself, and the hop would cost
-        # a thread switch per message received and per seat redrawn
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
     async def connect(self) -> None:
         self.owner = identity.scope_owner(self.scope)
         self.group = None

@@ -17,11 +17,11 @@ import logging
 import os
 import threading
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
-from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -138,15 +138,22 @@ def _broadcast(layer, group: str, message: dict) -> None:
 
 
 _connections: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, sockets' loop)
+# The event loop whose socket handed the current work to the database thread: set on the
+# loop by the socket's consumer, and carried into that thread with the context, as
+# ``sync_to_async`` carries every context variable.
+_served_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("served", default=None)
 _sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop)
 _sender_lock = threading.Lock()
 
 
 def connections_live_on(loop: asyncio.AbstractEventLoop) -> None:
-    """A connection joined its table's group on ``loop`` (the server's event loop): the
-    broadcasts of threads that serve no loop are sent from it."""
+    """A connection joined its table's group on ``loop`` (the server's event loop), and
+    runs its handlers there: the broadcasts of threads that serve no loop are sent from
+    it, and those of the work this connection hands to the database thread are handed
+    back to it (the context this is called in is that connection's)."""
     global _connections
     _connections = (os.getpid(), loop)
+    _served_loop.set(loop)
 
 
 def _connections_loop() -> asyncio.AbstractEventLoop | None:
@@ -175,13 +182,10 @@ def _sending_loop() -> asyncio.AbstractEventLoop:
 
 
 def _loop_served() -> asyncio.AbstractEventLoop | None:
-    """The running event loop this thread does sync work for, if any (asgiref records it
-    in each sync_to_async thread)."""
-    local = SyncToAsync.threadlocal
-    loop = getattr(local, "main_event_loop", None)
-    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return loop if loop.is_running() else None
+    """The running event loop whose socket handed this work over, if any (a connection's
+    handlers set it: ``connections_live_on``)."""
+    loop = _served_loop.get()
+    return loop if loop is not None and loop.is_running() else None
 
 
 def _log_failure(sent: concurrent.futures.Future) -> None:

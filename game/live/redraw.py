@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from cachetools import LRUCache
 from channels.db import database_sync_to_async
-from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 
 from game import selectors
@@ -103,17 +102,17 @@ def _render_here(table_id: int, job: _Job) -> dict[SeatOwner, str | None] | None
     """The job done on the event loop, without a hop to the database thread, when it needs
     no database: a move stored in this process left its rows and its match, or the moves
     announced advance those kept here. None when it does (the job is then the database
-    thread's, as it stands)."""
+    thread's, as it stands): decided here, before drawing, from what the page reads.
+
+    A table in play draws from its rows, its seats and its match alone; only a lobby's
+    page (its seats' ratings and names) and a rematch's link (its code) read more."""
     rows = _rows_heard(table_id, job)
     if rows is None or not rows[0].dealt or rows[0].rematch_id is not None:
-        return None  # a rematch's code is read from the database
+        return None
     match = store.kept_match(rows[0])
     if match is None:
         return None
-    try:
-        return _render_job(table_id, job, rows=rows, match=match)
-    except SynchronousOnlyOperation:  # a query after all: Django refuses it on the loop
-        return None
+    return _render_job(table_id, job, rows=rows, match=match)
 
 
 def _render_job(

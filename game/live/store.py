@@ -13,21 +13,18 @@ import copy
 import itertools
 import secrets
 import threading
-from collections.abc import Callable, Iterator
 
 from cachetools import LRUCache
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Q, QuerySet
-from django.db.models.query import get_related_populators
-from django.db.transaction import TransactionManagementError
+from django.db import transaction
 
 from game.engine import variants
 from game.engine.cards import mask_of, parse_card
 from game.engine.rules import parse_action_code
 from game.engine.state import Deal, IllegalAction, MatchSetup, MatchState
 from game.engine.variants import Rules
+from game.live import sql
 from game.live.events import PublicMove
-from game.models import ActionLog, Round, Seat, Table
+from game.models import Seat, Table
 
 
 def table_rules(table: Table) -> Rules:
@@ -198,118 +195,10 @@ def stored_rows(snapshot) -> tuple[Table, list[Seat]] | None:
         return _SNAPSHOTS.get(snapshot[1])
 
 
-class CompiledQuery:
-    """A query the live path makes on every move, compiled to SQL once per database
-    connection instead of on every call: Django's compiler cost a move more than the
-    database did (a third of the play service's time went to building one SELECT).
-
-    ``build`` makes the queryset from its parameters; called once with placeholders, each
-    of which must reach the SQL as a parameter of its own (nothing baked in, which the
-    compile checks). A call then runs that SQL with its own values and yields what the
-    queryset would: model instances, those of ``select_related`` filled in, or the tuples
-    of ``values_list``. Only plain selects: no extra columns, no annotations.
-    """
-
-    # placeholders n, n+1, ...: within every integer field's range (Django drops a lookup
-    # that an out-of-range value makes always true or always false, and the compile's
-    # check would refuse the query)
-    PLACEHOLDER = 30_001
-
-    def __init__(self, build: Callable[..., QuerySet]) -> None:
-        self._build = build
-        self._local = threading.local()  # a connection belongs to its thread
-
-    def __call__(self, *values) -> Iterator:
-        connection = connections[DEFAULT_DB_ALIAS]
-        compiled = getattr(self._local, "compiled", None)
-        if compiled is None or compiled[0] is not connection:
-            compiled = self._local.compiled = (connection, *self._compile(connection, len(values)))
-        _, sql, slots, compiler, converters, make = compiled
-        if compiler.query.select_for_update and not connection.in_atomic_block:
-            raise TransactionManagementError(
-                "select_for_update cannot be used outside of a transaction."
-            )
-        params = [values[slot] if slot is not None else fixed for slot, fixed in slots]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        if converters:  # as results_iter would, with the converters it finds on every call
-            rows = compiler.apply_converters(rows, converters)
-        return make(map(tuple, rows))
-
-    def _compile(self, connection, arity: int):
-        placeholders = [self.PLACEHOLDER + n for n in range(arity)]
-        queryset = self._build(*placeholders)
-        compiler = queryset.query.get_compiler(connection=connection)
-        sql, params = compiler.as_sql()
-        slots = [(placeholders.index(p), None) if p in placeholders else (None, p) for p in params]
-        if sorted(slot for slot, _ in slots if slot is not None) != list(range(arity)):
-            raise ValueError(f"each parameter must reach the SQL once: {sql!r}, {params!r}")
-        fields = [column[0] for column in compiler.select[: compiler.col_count]]
-        if compiler.has_extra_select or compiler.has_composite_fields(fields):
-            raise ValueError("only plain selects are compiled once")
-        converters = compiler.get_converters(fields)
-        if queryset._fields is None:  # model instances, as ModelIterable makes them
-            if compiler.annotation_col_map:
-                raise ValueError("only plain selects are compiled once")
-            make = self._instances(compiler, queryset.db)
-        else:  # values_list: the selected columns, in order
-            make = iter
-        return sql, slots, compiler, converters, make
-
-    @staticmethod
-    def _instances(compiler, db: str) -> Callable[[Iterator], Iterator]:
-        select, klass_info = compiler.select, compiler.klass_info
-        model, fields = klass_info["model"], klass_info["select_fields"]
-        start, end = fields[0], fields[-1] + 1
-        names = [column[0].target.attname for column in select[start:end]]
-        related = get_related_populators(klass_info, select, db)
-
-        def make(rows: Iterator) -> Iterator:
-            for row in rows:
-                instance = model.from_db(db, names, row[start:end])
-                for populator in related:
-                    populator.populate(row, instance)
-                yield instance
-
-        return make
-
-
-_SEATS_WITH_TABLE = CompiledQuery(
-    lambda table_id: Seat.objects.select_related("table").filter(table_id=table_id)
-)
-_LOCKED_SEATS_WITH_TABLE = CompiledQuery(
-    lambda table_id: (
-        Seat.objects.select_related("table")
-        .select_for_update(of=("table",))
-        .filter(table_id=table_id)
-        .order_by("number")
-    )
-)
-# the actions from a place on: the rest of round ``first`` from ``index``, then every
-# later round (``later`` is ``first`` again: each parameter reaches the SQL once)
-_ACTIONS_FROM = CompiledQuery(
-    lambda table_id, first, index, later: (
-        ActionLog.objects.filter(
-            Q(round=first, index__gte=index) | Q(round__gt=later), table_id=table_id
-        )
-        .order_by("round", "index")
-        .values_list("round", "index", "seat", "action")
-    )
-)
-_DEALS_FROM_ROUND = CompiledQuery(
-    lambda table_id, first: (
-        Round.objects.filter(table_id=table_id, number__gte=first)
-        .order_by("number")
-        .values_list("number", "dealer", "hands", "hidden")
-    )
-)
-
-
 def read_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
     """A table and its seats in one query (None when the table is gone), kept as its
     newest rows here."""
-    seats = list(_SEATS_WITH_TABLE(table_id))
+    seats = sql.seats_with_table(table_id)
     if not seats:
         table = Table.objects.filter(pk=table_id).first()
         return None if table is None else (table, [])
@@ -322,7 +211,7 @@ def read_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
 def locked_rows(table_id: int) -> tuple[Table, list[Seat]]:
     """The table row, locked until the transaction ends, and its seats in seat order: one
     query."""
-    seats = list(_LOCKED_SEATS_WITH_TABLE(table_id))
+    seats = sql.locked_seats_with_table(table_id)
     if not seats:  # a table in play always has its seats: this one is not in play
         return Table.objects.select_for_update().get(pk=table_id), []
     return _one_table(seats)
@@ -370,7 +259,7 @@ def _replay(table: Table, since: MatchState | None = None) -> MatchState:
     done = len(match.round.history) if started else 0
     by_round: dict[int, list[tuple[int, int]]] = {}
     first = max(current, 0)
-    for number, _, seat, code in _ACTIONS_FROM(table.pk, first, done, first):
+    for number, _, seat, code in sql.actions_from(table.pk, first, done):
         by_round.setdefault(number, []).append((seat, parse_action_code(code)))
     for seat, action in by_round.get(current, ()):
         match = match.apply(action, seat)
@@ -378,7 +267,7 @@ def _replay(table: Table, since: MatchState | None = None) -> MatchState:
         return match  # still in the same round: no deal to read
     # a full-deck table's fill deals from the top of the pack: ``hidden`` is in pack order
     ordered = not match.setup.rules.is_house
-    for number, dealer, hands, hidden in _DEALS_FROM_ROUND(table.pk, started):
+    for number, dealer, hands, hidden in sql.deals_from(table.pk, started):
         pack = tuple(parse_card(code) for code in hidden)
         deal = Deal(
             dealer,

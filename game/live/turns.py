@@ -9,8 +9,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from game.engine.view import SeatView
-from game.live import store
-from game.models import ActionLog, Table
+from game.live import sql, store
+from game.models import Table
 
 
 @dataclass(frozen=True)
@@ -44,17 +44,6 @@ def abandoned(seat_rows) -> bool:
     return gone_s >= settings.SMEAR_ABANDONED_AFTER_S
 
 
-# when the table's last move was stored: the timetable asks at every bot move, so the
-# query is compiled once (store.CompiledQuery), as the live path's own are
-_LAST_MOVE_AT = store.CompiledQuery(
-    lambda table_id: (
-        ActionLog.objects.filter(table_id=table_id)
-        .order_by("-round", "-index")
-        .values_list("created")[:1]
-    )
-)
-
-
 def table_turn(*, table_id: int) -> Turn | None:
     """The turn of a table in play, or None when nobody is to act."""
     rows = store.read_rows(table_id)
@@ -66,7 +55,7 @@ def table_turn(*, table_id: int) -> Turn | None:
     if seat_number is None:
         return None
     seats = {seat.number: seat for seat in seat_rows}
-    last_move = next(iter(_LAST_MOVE_AT(table.pk)), None)
+    last_move = sql.last_move_at(table.pk)
     view = match.view_for(seat_number)
     return Turn(
         round=len(match.rounds) - 1,
@@ -74,7 +63,7 @@ def table_turn(*, table_id: int) -> Turn | None:
         seat=seat_number,
         bot_level=seats[seat_number].bot_level,
         away=seats[seat_number].away_since is not None,
-        since=last_move[0] if last_move else table.created,
+        since=last_move or table.created,
         abandoned=abandoned(seats.values()),
         someone_here=any(not s.bot_level and s.away_since is None for s in seats.values()),
         view=view,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from django.db import IntegrityError, connections, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game.bots import SEATED_LEVELS
@@ -19,9 +19,9 @@ from game.engine.cards import card_code, cards_of
 from game.engine.state import IllegalAction, MatchState, shuffle_deal
 from game.engine.variants import Rules
 from game.errors import TableError
-from game.live import events, store
+from game.live import events, sql, store
 from game.live.turns import Turn
-from game.models import ActionLog, Profile, Round, Seat, Table
+from game.models import Profile, Round, Seat, Table
 from game.players.identity import SeatOwner
 from game.services import limits
 from smearsite.kernel import new_share_code
@@ -206,7 +206,7 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
         # no savepoint of its own: the caller's transaction (or savepoint) ends with the
         # TableError raised here, so nothing after a duplicate runs in it
         with transaction.atomic(savepoint=False):
-            _store_action(table.pk, number, index, seat, code)
+            sql.store_action(table.pk, number, index, seat, code)
     except IntegrityError:
         raise TableError("not your turn: that move was already made") from None
     # the move as every seat saw it, for the other processes' redraws: not when a deal
@@ -223,44 +223,6 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
         match = _store_deal(table, match)
     store.match_stored(table, match)  # before the announcement's redraws need it
     _announce(table, seats, match, store.rows_stored(table, seats), move)
-
-
-def _store_action(table_id: int, number: int, index: int, seat: int, code: str) -> None:
-    """Insert the ``ActionLog`` row and count the move on the table row: what
-    ``ActionLog.objects.create`` and an ``F("moves") + 1`` update do, as SQL written once
-    per process (building the two through the ORM cost a move more than the database
-    did), and one statement where the database allows it (PostgreSQL)."""
-    connection = connections[ActionLog.objects.db]
-    created = _CREATED.get_db_prep_value(timezone.now(), connection)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                _ACTION_AND_MOVE_SQL, (table_id, number, index, seat, code, created, table_id)
-            )
-        else:
-            cursor.execute(_ACTION_SQL, (table_id, number, index, seat, code, created))
-            cursor.execute(_MOVE_SQL, (table_id,))
-
-
-def _action_sql() -> tuple[str, str]:
-    """The insert of an action and the update that counts it, from the models' names."""
-    quote = connections[ActionLog.objects.db].ops.quote_name
-    columns = ", ".join(
-        quote(ActionLog._meta.get_field(name).column)
-        for name in ("table", "round", "index", "seat", "action", "created")
-    )
-    insert = (
-        f"INSERT INTO {quote(ActionLog._meta.db_table)} ({columns}) VALUES (%s, %s, %s, %s, %s, %s)"
-    )
-    moves, pk = quote(Table._meta.get_field("moves").column), quote(Table._meta.pk.column)
-    update = f"UPDATE {quote(Table._meta.db_table)} SET {moves} = {moves} + 1 WHERE {pk} = %s"
-    return insert, update
-
-
-_CREATED = ActionLog._meta.get_field("created")
-_ACTION_SQL, _MOVE_SQL = _action_sql()
-# a data-modifying WITH runs whether or not the statement reads it
-_ACTION_AND_MOVE_SQL = f"WITH stored AS ({_ACTION_SQL}) {_MOVE_SQL}"
 
 
 def table_play(

@@ -1,14 +1,14 @@
-"""The live path's queries compiled once (game.live.store.CompiledQuery) give what the ORM's
-querysets give, row for row and field for field, and one query a call."""
+"""The live path's plain SQL (game.live.sql) gives what the ORM's querysets give, row for
+row and field for field, and one query a call."""
 
 import pytest
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import Model, Q
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
-from game.live import store
-from game.models import ActionLog, Seat, Table
+from game.live import sql, store
+from game.models import ActionLog, Round, Seat, Table
 from game.players.identity import SeatOwner
 from game.services import play
 
@@ -56,32 +56,48 @@ def test_locked_rows_lock_the_table_and_give_the_seats_in_order(django_assert_nu
 def test_a_locked_read_outside_a_transaction_is_refused_as_the_orm_refuses_it():
     table = _table()
     with transaction.atomic():
-        store.locked_rows(table.pk)  # compiled inside one
+        store.locked_rows(table.pk)  # inside one: read and locked
     with pytest.raises(TransactionManagementError):
         store.locked_rows(table.pk)
 
 
-def test_values_list_rows_and_several_parameters():
+def test_the_actions_from_a_place_are_the_orms_rows_for_several_parameters():
     table = _table()
+    ActionLog.objects.filter(table=table).delete()
     for index, code in enumerate(["pass", "bid:2"]):
         ActionLog.objects.create(table=table, round=0, index=index, seat=index, action=code)
-    since = store.CompiledQuery(
-        lambda table_id, after: (
-            ActionLog.objects.filter(table_id=table_id, index__gte=after)
-            .order_by("index")
-            .values_list("index", "action")
+
+    def orm(first: int, index: int) -> list:
+        return list(
+            ActionLog.objects.filter(
+                Q(round=first, index__gte=index) | Q(round__gt=first), table_id=table.pk
+            )
+            .order_by("round", "index")
+            .values_list("round", "index", "seat", "action")
         )
+
+    assert sql.actions_from(table.pk, 0, 1) == orm(0, 1) == [(0, 1, 1, "bid:2")]
+    assert sql.actions_from(table.pk, 0, 0) == orm(0, 0) == [(0, 0, 0, "pass"), (0, 1, 1, "bid:2")]
+    assert sql.actions_from(table.pk + 1, 0, 0) == []
+
+
+def test_the_deals_and_the_last_moves_time_are_the_orms(django_assert_num_queries):
+    table = _table()
+    expected = list(
+        Round.objects.filter(table_id=table.pk, number__gte=0)
+        .order_by("number")
+        .values_list("number", "dealer", "hands", "hidden")
     )
+    last = ActionLog.objects.filter(table=table).order_by("-round", "-index").first()
 
-    assert list(since(table.pk, 1)) == [(1, "bid:2")]
-    assert list(since(table.pk, 0)) == [(0, "pass"), (1, "bid:2")]
-    assert list(since(table.pk + 1, 0)) == []
+    with django_assert_num_queries(2):
+        deals, at = sql.deals_from(table.pk, 0), sql.last_move_at(table.pk)
 
-
-def test_a_value_baked_into_the_sql_is_refused():
-    baked = store.CompiledQuery(lambda table_id: Seat.objects.filter(table_id=table_id * 0 + 5))
-    with pytest.raises(ValueError):
-        list(baked(1))
+    assert deals == expected and len(deals[0][2]) == 4
+    assert at == (last.created if last else None)
+    assert sql.deals_from(table.pk, 1) == [] and sql.last_move_at(table.pk + 1) is None
+    if at is not None:
+        assert at.tzinfo is not None
 
 
 def test_the_replay_reads_only_the_actions_after_the_place_it_has_reached():
@@ -91,7 +107,7 @@ def test_the_replay_reads_only_the_actions_after_the_place_it_has_reached():
         ActionLog.objects.create(table=table, round=number, index=index, seat=0, action="pass")
 
     def places(first: int, index: int) -> list:
-        return [(n, i) for n, i, _, _ in store._ACTIONS_FROM(table.pk, first, index, first)]
+        return [(n, i) for n, i, _, _ in sql.actions_from(table.pk, first, index)]
 
     assert places(0, 2) == [(0, 2), (1, 0), (1, 1)]
     assert places(1, 1) == [(1, 1)]
