@@ -1,18 +1,19 @@
-"""The table page's two kinds of part.
+"""The table page's two kinds of part, each declaring the fields it reads where it is
+written: ``{% reads field ... %}`` first in its template.
 
-``{% public_part "trick" %}``: a part every seat sees alike, drawn from the few fields of
-the public part that ``PART_INPUTS`` names for it, and only those. A drawing is kept by
+``{% public_part "trick" %}``: a part every seat sees alike, drawn from the fields of the
+public part that its partial's ``{% reads %}`` names, and only those. A drawing is kept by
 their values: a part that a move left as it was (the auction while cards are played, the
 last round's summary) is not drawn again, at any table.
 
-``{% seat_part "hand" %}...{% endseat_part %}``: a part that differs from seat to seat.
-Drawn in place when one page is rendered (an HTTP response). For the pages of a redraw,
-``draw_each`` draws the rest of the page once, from the table's public part alone, with
-a slot where each seat part stands, and fills the slots of each seat's page with that
-seat's own parts. So a seat's page is the shared public part plus its own: the seat
-parts are the only places a page's own fields (its hand, its turn, "you") may be used.
-In a redraw a seat part too is drawn from the fields ``SEAT_PART_INPUTS`` names and kept
-by their values.
+``{% seat_part "hand" %}{% reads hand %}...{% endseat_part %}``: a part that differs from
+seat to seat. Drawn in place when one page is rendered (an HTTP response). For the pages
+of a redraw, ``draw_each`` draws the rest of the page once, from the table's public part
+alone, with a slot where each seat part stands, and fills the slots of each seat's page
+with that seat's own parts. So a seat's page is the shared public part plus its own: the
+seat parts are the only places a page's own fields (its hand, its turn, "you") may be
+used. In a redraw a seat part too is drawn from the fields it declares and kept by their
+values. A part that reads a field it did not declare fails loudly (``UndeclaredInput``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import NamedTuple
 from cachetools import LRUCache
 from django import template
 from django.template import Context
+from django.template.base import TextNode
 from django.template.loader import get_template, render_to_string
 from django.urls import get_script_prefix, reverse
 from django.utils.safestring import mark_safe
@@ -41,83 +43,16 @@ SLOTS = "_seat_part_slots"
 SLOT = f"<!--seat-part {secrets.token_hex(16)}-->"
 
 
-# The fields of the public part (``game.presenters.PublicPage``) each public part reads:
-# it is drawn from these alone, so its drawing can be kept by their values.
-PART_INPUTS = {
-    "trump_line": ("target", "trump", "trump_name", "bid", "bidder_name"),
-    "seat": ("abandoned",),  # and the seat itself: ``{% public_part "seat" each="seats" %}``
-    "place": ("round_number", "action_index"),
-    "trick": (
-        "shown_trick",
-        "trick_done",
-        "trick_of_last_round",
-        "shown_trick_winner",
-        "shown_trick_winner_name",
-        "shown_trick_key",
-        "leader_name",
-        "in_auction",
-        "naming_trump",
-        "exchanging",
-    ),
-    "glance": ("glance",),
-    "auction_list": ("auction",),
-    "last_trick": ("last_trick", "last_trick_winner"),
-    "previous_summary": ("previous",),
-    "rules_glance": ("rules_lines", "rules_anchor"),
-    "exchange_notes": ("redealt_by", "exchange_notes"),
-}
-# The fields of a page (``TableView``, ``SpectatorView``) each seat part reads. In a redraw
-# a seat part is drawn from these alone and kept by their values too: most do not change
-# from move to move (a waiting seat's hand, the score). Kept by the hand itself, a drawing
-# can only ever go to a page holding that very hand. Never kept when one page is rendered:
-# an HTTP response's forms carry the asker's own CSRF token.
-SEAT_PART_INPUTS = {
-    "units": ("units",),
-    "spectator_note": ("spectator",),
-    "rotation": ("rotation", "spectator", "your_unit"),
-    "rematch": ("rematch_code", "spectator", "code"),
-    "turn": (
-        "my_turn",
-        "in_auction",
-        "opening_lead",
-        "to_act_name",
-        "naming_trump",
-        "exchanging",
-        "high_bid_words",
-    ),
-    "away_notice": ("stood_in_for", "code"),
-    "dock": (
-        "spectator",
-        "my_turn",
-        "in_auction",
-        "code",
-        "form_index",
-        "bid_choices",
-        "hand",
-        "naming_trump",
-        "trump_choices",
-        "discard",
-        "own_exchange",
-    ),
-    "history": ("finished_rounds", "spectator", "code", "finished_round_numbers"),
-    "review_link": ("spectator", "code", "finished_rounds"),
-}
-# What the page outside its parts reads of the public part. In a redraw that drawing, with
-# a slot where each part (public or a seat's) stands, is kept by their values as well: a
-# move changes none of them but in a new round or at the match's end, so a redraw draws
-# only the parts a move changed and fills the slots.
-OUTER_INPUTS = (
-    "is_lobby",
-    "code",
-    "round_number",
-    "target",
-    "players",
-    "winner_names",
-    "previous",
-    "cards_played",
-    "finished_rounds",
-    "shows_last_trick",
-)
+# Each part declares the fields it reads where it is written: its template opens with
+# ``{% reads field ... %}`` (a public part: fields of ``game.presenters.PublicPage``; a
+# seat part: of the page, ``TableView`` or ``SpectatorView``; the page outside its parts,
+# the table partial itself: of the public part). The part is drawn from those fields alone
+# and its drawing kept by their values: a part that a move left as it was (the auction
+# while cards are played, a waiting seat's hand, the page outside its parts until a new
+# round) is not drawn again, at any table. A seat part's drawing is kept by the hand
+# itself, so it can only ever go to a page holding that very hand; it is never kept when
+# one page is rendered (an HTTP response's forms carry the asker's own CSRF token).
+TABLE_TEMPLATE = "game/table.html"
 CHANGE_EVERY_MOVE = frozenset({"trick"})  # never kept: it would only churn the rest
 # a move adds three or four drawings, and a table's current ones (some thirty) must outlast
 # the moves of the others until its own next: some 1 kB each, 20 MB at most
@@ -144,15 +79,51 @@ class PartInputs(dict):
 
     def __missing__(self, name: str):
         raise UndeclaredInput(
-            f"a table part read {name!r}: name it in tables.PART_INPUTS or SEAT_PART_INPUTS"
+            f"a table part read {name!r}: name it in the part's {{% reads %}} ({TABLE_TEMPLATE})"
         )
 
 
+class ReadsNode(template.Node):
+    """``{% reads field ... %}``: the fields its part reads. Draws nothing."""
+
+    def __init__(self, fields: tuple[str, ...]) -> None:
+        self.fields = fields
+
+    def render(self, context) -> str:
+        return ""
+
+
+@register.tag
+def reads(parser, token) -> ReadsNode:
+    """``{% reads target trump %}``, first in a part: the fields the part reads of ``t``."""
+    fields = tuple(token.split_contents()[1:])
+    if not fields or not all(field.isidentifier() for field in fields):
+        raise template.TemplateSyntaxError("reads takes the bare names of fields: {% reads hand %}")
+    return ReadsNode(fields)
+
+
+def inputs_of(nodelist, name: str) -> tuple[str, ...]:
+    """The fields a part's ``{% reads %}`` declares, from its compiled template."""
+    for node in nodelist:
+        if isinstance(node, ReadsNode):
+            return node.fields
+        if not isinstance(node, TextNode) or node.s.strip():
+            break
+    raise template.TemplateSyntaxError(f"the table part {name!r} must open with {{% reads %}}")
+
+
+def part_inputs(name: str) -> tuple[str, ...]:
+    """The fields the public part ``name`` reads (its partial in the table's template)."""
+    return inputs_of(get_template(f"{TABLE_TEMPLATE}#{name}").template.nodelist, name)
+
+
 class PublicSlot(NamedTuple):
-    """Where a public part stands in the drawing of a page outside its parts."""
+    """Where a public part stands in the drawing of a page outside its parts, and the
+    fields it reads."""
 
     name: str
     each: str | None
+    inputs: tuple[str, ...]
 
 
 class SeatSlot(NamedTuple):
@@ -171,29 +142,33 @@ def public_part(context, name: str, each: str | None = None) -> str:
     as ``name`` (``seat``)."""
     slots = context.get(SLOTS)
     if slots is not None:  # the page outside its parts, for a redraw: a slot
-        slots.append(PublicSlot(name, each))
+        slots.append(PublicSlot(name, each, part_inputs(name)))
         return mark_safe(SLOT)
     return _public_part(context["t"].public, name, each)
 
 
-def _public_part(public, name: str, each: str | None) -> str:
+def _public_part(public, name: str, each: str | None, inputs: tuple[str, ...] = ()) -> str:
+    inputs = inputs or part_inputs(name)
     if each is not None:
-        return mark_safe("".join(_draw_part(name, public, item) for item in getattr(public, each)))
+        return mark_safe(
+            "".join(_draw_part(name, public, item, inputs) for item in getattr(public, each))
+        )
     drawn = public.drawn.get(name)
     if drawn is None:
-        drawn = public.drawn[name] = _draw_part(name, public)
+        drawn = public.drawn[name] = _draw_part(name, public, inputs=inputs)
     return drawn
 
 
-def _draw_part(name: str, public, item=None) -> str:
-    def draw(inputs: PartInputs) -> str:
-        context = {"t": inputs}
+def _draw_part(name: str, public, item=None, inputs: tuple[str, ...] = ()) -> str:
+    def draw(given: PartInputs) -> str:
+        context = {"t": given}
         if item is not None:
             context[name] = item
-        return render_to_string(f"game/table.html#{name}", context)
+        return render_to_string(f"{TABLE_TEMPLATE}#{name}", context)
 
     keep = name not in CHANGE_EVERY_MOVE
-    return _kept_or_drawn(name, item, public, PART_INPUTS[name], draw, keep=keep)
+    fields = inputs or part_inputs(name)
+    return _kept_or_drawn(name, item, public, fields, draw, keep=keep)
 
 
 def _kept_or_drawn(name: str, item, source, fields, draw, *, keep: bool = True) -> str:
@@ -216,6 +191,7 @@ class SeatPartNode(template.Node):
     def __init__(self, name: str, nodelist: template.NodeList) -> None:
         self.name = name
         self.nodelist = nodelist
+        self.inputs = inputs_of(nodelist, name)  # its {% reads %}, read once at compile
 
     def render(self, context) -> str:
         slots = context.get(SLOTS)
@@ -244,14 +220,16 @@ def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
     """Template ``name`` for each of ``pages`` (key -> its context, whose ``t`` is built on
     the public part that ``public["t"]`` is): everything outside the seat parts is drawn
     once, from ``public``, and only the seat parts once per page. The page outside all its
-    parts is drawn from ``OUTER_INPUTS`` alone and kept by their values; each public part
-    is then filled in once for every page."""
-    segments, slots = _outer(name, public["t"])
+    parts is drawn from the fields its own ``{% reads %}`` names and kept by their values;
+    each public part is then filled in once for every page."""
+    compiled = get_template(name).template
+    segments, slots = _outer(name, public["t"], inputs_of(compiled.nodelist, name))
     shared = [
-        _public_part(public["t"], slot.name, slot.each) if type(slot) is PublicSlot else None
+        _public_part(public["t"], slot.name, slot.each, slot.inputs)
+        if type(slot) is PublicSlot
+        else None
         for slot in slots
     ]
-    compiled = get_template(name).template
     result = {}
     for key, page in pages.items():
         parts = [segments[0]]
@@ -262,8 +240,8 @@ def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
     return result
 
 
-def _outer(name: str, public) -> tuple[tuple[str, ...], tuple]:
-    """Template ``name`` drawn from the ``OUTER_INPUTS`` of ``public`` with a slot for
+def _outer(name: str, public, inputs: tuple[str, ...]) -> tuple[tuple[str, ...], tuple]:
+    """Template ``name`` drawn from the fields ``inputs`` of ``public`` with a slot for
     each part (split at the slots), and the slots; or as kept for equal inputs."""
 
     def draw(inputs: PartInputs) -> tuple[tuple[str, ...], tuple]:
@@ -273,7 +251,7 @@ def _outer(name: str, public) -> tuple[tuple[str, ...], tuple]:
             raise ValueError(f"{name}: the public draw does not hold its {len(slots)} slots")
         return tuple(segments), tuple(slots)
 
-    return _kept_or_drawn(f"outer:{name}", None, public, OUTER_INPUTS, draw)
+    return _kept_or_drawn(f"outer:{name}", None, public, inputs, draw)
 
 
 def _seat_part(compiled, slot, page) -> str:
@@ -285,7 +263,7 @@ def _seat_part(compiled, slot, page) -> str:
         with context.bind_template(compiled):
             return node.nodelist.render(context)
 
-    return _kept_or_drawn(f"seat:{node.name}", None, page, SEAT_PART_INPUTS[node.name], draw)
+    return _kept_or_drawn(f"seat:{node.name}", None, page, node.inputs, draw)
 
 
 @register.simple_tag

@@ -152,11 +152,14 @@ def _instances(model: type[models.Model], rows: list[tuple], readers: list) -> l
 
 
 def _seats_and_table(rows: list[tuple], readers: dict) -> list[Seat]:
-    """Seats, each with its table filled in (as ``select_related("table")`` would)."""
+    """Seats, each with their one table filled in (as ``select_related("table")`` would,
+    but one table object for all of them)."""
+    if not rows:
+        return []
     width = len(readers[Seat])
     seats = _instances(Seat, [row[:width] for row in rows], readers[Seat])
-    tables = _instances(Table, [row[width:] for row in rows], readers[Table])
-    for seat, table in zip(seats, tables, strict=True):
+    [table] = _instances(Table, [rows[0][width:]], readers[Table])
+    for seat in seats:
         seat.table = table
     return seats
 
