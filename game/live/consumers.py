@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from game.errors import TableError
-from game.live import events, redraw
+from game.live import events, hearing, redraw
 from game.models import Table
 from game.players import identity
 from game.services import play
@@ -44,7 +44,9 @@ def _find_table(scope: dict, code: str) -> Table | None:
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.owner = identity.scope_owner(self.scope)
-        self.group = None
+        self.listening = False
+        # the changes heard wait for the first message: the table as it was read
+        self.opened = asyncio.Event()
         self.bucket_key = self._session_key()
         self.bucket = (
             _buckets.join(self.bucket_key) if self.bucket_key else TokenBucket(BURST, RATE_PER_S)
@@ -56,15 +58,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=NOT_ALLOWED)
             return
         self.table_id = table.pk
-        # join the table's group before reading the table: a change stored after the read
-        # is then heard (its redraw follows the first message), never lost
-        self.group = events.table_group(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # hear the table's changes before reading the table: a change stored after the
+        # read is then heard (its redraw follows the first message), never lost
+        await hearing.join(self.table_id, self, self.table_changed)
+        self.listening = True
         events.connections_live_on(asyncio.get_running_loop())
         html = await database_sync_to_async(redraw.table_html)(table, self.owner)
         await self.accept()
         # a connection that drops and comes back starts again from the table as it is
         await self.send(text_data=html)
+        self.opened.set()
         await database_sync_to_async(self._returned)()
 
     def _session_key(self) -> str | None:
@@ -83,8 +86,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if getattr(self, "bucket_key", None):  # None: never connected, or no session
             _buckets.leave(self.bucket_key)
             self.bucket_key = None
-        if getattr(self, "group", None) is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "listening", False):
+            self.listening = False
+            self.opened.set()  # a change heard meanwhile goes nowhere, and holds up nothing
+            await hearing.leave(self.table_id, self)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if not self.bucket.take():
@@ -116,8 +121,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None
 
     async def table_changed(self, event: dict) -> None:
+        """A change of the table, as this process heard it (``game.live.hearing``)."""
+        await self.opened.wait()
+        if not self.listening:
+            return
         move = events.PublicMove.heard(event.get("move"))
         html = await redraw.after_change(self.table_id, self.owner, event.get("snapshot"), move)
+        if not self.listening:  # the connection closed meanwhile
+            return
         if html is None:
             await self.close(code=NOT_ALLOWED)
             return

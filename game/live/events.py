@@ -112,7 +112,12 @@ def _deliver(change: TableChanged) -> None:
     layer = get_channel_layer()
     if layer is not None:
         move = None if change.move is None else list(change.move)
-        message = {"type": TABLE_CHANGED, "snapshot": change.snapshot, "move": move}
+        message = {
+            "type": TABLE_CHANGED,
+            "table": change.table_id,
+            "snapshot": change.snapshot,
+            "move": move,
+        }
         _broadcast(layer, table_group(change.table_id), message)
     for listener in _listeners:
         listener(change)

@@ -315,7 +315,7 @@ def test_a_moves_group_message_carries_only_that_move_and_never_a_hand(monkeypat
             rounds_ended += 1
             assert message["move"] is None  # a deal follows: its hands are read, never sent
             continue
-        assert set(message) == {"type", "snapshot", "move"}
+        assert set(message) == {"type", "table", "snapshot", "move"}
         before, round_, index, seat, code, away = message["move"]
         assert (round_, index, seat) == (
             len(match.rounds) - 1,
