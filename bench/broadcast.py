@@ -33,7 +33,7 @@ def main() -> None:
     from game.live import events
 
     layer = get_channel_layer()
-    message = {"type": events.TABLE_CHANGED, "snapshot": None}
+    message = {"type": events.TABLE_CHANGED, "table": 0, "version": None}
     group = events.table_group(0)  # no table has id 0: nobody listens
     for _ in range(WARM_UP):
         events._broadcast(layer, group, message)

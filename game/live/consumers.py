@@ -126,7 +126,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not self.listening:
             return
         move = events.PublicMove.heard(event.get("move"))
-        html = await redraw.after_change(self.table_id, self.owner, event.get("snapshot"), move)
+        html = await redraw.after_change(self.table_id, self.owner, event.get("version"), move)
         if not self.listening:  # the connection closed meanwhile
             return
         if html is None:

@@ -65,9 +65,10 @@ class TableChanged:
 
     table_id: int
     next: Next = Next.NOBODY
-    # names the rows the change left in the process that stored it (game.live.store): a redraw
-    # there reads nothing. Never cards: each connection renders its own seat's view.
-    snapshot: tuple[str, int] | None = None
+    # the table's version (``Table.moves``) a stored move made: in the process that stored
+    # it the table's store holds the rows it left, so a redraw there reads nothing. Never
+    # cards: each connection renders its own seat's view.
+    version: int | None = None
     move: PublicMove | None = None  # a plain move, for the other processes' redraws
 
 
@@ -115,7 +116,7 @@ def _deliver(change: TableChanged) -> None:
         message = {
             "type": TABLE_CHANGED,
             "table": change.table_id,
-            "snapshot": change.snapshot,
+            "version": change.version,
             "move": move,
         }
         _broadcast(layer, table_group(change.table_id), message)

@@ -4,13 +4,15 @@ The first connection to a table on an event loop joins the table's group with on
 channel of the loop's own; the group message ("table changed", ``game.live.events``) is
 received there once and handed to every connection to that table on the loop, in the
 order the messages came, table by table (a slow redraw of one table holds up no other).
-The last connection to leave takes the channel out of the group. Only public channel
+The last connection to leave takes the channel out of the group. Tables join and leave
+independently; one table's join waits for its own leave before it. Only public channel
 layer calls: ``new_channel``, ``group_add``, ``receive``, ``group_discard``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
@@ -25,14 +27,22 @@ Handler = Callable[[dict], Awaitable[None]]
 
 
 @dataclass
+class _Table:
+    """A table heard on a loop: its connections' handlers, and its join of the group."""
+
+    handlers: dict[object, Handler]
+    joined: asyncio.Future | None = None
+
+
+@dataclass
 class _Hearing:
-    """What one event loop hears: its channel, and by table the handlers of its connections."""
+    """What one event loop hears: its channel, and the tables it hears."""
 
     layer: object
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # joins and leaves in turn
-    channel: str | None = None
+    opening: asyncio.Future | None = None  # the loop's channel, once made
     reader: asyncio.Task | None = None
-    tables: dict[int, dict[object, Handler]] = field(default_factory=dict)
+    tables: dict[int, _Table] = field(default_factory=dict)
+    leaving: dict[int, asyncio.Future] = field(default_factory=dict)  # a group being left
     # by table, the delivery of its last message: the next waits for it (their order)
     last: dict[int, asyncio.Task] = field(default_factory=dict)
 
@@ -51,36 +61,68 @@ def _hearing() -> _Hearing:
 async def join(table_id: int, key: object, handler: Handler) -> None:
     """From now on ``handler`` hears every change of the table (``key``: whose it is)."""
     hearing = _hearing()
-    async with hearing.lock:
-        members = hearing.tables.get(table_id)
-        if members is None:
-            if hearing.channel is None:
-                hearing.channel = await hearing.layer.new_channel()
-                hearing.reader = asyncio.create_task(_read(hearing, hearing.channel))
-            await hearing.layer.group_add(table_group(table_id), hearing.channel)
-            members = hearing.tables[table_id] = {}
-        members[key] = handler
+    table = hearing.tables.get(table_id)
+    if table is None:
+        table = hearing.tables[table_id] = _Table({})
+        table.joined = asyncio.ensure_future(_join_group(hearing, table_id, table))
+    table.handlers[key] = handler
+    await asyncio.shield(table.joined)
+
+
+async def _join_group(hearing: _Hearing, table_id: int, table: _Table) -> None:
+    try:
+        leaving = hearing.leaving.get(table_id)
+        if leaving is not None:  # the table's last connection here is leaving the group
+            await leaving
+        await hearing.layer.group_add(table_group(table_id), await _channel(hearing))
+    except BaseException:
+        if hearing.tables.get(table_id) is table:
+            del hearing.tables[table_id]
+        raise
+
+
+async def _channel(hearing: _Hearing) -> str:
+    if hearing.opening is None:
+        hearing.opening = asyncio.ensure_future(_open(hearing))
+    return await asyncio.shield(hearing.opening)
+
+
+async def _open(hearing: _Hearing) -> str:
+    channel = await hearing.layer.new_channel()
+    hearing.reader = asyncio.create_task(_read(hearing, channel))
+    return channel
 
 
 async def leave(table_id: int, key: object) -> None:
     """``key``'s handler hears the table no more; the last one out leaves the group."""
     hearing = _hearing()
-    async with hearing.lock:
-        members = hearing.tables.get(table_id)
-        if members is None or members.pop(key, None) is None or members:
-            return
-        del hearing.tables[table_id]
-        await hearing.layer.group_discard(table_group(table_id), hearing.channel)
-        if not hearing.tables:  # nothing more to hear on this loop
-            hearing.reader.cancel()
-            hearing.channel = hearing.reader = None
+    table = hearing.tables.get(table_id)
+    if table is None or table.handlers.pop(key, None) is None or table.handlers:
+        return
+    del hearing.tables[table_id]
+    left = hearing.leaving[table_id] = asyncio.get_running_loop().create_future()
+    try:
+        with contextlib.suppress(Exception):
+            await asyncio.shield(table.joined)
+        joined = table.joined
+        if joined.done() and not joined.cancelled() and joined.exception() is None:
+            channel = await asyncio.shield(hearing.opening)
+            await hearing.layer.group_discard(table_group(table_id), channel)
+    finally:
+        left.set_result(None)
+        if hearing.leaving.get(table_id) is left:
+            del hearing.leaving[table_id]
+        if not hearing.tables and not hearing.leaving and hearing.reader is not None:
+            hearing.reader.cancel()  # nothing more to hear on this loop
+            hearing.reader = hearing.opening = None
 
 
 async def _read(hearing: _Hearing, channel: str) -> None:
     while True:
         message = await hearing.layer.receive(channel)
         table_id = message.get("table")
-        handlers = list(hearing.tables.get(table_id, {}).values())
+        table = hearing.tables.get(table_id)
+        handlers = [] if table is None else list(table.handlers.values())
         if not handlers:
             continue
         before = hearing.last.get(table_id)

@@ -46,24 +46,24 @@ class _Job:
 
     loop: asyncio.AbstractEventLoop
     waiting: dict[SeatOwner, asyncio.Future] = field(default_factory=dict)
-    snapshots: list = field(default_factory=list)  # what each announcement heard named
+    versions: list = field(default_factory=list)  # the version each change heard made (or None)
     moves: list = field(default_factory=list)  # and the move each carried (or None)
 
 
 _queued: dict[int, _Job] = {}  # table id -> a job that has not started reading
 _queued_lock = threading.Lock()  # the event loop adds to a job, the database thread starts it
 _running: set[asyncio.Task] = set()
-# table id -> the most moves a redraw here has shown: a snapshot behind it is never drawn
+# table id -> the most moves a redraw here has shown: rows behind it are never drawn
 SHOWN_KEPT = 4096
 _shown_moves: LRUCache[int, int] = LRUCache(SHOWN_KEPT)
 
 
 async def after_change(
-    table_id: int, owner: SeatOwner, snapshot=None, move: PublicMove | None = None
+    table_id: int, owner: SeatOwner, version: int | None = None, move: PublicMove | None = None
 ) -> str | None:
-    """The table partial for ``owner`` after a change was announced (``snapshot``: the
-    rows the announcement named, ``move``: the plain move it carried); None when the
-    table is gone."""
+    """The table partial for ``owner`` after a change was announced (``version``: the
+    table's version a stored move made, ``move``: the plain move it carried); None when
+    the table is gone."""
     loop = asyncio.get_running_loop()
     with _queued_lock:
         job = _queued.get(table_id)
@@ -72,7 +72,7 @@ async def after_change(
             job = _queued[table_id] = _Job(loop)
         if owner not in job.waiting:
             job.waiting[owner] = loop.create_future()
-        job.snapshots.append(tuple(snapshot) if snapshot else None)
+        job.versions.append(version)
         job.moves.append(move)
         future = job.waiting[owner]
     if new:
@@ -145,11 +145,11 @@ def _rows_heard(table_id: int, job: _Job):
     """The rows of the newest change the job's callers heard of, when every one of them
     heard of a change stored here or of a plain move (which advances the rows kept here);
     else None (read them)."""
-    if not job.snapshots:
+    if not job.versions:
         return None
     stored, moves = [], []
-    for n, snapshot in enumerate(job.snapshots):
-        rows = store.stored_rows(snapshot)
+    for n, version in enumerate(job.versions):
+        rows = store.stored_rows(table_id, version)
         move = job.moves[n] if n < len(job.moves) else None
         if rows is not None:
             stored.append(rows)

@@ -1,18 +1,18 @@
-"""A table's true match, rebuilt from its stored deals and actions, and the process-wide
-cache of rebuilt matches.
+"""Each table's owner in this process: its rows, its match and its version.
 
 Nothing about a table's cards is stored but its deals (``Round``) and its actions
 (``ActionLog``): replaying them through the engine is the match. Replaying is most of
 what a live move would cost, and every seat's page after a move needs the same match, so
-each process keeps the matches it rebuilt, by table version (``Table.moves``).
+each process keeps, per table, the matches it made by version (``Table.moves``) and the
+rows it read or stored: the play service applies a move once to the match kept here, and
+this process's redraws of that move draw from the match and rows it left.
 """
 
 from __future__ import annotations
 
 import copy
-import itertools
-import secrets
 import threading
+from dataclasses import dataclass, field
 
 from cachetools import LRUCache
 from django.db import transaction
@@ -51,14 +51,58 @@ def table_setup(table: Table) -> MatchSetup:
     )
 
 
-# MatchState is immutable, so threads may share it. The latest match of each table also
-# lets the next version be built from it with only the moves stored since.
-MATCHES_KEPT = 1024
-_MATCHES: LRUCache[tuple, MatchState] = LRUCache(MATCHES_KEPT)
-# table id -> identity, moves, match
-_LATEST: LRUCache[int, tuple[tuple, int, MatchState]] = LRUCache(MATCHES_KEPT)
-_MATCHES_LOCK = threading.Lock()  # a cachetools cache is not thread-safe
+# One owner per table in this process, the way a game server keeps one actor per game:
+# the table's identity, its newest rows (read, stored or advanced here), the rows each
+# move stored here left (by the version it made), and its matches by version, the newest
+# of which the next version is built from with only the moves stored since. A MatchState
+# and the rows kept are never changed, so threads may share them. The owners are one
+# cachetools LRU cache behind one lock (a cachetools cache is not thread-safe).
+OWNERS_KEPT = 2048
+VERSIONS_KEPT = 3  # a table's redraws and its next move need only its last versions
 VERSION_FIELDS = ("code", "created", "target", "first_dealer", "status", "moves")
+
+
+@dataclass
+class TableOwner:
+    identity: tuple  # _identity(table): a test database may give a table's id to another
+    rows: tuple[Table, list[Seat]] | None = None
+    stored: dict[int, tuple[Table, list[Seat]]] = field(default_factory=dict)
+    matches: dict[tuple[str, int], MatchState] = field(default_factory=dict)  # (status, moves)
+    latest: tuple[int, MatchState] | None = None  # (moves, match): the newest
+
+    def keep_match(self, status: str, moves: int, match: MatchState) -> None:
+        self.matches[(status, moves)] = match
+        _trim(self.matches, key=lambda version: version[1])
+        if self.latest is None or self.latest[0] <= moves:
+            self.latest = (moves, match)
+
+    def keep_rows(self, table: Table, seats: list[Seat]) -> None:
+        """Keep ``table``'s rows as its newest here, unless newer ones are kept."""
+        if self.rows is None or self.rows[0].moves <= table.moves:
+            self.rows = (table, seats)
+
+
+_owners: LRUCache[int, TableOwner] = LRUCache(OWNERS_KEPT)
+_owners_lock = threading.Lock()
+
+
+def _trim(kept: dict, key) -> None:
+    while len(kept) > VERSIONS_KEPT:
+        del kept[min(kept, key=key)]
+
+
+def _owner(table_id: int, identity: tuple) -> TableOwner:
+    """The table's owner here, made afresh for a table of another identity (call with
+    ``_owners_lock`` held)."""
+    owner = _owners.get(table_id)
+    if owner is None or owner.identity != identity:
+        owner = _owners[table_id] = TableOwner(identity)
+    return owner
+
+
+def _kept(table_id: int) -> TableOwner | None:
+    with _owners_lock:
+        return _owners.get(table_id)
 
 
 def match_for_table(table: Table, *, fresh: bool = False) -> MatchState:
@@ -70,71 +114,56 @@ def match_for_table(table: Table, *, fresh: bool = False) -> MatchState:
     """
     if not fresh:
         table = Table.objects.only(*VERSION_FIELDS).get(pk=table.pk)
-    key = _version_key(table)
-    moves = key[3]
-    with _MATCHES_LOCK:
-        match = _MATCHES.get(key)
-        if match is not None:
-            return match
-        latest = _LATEST.get(table.pk)
-    since = latest[2] if latest and latest[0] == key[1] and latest[1] <= moves else None
+    with _owners_lock:
+        owner = _owner(table.pk, _identity(table))
+        match = owner.matches.get((table.status, table.moves))
+        latest = owner.latest
+    if match is not None:
+        return match
+    since = latest[1] if latest and latest[0] <= table.moves else None
     match = _replay(table, since)
-    _remember(key, match)
+    _remember(table.pk, _identity(table), table.status, table.moves, match)
     return match
 
 
 def kept_match(table: Table) -> MatchState | None:
     """The match kept for ``table``'s version (a row read just now), or None: never a
     query or a replay."""
-    with _MATCHES_LOCK:
-        return _MATCHES.get(_version_key(table))
+    owner = _kept(table.pk)
+    if owner is None or owner.identity != _identity(table):
+        return None
+    return owner.matches.get((table.status, table.moves))
 
 
 def match_stored(table: Table, match: MatchState) -> None:
     """A move has just been stored and made ``match``: once its transaction commits, that
     is the table's match at ``table``'s version, and every seat's redraw needs it.
     (Never before the commit: a rolled-back move's match would shadow the real one.)"""
-    key = _version_key(table)
-    transaction.on_commit(lambda: _remember(key, match))
+    version = (table.pk, _identity(table), table.status, table.moves)
+    transaction.on_commit(lambda: _remember(*version, match))
 
 
-# The rows a stored move left, kept for this process's redraws of that move: the move's
-# announcement names them (this process's id and a token), so a redraw here reads nothing.
-# Rows are kept as the service left them: nothing changes them after the commit.
-PROCESS = secrets.token_hex(8)
-SNAPSHOTS_KEPT = 256
-_SNAPSHOTS: LRUCache[int, tuple[Table, list[Seat]]] = LRUCache(SNAPSHOTS_KEPT)
-_TOKENS = itertools.count(1)
-
-
-def rows_stored(table: Table, seats: list[Seat]) -> tuple[str, int]:
+def rows_stored(table: Table, seats: list[Seat]) -> int:
     """Keep ``table`` and ``seats`` (read under the table's lock and updated by the move)
-    once the transaction commits; the name of the snapshot, for the announcement."""
-    token = next(_TOKENS)
-    transaction.on_commit(lambda: _keep_rows(token, table, seats))
-    return (PROCESS, token)
+    once the transaction commits, as the rows of the version the move made: that version,
+    for the announcement. This process's redraws of the move then read nothing."""
+    transaction.on_commit(lambda: _keep_rows(table, seats))
+    return table.moves
 
 
-def _keep_rows(token: int, table: Table, seats: list[Seat]) -> None:
-    with _MATCHES_LOCK:
-        _SNAPSHOTS[token] = (table, seats)
-        _seen(table, seats)
+def _keep_rows(table: Table, seats: list[Seat]) -> None:
+    with _owners_lock:
+        owner = _owner(table.pk, _identity(table))
+        owner.stored[table.moves] = (table, seats)
+        _trim(owner.stored, key=lambda version: version)
+        owner.keep_rows(table, seats)
 
 
-# The newest rows of each table this process has read or stored (or advanced by a move
-# another process announced): what the next such move advances.
-ROWS_KEPT = 2048
-_ROWS: LRUCache[int, tuple[Table, list[Seat]]] = LRUCache(ROWS_KEPT)
-
-
-def _seen(table: Table, seats: list[Seat]) -> None:
-    """Keep ``table``'s rows as its newest here, unless newer ones are kept (call with
-    ``_MATCHES_LOCK`` held)."""
-    kept = _ROWS.get(table.pk)
-    if kept is not None and _identity(kept[0]) == _identity(table):
-        if kept[0].moves > table.moves:
-            return
-    _ROWS[table.pk] = (table, seats)
+def stored_rows(table_id: int, version: int | None) -> tuple[Table, list[Seat]] | None:
+    """The rows a move stored by this process left at ``version``, or None (another
+    process's move, a change that is no move, or one forgotten since)."""
+    owner = None if version is None else _kept(table_id)
+    return None if owner is None else owner.stored.get(version)
 
 
 def advanced_rows(table_id: int, moves: list[PublicMove]) -> tuple[Table, list[Seat]] | None:
@@ -146,12 +175,13 @@ def advanced_rows(table_id: int, moves: list[PublicMove]) -> tuple[Table, list[S
     No query, ever: an event loop may call it."""
     target = max(move.before for move in moves) + 1
     by_version = {move.before: move for move in moves}
-    with _MATCHES_LOCK:
-        kept = _ROWS.get(table_id)
+    with _owners_lock:
+        owner = _owners.get(table_id)
+        kept = None if owner is None else owner.rows
         if kept is None:
             return None
         table, seats = kept
-        match = _MATCHES.get(_version_key(table))
+        match = owner.matches.get((table.status, table.moves))
     if table.moves >= target:  # already here (stored or read since)
         return kept if table.moves == target else None
     if match is None or table.status != Table.Status.PLAYING:
@@ -174,9 +204,10 @@ def advanced_rows(table_id: int, moves: list[PublicMove]) -> tuple[Table, list[S
     seats = [copy.copy(seat) for seat in seats]
     for seat in seats:
         seat.table = table
-    _remember(_version_key(table), match)
-    with _MATCHES_LOCK:
-        _seen(table, seats)
+    with _owners_lock:
+        owner = _owner(table.pk, _identity(table))
+        owner.keep_match(table.status, table.moves, match)
+        owner.keep_rows(table, seats)
     return table, seats
 
 
@@ -184,15 +215,6 @@ def stand_ins(seats: list[Seat]) -> tuple[bool, ...]:
     """By seat number: whose seat a bot stands in for (a person away), as a move's
     announcement says it (``PublicMove.away``)."""
     return tuple(seat.away_since is not None for seat in sorted(seats, key=lambda s: s.number))
-
-
-def stored_rows(snapshot) -> tuple[Table, list[Seat]] | None:
-    """The rows a move stored by this process left, or None (another process's move, or
-    one forgotten since)."""
-    if not snapshot or snapshot[0] != PROCESS:
-        return None
-    with _MATCHES_LOCK:
-        return _SNAPSHOTS.get(snapshot[1])
 
 
 def read_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
@@ -203,8 +225,8 @@ def read_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
         table = Table.objects.filter(pk=table_id).first()
         return None if table is None else (table, [])
     table, seats = _one_table(seats)
-    with _MATCHES_LOCK:
-        _seen(table, seats)
+    with _owners_lock:
+        _owner(table.pk, _identity(table)).keep_rows(table, seats)
     return table, seats
 
 
@@ -231,23 +253,13 @@ def finished_match_for_table(table: Table) -> MatchState:
     return MatchState(match.setup, match.first_dealer, rounds)
 
 
-def _version_key(table: Table) -> tuple:
-    """Which match a table row stands for: the table (its id alone could be reused by a
-    test database), then how far it has got."""
-    return (table.pk, _identity(table), table.status, table.moves)
-
-
 def _identity(table: Table) -> tuple:
     return (table.code, table.created, table.target, table.first_dealer)
 
 
-def _remember(key: tuple, match: MatchState) -> None:
-    table_id, identity, _, moves = key
-    with _MATCHES_LOCK:
-        _MATCHES[key] = match
-        latest = _LATEST.get(table_id)
-        if latest is None or latest[1] <= moves:
-            _LATEST[table_id] = (identity, moves, match)
+def _remember(table_id: int, identity: tuple, status: str, moves: int, match: MatchState) -> None:
+    with _owners_lock:
+        _owner(table_id, identity).keep_match(status, moves, match)
 
 
 def _replay(table: Table, since: MatchState | None = None) -> MatchState:

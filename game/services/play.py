@@ -87,7 +87,7 @@ def _store_deal(table: Table, match: MatchState) -> MatchState:
     return match
 
 
-def _announce(table: Table, seats: list[Seat], match: MatchState, snapshot=None, move=None) -> None:
+def _announce(table: Table, seats: list[Seat], match: MatchState, version=None, move=None) -> None:
     seat = match.current_player()
     if seat is None:
         next_actor = events.Next.NOBODY
@@ -95,7 +95,7 @@ def _announce(table: Table, seats: list[Seat], match: MatchState, snapshot=None,
         row = next(s for s in seats if s.number == seat)
         bot = row.bot_level or row.away_since is not None
         next_actor = events.Next.BOT if bot else events.Next.PERSON
-    events.announce(events.TableChanged(table.pk, next_actor, snapshot, move))
+    events.announce(events.TableChanged(table.pk, next_actor, version, move))
 
 
 def _owner_name(owner: SeatOwner) -> str:

@@ -193,7 +193,7 @@ def test_a_stored_move_announces_who_acts_next(timetable, next_seat, expected):
     [change] = heard
     assert (change.table_id, change.next) == (table.pk, expected)
     # the rows the move left, for this process's redraws of it
-    assert store.stored_rows(change.snapshot)[0].moves == 1
+    assert store.stored_rows(change.table_id, change.version)[0].moves == 1
 
 
 @pytest.mark.usefixtures("quiet_timetable")  # the table stands at the move
@@ -211,11 +211,12 @@ def test_a_redraw_of_a_move_stored_here_reads_nothing(django_assert_num_queries)
     finally:
         events._listeners.remove(heard.append)
     owner = SeatOwner(session_key="the-host")
-    here = redraw._Job(loop=None, waiting={owner: None}, snapshots=[heard[0].snapshot])
-    elsewhere = redraw._Job(loop=None, waiting={owner: None}, snapshots=[("elsewhere", 1)])
+    here = redraw._Job(loop=None, waiting={owner: None}, versions=[heard[0].version])
+    # a change that is no move stored here, and carries none
+    elsewhere = redraw._Job(loop=None, waiting={owner: None}, versions=[None])
 
     # on the event loop itself: no hop to the database thread, which it never needs
-    on_the_loop = redraw._Job(loop=None, waiting={owner: None}, snapshots=[heard[0].snapshot])
+    on_the_loop = redraw._Job(loop=None, waiting={owner: None}, versions=[heard[0].version])
     with django_assert_num_queries(0):
         drawn_on_the_loop = redraw._render_here(table.pk, on_the_loop)[owner]
     with django_assert_num_queries(0):
@@ -236,7 +237,7 @@ def _move_stored_elsewhere(table: Table, monkeypatch) -> tuple[events.TableChang
     events.listen(heard.append)
     with monkeypatch.context() as elsewhere:
         elsewhere.setattr(store, "match_stored", lambda table, match: None)
-        elsewhere.setattr(store, "_keep_rows", lambda token, table, seats: None)
+        elsewhere.setattr(store, "_keep_rows", lambda table, seats: None)
         try:
             play.table_play(
                 table_id=table.pk, seat_owner=SeatOwner(session_key="the-mover"), action=action
@@ -260,13 +261,13 @@ def test_a_plain_move_stored_elsewhere_is_redrawn_from_its_announcement_without_
     heard = events.PublicMove.heard(list(change.move))  # as the layer delivers it
     owner = SeatOwner(session_key="the-host")
 
-    job = redraw._Job(loop=None, waiting={owner: None}, snapshots=[("elsewhere", 1)])
+    job = redraw._Job(loop=None, waiting={owner: None}, versions=[change.version])
     job.moves.append(heard)
     with django_assert_num_queries(0):  # on the event loop: no hop to the database thread
         drawn = redraw._render_here(table.pk, job)[owner]
     # the next move's service here finds the match the announcement made
     assert store.kept_match(Table.objects.get(pk=table.pk)) is not None
-    read = redraw._Job(loop=None, waiting={owner: None}, snapshots=[None])
+    read = redraw._Job(loop=None, waiting={owner: None}, versions=[None])
     assert drawn == redraw._render_job(table.pk, read)[owner]
 
 
@@ -287,12 +288,12 @@ def test_a_move_stored_elsewhere_that_does_not_follow_what_is_kept_here_is_read(
     store.match_for_table(rows[0], fresh=True)
     change, _ = _move_stored_elsewhere(table, monkeypatch)
     owner = SeatOwner(session_key="the-host")
-    job = redraw._Job(loop=None, waiting={owner: None}, snapshots=[("elsewhere", 1)])
+    job = redraw._Job(loop=None, waiting={owner: None}, versions=[change.version])
     job.moves.append(heard(change.move))
 
     assert redraw._render_here(table.pk, job) is None  # the database is needed
     drawn = redraw._render_job(table.pk, job)[owner]
-    read = redraw._Job(loop=None, waiting={owner: None}, snapshots=[None])
+    read = redraw._Job(loop=None, waiting={owner: None}, versions=[None])
     assert drawn == redraw._render_job(table.pk, read)[owner]
 
 
@@ -315,7 +316,7 @@ def test_a_moves_group_message_carries_only_that_move_and_never_a_hand(monkeypat
             rounds_ended += 1
             assert message["move"] is None  # a deal follows: its hands are read, never sent
             continue
-        assert set(message) == {"type", "table", "snapshot", "move"}
+        assert set(message) == {"type", "table", "version", "move"}
         before, round_, index, seat, code, away = message["move"]
         assert (round_, index, seat) == (
             len(match.rounds) - 1,

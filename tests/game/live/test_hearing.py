@@ -1,0 +1,54 @@
+"""A process hears a table's group once per event loop and hands every change to each of
+its connections to that table, in order; a table left and joined again is still heard."""
+
+import asyncio
+
+from channels.layers import get_channel_layer
+
+from game.live import hearing
+from game.live.events import TABLE_CHANGED, table_group
+
+
+async def _until(condition, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not heard in time")
+
+
+async def test_each_connection_hears_its_tables_changes_once_and_in_order():
+    layer = get_channel_layer()
+    heard: dict[str, list[int]] = {"a": [], "b": [], "c": []}
+
+    def handler(name):
+        async def hear(message: dict) -> None:
+            await asyncio.sleep(0.01 if message["n"] == 1 else 0)  # the first is slow
+            heard[name].append(message["n"])
+
+        return hear
+
+    async def send(table_id: int, n: int) -> None:
+        message = {"type": TABLE_CHANGED, "table": table_id, "n": n}
+        await layer.group_send(table_group(table_id), message)
+
+    await hearing.join(910_001, "a", handler("a"))
+    await hearing.join(910_001, "b", handler("b"))
+    await hearing.join(910_002, "c", handler("c"))
+    await send(910_001, 1)
+    await send(910_001, 2)
+    await send(910_002, 3)
+    await _until(lambda: len(heard["a"]) == 2 and len(heard["b"]) == 2 and heard["c"])
+
+    assert heard == {"a": [1, 2], "b": [1, 2], "c": [3]}  # in order, each once
+
+    await hearing.leave(910_001, "a")
+    await hearing.leave(910_001, "b")
+    await hearing.join(910_001, "a", handler("a"))  # a reconnect, at once
+    await send(910_001, 4)
+    await _until(lambda: heard["a"][-1] == 4)
+    await hearing.leave(910_001, "a")
+    await hearing.leave(910_002, "c")
+
+    here = hearing._by_loop[asyncio.get_running_loop()]
+    assert not here.tables and here.reader is None  # nothing left to hear: the reader stops
