@@ -63,10 +63,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await hearing.join(self.table_id, self, self.table_changed)
         self.listening = True
         events.connections_live_on(asyncio.get_running_loop())
-        html = await database_sync_to_async(redraw.table_html)(table, self.owner)
-        await self.accept()
-        # a connection that drops and comes back starts again from the table as it is
-        await self.send(text_data=html)
+        try:
+            html = await database_sync_to_async(redraw.table_html)(table, self.owner)
+            await self.accept()
+            # a connection that drops and comes back starts again from the table as it is
+            await self.send(text_data=html)
+        except BaseException:
+            await self._stop_listening()  # never a handler that holds up the table's changes
+            raise
         self.opened.set()
         await database_sync_to_async(self._returned)()
 
@@ -86,6 +90,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if getattr(self, "bucket_key", None):  # None: never connected, or no session
             _buckets.leave(self.bucket_key)
             self.bucket_key = None
+        await self._stop_listening()
+
+    async def _stop_listening(self) -> None:
         if getattr(self, "listening", False):
             self.listening = False
             self.opened.set()  # a change heard meanwhile goes nowhere, and holds up nothing
