@@ -234,7 +234,7 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smear] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS_ONLY else "http"
 ACCOUNT_ADAPTER = "game.players.accounts.AccountAdapter"
 ACCOUNT_USER_DISPLAY = "game.players.accounts.user_display"
-ACCOUNT_FORMS = {"signup": "game.forms.SignupForm"}
+ACCOUNT_FORMS = {"signup": "game.players.forms.SignupForm"}
 # Password guessing (game.players.accounts): at most 10 failed log-ins a minute from one address
 # and 5 in 5 minutes for one username from one address (allauth's "key" is username and
 # address here), so a stranger cannot lock the owner out; and 30 an hour for one username
