@@ -8,7 +8,7 @@
 
 #include "batch.hpp"
 #include "sampler.hpp"
-#include "search.hpp"
+#include "root.hpp"
 #include "table.hpp"
 
 namespace py = pybind11;
