@@ -38,13 +38,13 @@ void OrderKeys::fill(const Rules& r, Mask trumps, Mask scoring) {
         const bool joker = r.is_joker(c);
         const bool trump = (trumps >> c) & 1;
         const int rank = r.rank_of[c];
-        lead[c] = joker ? 50 : trump ? -100 - rank : -rank;
+        lead[c] = joker ? band::kLeadJoker : trump ? band::kLeadTrump - rank : -rank;
         for (int game = 0; game < 2; ++game) {
             const int points = ((scoring >> c) & 1) && !game;
-            feed[game][c] = -2 * r.game_value[c] - 100 * points;
-            dump[game][c] = r.game_value[c] * 20 + rank + 200 * points;
+            feed[game][c] = band::kFeedPerGame * r.game_value[c] + band::kFeedPoint * points;
+            dump[game][c] = band::kDumpPerGame * r.game_value[c] + rank + band::kDumpPoint * points;
         }
-        cheap[c] = rank + 20 * (joker || trump);
+        cheap[c] = rank + band::kCheapTrump * (joker || trump);
     }
 }
 
@@ -84,8 +84,8 @@ Mask Search::merge(Mask legal, Mask trick_mask) const {
 }
 
 // Sort ``cards``, the ``n`` cards ``seat`` may play, into the order they are tried: by
-// their keys, chosen by who is winning the trick so far and who still to play can beat
-// what.
+// their keys in the bands of ordering.hpp, chosen by who is winning the trick so far and
+// who still to play can beat what.
 int Search::order(int* cards, int n, int seat, int trick_len, int winning, int win_seat,
                   bool game) const {
     if (n < 2) return n;
@@ -133,11 +133,12 @@ int Search::order(int* cards, int n, int seat, int trick_len, int winning, int w
         else if (partner_safe)  // feed the partner's trick
             keys[i] = feed_key[c];
         else if (partner_winning)  // take it over where that is safe, else throw the cheapest
-            keys[i] = beats(c, winning) && safe(c) ? keys_.cheap[c] - 1000 : dump_key[c];
+            keys[i] = beats(c, winning) && safe(c) ? band::kTakeOver + keys_.cheap[c]
+                                                   : dump_key[c];
         else  // win as cheaply as possible, safely first, else feed or throw the cheapest
-            keys[i] = beats(c, winning)  ? keys_.cheap[c] + (safe(c) ? 0 : 100)
-                      : partner_takes ? 1300 + feed_key[c]
-                                      : 1000 + dump_key[c];
+            keys[i] = beats(c, winning) ? keys_.cheap[c] + (safe(c) ? 0 : band::kUnsafeWinner)
+                      : partner_takes   ? band::kFeedPartner + feed_key[c]
+                                        : band::kThrow + dump_key[c];
     }
     sort_by(cards, n, keys);
     return n;

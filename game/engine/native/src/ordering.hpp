@@ -1,7 +1,7 @@
 // Move ordering: the order in which the search tries a seat's legal cards. It never
-// changes a value, only how soon a cut-off comes. Here: each card's ordering keys
-// (OrderKeys) and the last cut-offs (Killers); the ordering itself, and which legal cards
-// are merged as equivalent, in Search's members defined in ordering.cpp.
+// changes a value, only how soon a cut-off comes. Here: the ordering bands, each card's
+// keys within them (OrderKeys) and the last cut-offs (Killers); the ordering itself, and
+// which legal cards are merged as equivalent, in Search's members defined in ordering.cpp.
 #pragma once
 
 #include <algorithm>
@@ -12,8 +12,47 @@
 
 namespace smear {
 
-// Each card's ordering keys, for one trump (the lower, the sooner tried): [0] for the
-// search, [1] for the game search, where a scoring card is worth only its game value.
+// Ordering keys: the lower a card's key, the sooner it is tried. OrderKeys weighs each
+// card's rank, game value and points; Search::order adds an offset for the kind of play,
+// and the offsets lie further apart than the keys they are added to can span (ranks run
+// 0 to 15, a table's trump suit holding the jick and two jokers; game values 0 to 10).
+namespace band {
+
+// Leading a trick: trumps, highest first (a trump's key is kLeadTrump - rank); then plain
+// cards, highest first (-rank); jokers last.
+constexpr int kLeadTrump = -100;
+constexpr int kLeadJoker = 50;
+
+// Feeding a trick one's side will win: a scoring card first (kFeedPoint), then the most
+// game (kFeedPerGame a game point).
+constexpr int kFeedPoint = -100;
+constexpr int kFeedPerGame = -2;
+
+// Throwing a card away: the least game first (kDumpPerGame a game point), then the lowest
+// rank; a scoring card weighs kDumpPoint more.
+constexpr int kDumpPerGame = 20;
+constexpr int kDumpPoint = 200;
+
+// Winning a trick as cheaply as possible: the lowest rank, a trump or joker after every
+// plain card (kCheapTrump).
+constexpr int kCheapTrump = 20;
+
+// Following to a trick (see Search::order): offsets added to the keys above.
+//
+// A partner's trick an opponent still to play can take: a winner no opponent after it can
+// beat takes it over first, before the cheapest card is thrown.
+constexpr int kTakeOver = -1000;
+// An opponent's trick: the cheapest winner no opponent after it can beat, then the
+// cheapest one they can (kUnsafeWinner), then the cards that cannot win: thrown cheapest
+// first (kThrow), or fed to a partner still to play who can take the trick (kFeedPartner).
+constexpr int kUnsafeWinner = 100;
+constexpr int kThrow = 1000;
+constexpr int kFeedPartner = 1300;
+
+}  // namespace band
+
+// Each card's keys within the bands, for one trump: [0] for the search, [1] for the game
+// search, where a scoring card is worth only its game value.
 struct OrderKeys {
     int lead[kCards], feed[2][kCards], cheap[kCards], dump[2][kCards];
 
