@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.solver import first_lead_position, percentile, table_setup  # noqa: E402
 from game.engine import solver_native  # noqa: E402
+from game.engine.solver import Position  # noqa: E402
 from game.engine.state import MatchSetup  # noqa: E402
 
 NATIVE = "game/engine/native"
@@ -93,6 +94,15 @@ def main() -> None:
         report(args, *time_deals(cores, setup, args))
 
 
+def position_for(core, position: Position):
+    """``position`` as ``core`` reads it: its Position class, or the 7-tuple a build from
+    before the named classes took."""
+    if hasattr(core, "Position"):
+        return solver_native._position(position, core)
+    p = position
+    return (p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, p.taken)
+
+
 def time_deals(cores: list, setup: MatchSetup, args) -> tuple[list, list, list]:
     """Per core: its best CPU ms per deal, its positions in all, its values per deal."""
     best = [[] for _ in cores]
@@ -100,14 +110,14 @@ def time_deals(cores: list, setup: MatchSetup, args) -> tuple[list, list, list]:
     values = [[] for _ in cores]
     for seed in range(args.first_seed, args.first_seed + args.deals):
         position, utility = first_lead_position(setup, seed, args.tricks_played, args.cards_played)
-        p, u = solver_native._position(position), solver_native._utility(utility)
+        ps, u = [position_for(core, position) for core in cores], solver_native._utility(utility)
         times = [float("inf")] * len(cores)
         for repeat in range(args.repeats):
             turn = range(len(cores)) if repeat % 2 == 0 else reversed(range(len(cores)))
             for k in turn:
                 solve = cores[k].action_values if args.every_lead else cores[k].solve
                 start = time.process_time()
-                value, searched = solve(p, u, None)
+                value, searched = solve(ps[k], u, None)
                 times[k] = min(times[k], time.process_time() - start)
                 if repeat == 0:
                     nodes[k] += searched

@@ -56,13 +56,6 @@ class Knowledge:
             taken=self.taken,
         )
 
-    def as_tuple(self) -> tuple:
-        """The order the native core reads."""
-        return (
-            self.unit_of, self.seat, self.hand, self.unseen, self.needs, self.barred,
-            self.played_by, self.trump, self.leader, self.trick, self.taken,
-        )  # fmt: skip
-
 
 def as_leader(known: Knowledge) -> Knowledge:
     """The same knowledge as if its seat had won the auction and were about to lead."""

@@ -8,8 +8,10 @@ position as a ``smear_native.Table`` compiled from ``rules_data(table)``: its de
 trump suit's ranking and point cards, its follow rule, read from ``rules`` and
 ``variants`` (the core renumbers the cards so that the same search plays them).
 
-Positions, utilities and knowledge travel as plain tuples; the core checks them and
-raises ``ValueError`` on anything malformed.
+Positions and knowledge travel as the core's named classes (``smear_native.Position``,
+``smear_native.Knowledge``, fields as in ``solver_py.Position`` and ``Knowledge``),
+utilities as a ``(side units, table)`` pair; the core checks them and raises
+``ValueError`` on anything malformed. A batch answers as ``smear_native.SampledDeals``.
 """
 
 from __future__ import annotations
@@ -115,8 +117,20 @@ def table_rules(table: Rules):
     return _core.Table(rules_data(table))
 
 
-def _position(p: Position) -> tuple:
-    return (p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, p.taken)
+def _position(p: Position, core=None):
+    """``p`` as the core's Position (``core``: another build of it, bench/solver_ab.py)."""
+    return (core or _core).Position(
+        unit_of=p.unit_of, hands=p.hands, dealt=p.dealt, trump=p.trump, leader=p.leader,
+        trick=p.trick, taken=p.taken,
+    )  # fmt: skip
+
+
+def _knowledge(k: Knowledge):
+    return _core.Knowledge(
+        unit_of=k.unit_of, seat=k.seat, hand=k.hand, unseen=k.unseen, needs=k.needs,
+        barred=k.barred, played_by=k.played_by, trump=k.trump, leader=k.leader, trick=k.trick,
+        taken=k.taken,
+    )  # fmt: skip
 
 
 def _table(p: Position):
@@ -175,7 +189,7 @@ def principal_variation(position: Position, utility: Utility) -> list[int]:
 
 def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
     try:
-        dealt = _core.sample_deals(known.as_tuple(), count, seed & MASK64)
+        dealt = _core.sample_deals(_knowledge(known), count, seed & MASK64)
     except _core.NoConsistentDeal as error:
         raise NoConsistentDeal(str(error)) from None
     return [known.position(hands) for hands in dealt]
@@ -199,10 +213,13 @@ def solve_sampled_raw(
     (None)."""
     seconds = None if budget_ms is None else budget_ms / 1000
     try:
-        hands, values, cards, complete, nodes, dropped = _core.solve_sampled(
-            known.as_tuple(), _utility(utility), count, seed & MASK64, actions, seconds,
+        solved = _core.solve_sampled(
+            _knowledge(known), _utility(utility), count, seed & MASK64, actions, seconds,
             min_count, 0 if threads is None else threads, deal_share, exact_tricks,
         )  # fmt: skip
     except _core.NoConsistentDeal as error:
         raise NoConsistentDeal(str(error)) from None
-    return [known.position(h) for h in hands], values, cards, complete, nodes, dropped
+    return (
+        [known.position(h) for h in solved.hands], solved.values, solved.cards,
+        solved.complete, solved.nodes, solved.dropped,
+    )  # fmt: skip

@@ -556,37 +556,24 @@ def a_position() -> Position:
     return position_of(endgame(MatchSetup.partnerships(4, 2), 3, 3))
 
 
-def malformed(p: Position) -> list[tuple[object, str]]:
+def malformed(p: Position) -> list[tuple[dict, str]]:
+    """Fields of ``p`` replaced, and words of the error the core raises for them."""
     card = (p.hands[0] & -p.hands[0]).bit_length() - 1
+    two_seats = {"unit_of": p.unit_of[:2], "hands": p.hands[:2], "dealt": p.dealt[:2]}
     return [
-        ((p.unit_of, p.hands[:3], p.dealt, p.trump, p.leader, p.trick, p.taken), "hands"),
-        ((p.unit_of, p.hands, p.dealt[:2], p.trump, p.leader, p.trick, p.taken), "dealt"),
-        ((p.unit_of[:2], p.hands[:2], p.dealt[:2], p.trump, 0, (), ()), "3 to 8 seats"),
-        (
-            (
-                p.unit_of,
-                (p.hands[0], p.hands[1] | 1 << card, *p.hands[2:]),
-                p.dealt,
-                p.trump,
-                p.leader,
-                p.trick,
-                p.taken,
-            ),
-            "not dealt",
-        ),  # fmt: skip
-        ((p.unit_of, p.hands, p.dealt, 7, p.leader, p.trick, p.taken), "trump"),
-        ((p.unit_of, p.hands, p.dealt, p.trump, 9, p.trick, p.taken), "leader"),
-        ((p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, (0,)), "taken"),
-        ((p.unit_of, p.hands, p.dealt, p.trump, p.leader, (card, card), p.taken), "trick"),
-        ((p.unit_of, (-1, *p.hands[1:]), p.dealt, p.trump, p.leader, p.trick, p.taken), "mask"),
-        ((p.unit_of, ("x", *p.hands[1:]), p.dealt, p.trump, p.leader, p.trick, p.taken), "int"),
-        ((p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, p.taken, 0), "7 items"),
-        ((p.unit_of, p.hands, p.dealt, -1, p.leader, p.trick, p.taken), "before trump"),
-        ("not a position", "sequence"),
-        (
-            (p.unit_of, (1 << 60, *p.hands[1:]), p.dealt, p.trump, p.leader, p.trick, p.taken),
-            "mask",
-        ),
+        ({"hands": p.hands[:3]}, "hands"),
+        ({"dealt": p.dealt[:2]}, "dealt"),
+        ({**two_seats, "leader": 0, "trick": (), "taken": ()}, "3 to 8 seats"),
+        ({"hands": (p.hands[0], p.hands[1] | 1 << card, *p.hands[2:])}, "not dealt"),
+        ({"trump": 7}, "trump"),
+        ({"leader": 9}, "leader"),
+        ({"taken": (0,)}, "taken"),
+        ({"trick": (card, card)}, "trick"),
+        ({"hands": (-1, *p.hands[1:])}, "mask"),
+        ({"hands": ("x", *p.hands[1:])}, "int"),
+        ({"trump": -1}, "before trump"),
+        ({"hands": "not hands"}, "sequence"),
+        ({"hands": (1 << 60, *p.hands[1:])}, "mask"),
     ]
 
 
@@ -594,9 +581,25 @@ def malformed(p: Position) -> list[tuple[object, str]]:
 def test_a_malformed_position_raises_a_clear_error_and_never_crashes():
     core = solver_native._core
     utility = solver_native._utility(Utility(frozenset({0})))
-    for bad, words in malformed(a_position()):
+    for changes, words in malformed(a_position()):
         with pytest.raises(ValueError, match=words):
-            core.solve(bad, utility, None)
+            core.solve(solver_native._position(replace(a_position(), **changes)), utility, None)
+
+
+@needs_core
+def test_the_core_takes_positions_and_knowledge_by_field_name_only():
+    core, p = solver_native._core, a_position()
+    native = solver_native._position(p)
+    assert (native.unit_of, native.hands, native.dealt) == (p.unit_of, p.hands, p.dealt)
+    assert (native.trump, native.leader, native.trick) == (p.trump, p.leader, p.trick)
+    assert native.taken == p.taken
+    known = tight_knowledge(0)
+    assert solver_native._knowledge(known).needs == known.needs
+    utility = solver_native._utility(Utility(frozenset({0})))
+    with pytest.raises(TypeError):  # keyword-only: no field is read by its place
+        core.Position(p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, p.taken)
+    with pytest.raises(TypeError):
+        core.solve((p.unit_of, p.hands, p.dealt, p.trump, p.leader, p.trick, p.taken), utility)
 
 
 @needs_core
@@ -623,7 +626,7 @@ def test_a_malformed_utility_or_knowledge_raises_a_clear_error():
         ("seat", 5, "knowing seat"),
     ]:
         with pytest.raises(ValueError, match=words):
-            core.sample_deals(replace(known, **{field: value}).as_tuple(), 1, 0)
+            core.sample_deals(solver_native._knowledge(replace(known, **{field: value})), 1, 0)
 
 
 @needs_core
@@ -664,25 +667,26 @@ def test_threads_searching_at_once_get_the_answers_one_thread_gets():
 @given(st.data())
 def test_any_garbage_in_a_position_is_refused_or_answered_never_a_crash(data):
     base = data.draw(positions())
-    fields = list(solver_native._position(base))
     cards = st.integers(-2, 60)
     masks = st.one_of(
         st.integers(0, (1 << 54) - 1), st.sampled_from(base.hands), st.integers(-1, 0)
     )
     garbage = {
-        0: st.lists(st.integers(-1, 9), max_size=9),
-        1: st.lists(masks, max_size=9),
-        2: st.lists(masks, max_size=9),
-        3: st.integers(-2, 5),
-        4: st.integers(-1, 9),
-        5: st.lists(cards, max_size=8),
-        6: st.lists(masks, max_size=9),
+        "unit_of": st.lists(st.integers(-1, 9), max_size=9),
+        "hands": st.lists(masks, max_size=9),
+        "dealt": st.lists(masks, max_size=9),
+        "trump": st.integers(-2, 5),
+        "leader": st.integers(-1, 9),
+        "trick": st.lists(cards, max_size=8),
+        "taken": st.lists(masks, max_size=9),
     }
-    for index in data.draw(st.sets(st.integers(0, 6), min_size=1)):
-        fields[index] = data.draw(garbage[index])
+    fields = {name: getattr(base, name) for name in garbage}
+    for name in sorted(data.draw(st.sets(st.sampled_from(sorted(garbage)), min_size=1))):
+        fields[name] = data.draw(garbage[name])
     utility = solver_native._utility(Utility(frozenset({0})))
+    core = solver_native._core
     try:
-        value, _ = solver_native._core.solve(tuple(fields), utility, None)
+        value, _ = core.solve(core.Position(**fields), utility, None)
     except ValueError:
         return
     assert isinstance(value, int)
@@ -842,20 +846,20 @@ def test_a_full_deck_position_the_core_cannot_read_is_refused_never_searched():
     table = PRESETS["classic"]
     position = position_of(family_endgame(table, 8, 3, 4))
     compiled = solver_native.table_rules(table)
-    fields = solver_native._position(position)
     utility = solver_native._utility(Utility(frozenset({0}), ((0,) * 8,) * 8))
     joker = 1 << 52  # classic plays no joker
-    for bad, words in [
-        ((*fields[:3], -1, *fields[4:]), "trump named"),
-        ((fields[0], (position.hands[0] | joker, *position.hands[1:]), *fields[2:]), "deck"),
+    for changes, words in [
+        ({"trump": -1}, "trump named"),
+        ({"hands": (position.hands[0] | joker, *position.hands[1:])}, "deck"),
     ]:
+        bad = solver_native._position(replace(position, **changes))
         with pytest.raises(ValueError, match=words):
             core.solve(bad, utility, None, compiled)
     small = solver_native._utility(Utility(frozenset({0})))
     captured, held = point_roles(table.points, trumps_of(position.trump, False, 0))
     assert (captured | held) & mask_of(c for hand in position.dealt for c in cards_of(hand))
     with pytest.raises(ValueError, match="needs 3 rows"):  # a point card and game
-        core.solve(fields, (small[0], ((1, 0), (2, 1))), None, compiled)
+        core.solve(solver_native._position(position), (small[0], ((1, 0), (2, 1))), None, compiled)
     # two seats: a full-deck table's, never the house rules'
     two = position_of(family_endgame(table, 8, 3, 2))
     assert solver.solve(two, Utility(frozenset({0}), ((0,) * 8,) * 8)) == 0

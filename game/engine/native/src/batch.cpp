@@ -15,7 +15,7 @@
 
 #include <unistd.h>
 
-#include "search.hpp"
+#include "root.hpp"
 
 namespace smear {
 

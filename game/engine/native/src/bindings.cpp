@@ -1,6 +1,7 @@
-// The Python module smear_native: plain tuples in, plain tuples out (solver_native.py
-// wraps them). Arguments are read and checked with the GIL held; every search runs
-// with it released.
+// The Python module smear_native: positions, knowledge and batch answers as named
+// classes (Position, Knowledge, SampledDeals), utilities and the small answers as plain
+// tuples (solver_native.py wraps them). Arguments are read and checked with the GIL
+// held; every search runs with it released.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -8,7 +9,7 @@
 
 #include "batch.hpp"
 #include "sampler.hpp"
-#include "search.hpp"
+#include "root.hpp"
 #include "table.hpp"
 
 namespace py = pybind11;
@@ -86,24 +87,18 @@ void read_taken(py::handle h, int units, Mask* taken) {
     for (int u = 0; u < units; ++u) taken[u] = read_mask(items[u], "taken[" + std::to_string(u) + "]");
 }
 
-// (unit_of, hands, dealt, trump, leader, trick, taken), in a table's codes when ``table``
-// is given (without checking it against the rules: Table::ask does)
-Position read_fields(py::handle h) {
-    const auto fields = read_items(h, "a position", 7);
+// A Position's fields, each checked for its shape and range only: a search checks the
+// position against the rules it is asked under (see Asked).
+Position read_position(py::handle unit_of, py::handle hands, py::handle dealt, py::handle trump,
+                       py::handle leader, py::handle trick, py::handle taken) {
     Position p;
-    p.units = read_units(fields[0], p.unit_of, p.players);
-    read_masks(fields[1], "hands", p.players, p.hands);
-    read_masks(fields[2], "dealt", p.players, p.dealt);
-    p.trump = int(read_int(fields[3], "trump"));
-    p.leader = int(read_int(fields[4], "leader"));
-    read_trick(fields[5], p.players, p.trick, p.trick_len);
-    read_taken(fields[6], p.units, p.taken);
-    return p;
-}
-
-Position read_position(py::handle h) {
-    Position p = read_fields(h);
-    validate(p, rules());
+    p.units = read_units(unit_of, p.unit_of, p.players);
+    read_masks(hands, "hands", p.players, p.hands);
+    read_masks(dealt, "dealt", p.players, p.dealt);
+    p.trump = int(read_int(trump, "trump"));
+    p.leader = int(read_int(leader, "leader"));
+    read_trick(trick, p.players, p.trick, p.trick_len);
+    read_taken(taken, p.units, p.taken);
     return p;
 }
 
@@ -114,12 +109,13 @@ struct Asked {
     Position position;
     const Rules* rules = nullptr;
 
-    Asked(py::handle position, const TableRules* t) : table(t) {
+    Asked(const Position& given, const TableRules* t) : table(t) {
         if (t) {
-            this->position = t->virtual_position(read_fields(position));
-            rules = &t->by_trump[this->position.trump];
+            position = t->virtual_position(given);
+            rules = &t->by_trump[position.trump];
         } else {
-            this->position = read_position(position);
+            validate(given, smear::rules());
+            position = given;
             rules = &smear::rules();
         }
     }
@@ -141,29 +137,63 @@ Utility read_utility(py::handle h) {
     return make_utility(side, table);
 }
 
-// (unit_of, seat, hand, unseen, needs, barred, played_by, trump, leader, trick, taken)
-Knowledge read_knowledge(py::handle h) {
-    const auto fields = read_items(h, "knowledge", 11);
+// A Knowledge's fields, each checked for its shape and range only: a call checks the
+// whole against the rules (validate).
+Knowledge read_knowledge(py::handle unit_of, py::handle seat, py::handle hand,
+                         py::handle unseen, py::handle needs, py::handle barred,
+                         py::handle played_by, py::handle trump, py::handle leader,
+                         py::handle trick, py::handle taken) {
     Knowledge k;
-    k.units = read_units(fields[0], k.unit_of, k.players);
-    k.seat = int(read_int(fields[1], "seat"));
-    k.hand = read_mask(fields[2], "hand");
-    k.unseen = read_mask(fields[3], "unseen");
-    const auto needs = read_items(fields[4], "needs", k.players);
+    k.units = read_units(unit_of, k.unit_of, k.players);
+    k.seat = int(read_int(seat, "seat"));
+    k.hand = read_mask(hand, "hand");
+    k.unseen = read_mask(unseen, "unseen");
+    const auto each_need = read_items(needs, "needs", k.players);
     for (int s = 0; s < k.players; ++s) {
-        const long long need = read_int(needs[s], "needs[" + std::to_string(s) + "]");
+        const long long need = read_int(each_need[s], "needs[" + std::to_string(s) + "]");
         if (need < 0 || need > 64) bad_input("a seat's need is out of range");
         k.needs[s] = int(need);
     }
-    read_masks(fields[5], "barred", k.players, k.barred);
-    read_masks(fields[6], "played_by", k.players, k.played_by);
-    k.trump = int(read_int(fields[7], "trump"));
-    k.leader = int(read_int(fields[8], "leader"));
-    read_trick(fields[9], k.players, k.trick, k.trick_len);
-    read_taken(fields[10], k.units, k.taken);
-    validate(k);
+    read_masks(barred, "barred", k.players, k.barred);
+    read_masks(played_by, "played_by", k.players, k.played_by);
+    k.trump = int(read_int(trump, "trump"));
+    k.leader = int(read_int(leader, "leader"));
+    read_trick(trick, k.players, k.trick, k.trick_len);
+    read_taken(taken, k.units, k.taken);
     return k;
 }
+
+// The first ``count`` items of ``items`` as a tuple (a seat's or a unit's worth of a field).
+template <typename T>
+py::tuple tuple_of(const T* items, int count) {
+    py::tuple out(count);
+    for (int i = 0; i < count; ++i) out[i] = py::cast(items[i]);
+    return out;
+}
+
+// A read-only property of an array field: a tuple of its first ``s.*count`` items (one a
+// seat, one a unit, or the cards of the trick).
+template <typename S, typename T, std::size_t N>
+auto tuple_field(T (S::*field)[N], int S::*count) {
+    return [field, count](const S& s) { return tuple_of(s.*field, s.*count); };
+}
+
+// What solve_sampled answers (see batch.hpp's BatchResult).
+struct SampledDeals {
+    BatchResult result;
+    std::vector<int> cards;  // the cards priced, in the order of each deal's values
+
+    py::list hands() const {
+        py::list hands;
+        for (const auto& p : result.deals) hands.append(tuple_of(p.hands, p.players));
+        return hands;
+    }
+    py::list values() const {
+        py::list rows;
+        for (const auto& row : result.values) rows.append(tuple_of(row.data(), int(row.size())));
+        return rows;
+    }
+};
 
 Budget budget_of(py::object seconds) {
     Budget b;
@@ -173,12 +203,6 @@ Budget budget_of(py::object seconds) {
     b.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                     std::chrono::duration<double>(s > 0 ? s : 0));
     return b;
-}
-
-py::tuple hands_of(const Position& p) {
-    py::tuple hands(p.players);
-    for (int s = 0; s < p.players; ++s) hands[s] = py::int_(p.hands[s]);
-    return hands;
 }
 
 void configure_rules(const std::vector<int>& suit_of, const std::vector<int>& rank_of,
@@ -252,13 +276,68 @@ PYBIND11_MODULE(smear_native, m) {
         .def(py::init(&compile_table), py::arg("rules"))
         .def_readonly("deck", &TableRules::deck);
 
+    py::class_<Position>(m, "Position", py::module_local(),
+                         "A complete deal in mid-round, as solver_py.Position: each seat's "
+                         "unit, hand and dealt cards, trump (-1 before the first card), the "
+                         "leader, the trick so far and each unit's cards taken (empty: none "
+                         "yet). Checked for shape here, against the rules by each search.")
+        .def(py::init(&read_position), py::kw_only(), py::arg("unit_of"), py::arg("hands"),
+             py::arg("dealt"), py::arg("trump"), py::arg("leader"), py::arg("trick") = py::tuple(),
+             py::arg("taken") = py::tuple())
+        .def_property_readonly("unit_of", tuple_field(&Position::unit_of, &Position::players))
+        .def_property_readonly("hands", tuple_field(&Position::hands, &Position::players))
+        .def_property_readonly("dealt", tuple_field(&Position::dealt, &Position::players))
+        .def_readonly("trump", &Position::trump)
+        .def_readonly("leader", &Position::leader)
+        .def_property_readonly("trick", tuple_field(&Position::trick, &Position::trick_len))
+        .def_property_readonly("taken", tuple_field(&Position::taken, &Position::units));
+
+    py::class_<Knowledge>(m, "Knowledge", py::module_local(),
+                          "What one seat knows, as knowledge.Knowledge: each seat's unit, the "
+                          "knowing seat, its hand, the unseen cards, the cards each seat still "
+                          "needs, its barred cards and its plays, trump, the leader, the trick "
+                          "so far and each unit's cards taken. Checked for shape here, against "
+                          "the rules by each call.")
+        .def(py::init(&read_knowledge), py::kw_only(), py::arg("unit_of"), py::arg("seat"),
+             py::arg("hand"), py::arg("unseen"), py::arg("needs"), py::arg("barred"),
+             py::arg("played_by"), py::arg("trump"), py::arg("leader"),
+             py::arg("trick") = py::tuple(), py::arg("taken") = py::tuple())
+        .def_property_readonly("unit_of", tuple_field(&Knowledge::unit_of, &Knowledge::players))
+        .def_readonly("seat", &Knowledge::seat)
+        .def_readonly("hand", &Knowledge::hand)
+        .def_readonly("unseen", &Knowledge::unseen)
+        .def_property_readonly("needs", tuple_field(&Knowledge::needs, &Knowledge::players))
+        .def_property_readonly("barred", tuple_field(&Knowledge::barred, &Knowledge::players))
+        .def_property_readonly("played_by", tuple_field(&Knowledge::played_by, &Knowledge::players))
+        .def_readonly("trump", &Knowledge::trump)
+        .def_readonly("leader", &Knowledge::leader)
+        .def_property_readonly("trick", tuple_field(&Knowledge::trick, &Knowledge::trick_len))
+        .def_property_readonly("taken", tuple_field(&Knowledge::taken, &Knowledge::units));
+
+    py::class_<SampledDeals>(m, "SampledDeals", py::module_local(),
+                             "What solve_sampled answers: the deals solved in index order "
+                             "(each seat's hand), each deal's values (one per card of "
+                             "``cards``, or the value alone), whether every deal asked for "
+                             "was solved, the nodes searched and the deals dropped.")
+        .def_property_readonly("hands", &SampledDeals::hands)
+        .def_property_readonly("values", &SampledDeals::values)
+        .def_property_readonly("cards",
+                               [](const SampledDeals& s) {
+                                   return tuple_of(s.cards.data(), int(s.cards.size()));
+                               })
+        .def_property_readonly("complete",
+                               [](const SampledDeals& s) { return s.result.complete; })
+        .def_property_readonly("nodes", [](const SampledDeals& s) { return s.result.nodes; })
+        .def_property_readonly("dropped", [](const SampledDeals& s) { return s.result.dropped; });
+
     m.def("configure", &configure_rules, py::arg("suit_of"), py::arg("rank_of"),
           py::arg("game_value"), py::arg("jokers"), py::arg("jack_rank"), py::arg("deck"),
           py::arg("hand_size"), "Hand the rules to the core once, before any search.");
 
     m.def(
         "solve",
-        [](py::handle position, py::handle utility, py::object seconds, const TableRules* table) {
+        [](const Position& position, py::handle utility, py::object seconds,
+           const TableRules* table) {
             const Asked asked(position, table);
             const Utility u = read_utility(utility);
             const Budget budget = budget_of(seconds);
@@ -284,7 +363,8 @@ PYBIND11_MODULE(smear_native, m) {
 
     m.def(
         "action_values",
-        [](py::handle position, py::handle utility, py::object seconds, const TableRules* table) {
+        [](const Position& position, py::handle utility, py::object seconds,
+           const TableRules* table) {
             const Asked asked(position, table);
             const Utility u = read_utility(utility);
             const Budget budget = budget_of(seconds);
@@ -313,7 +393,7 @@ PYBIND11_MODULE(smear_native, m) {
 
     m.def(
         "best_card",
-        [](py::handle position, py::handle utility, const TableRules* table) {
+        [](const Position& position, py::handle utility, const TableRules* table) {
             const Asked asked(position, table);
             const Utility u = read_utility(utility);
             Counters counters;
@@ -329,7 +409,7 @@ PYBIND11_MODULE(smear_native, m) {
 
     m.def(
         "principal_variation",
-        [](py::handle position, py::handle utility, const TableRules* table) {
+        [](const Position& position, py::handle utility, const TableRules* table) {
             const Asked asked(position, table);
             const Utility u = read_utility(utility);
             Counters counters;
@@ -345,8 +425,9 @@ PYBIND11_MODULE(smear_native, m) {
 
     m.def(
         "sample_deals",
-        [](py::handle knowledge, int count, Mask seed) {
-            const Knowledge k = read_knowledge(knowledge);
+        [](const Knowledge& knowledge, int count, Mask seed) {
+            const Knowledge k = knowledge;
+            validate(k);
             if (count < 0) bad_input("the count cannot be negative");
             std::vector<Position> deals;
             {
@@ -354,7 +435,7 @@ PYBIND11_MODULE(smear_native, m) {
                 for (int i = 0; i < count; ++i) deals.push_back(deal(k, seed, Mask(i)));
             }
             py::list out;
-            for (const auto& p : deals) out.append(hands_of(p));
+            for (const auto& p : deals) out.append(tuple_of(p.hands, p.players));
             return out;
         },
         py::arg("knowledge"), py::arg("count"), py::arg("seed"),
@@ -362,10 +443,11 @@ PYBIND11_MODULE(smear_native, m) {
 
     m.def(
         "solve_sampled",
-        [](py::handle knowledge, py::handle utility, int count, Mask seed, bool actions,
+        [](const Knowledge& knowledge, py::handle utility, int count, Mask seed, bool actions,
            py::object seconds, int min_count, int threads, double deal_share,
            int exact_tricks) {
-            const Knowledge k = read_knowledge(knowledge);
+            const Knowledge k = knowledge;
+            validate(k);
             const Utility u = read_utility(utility);
             if (count < 0) bad_input("the count cannot be negative");
             if (threads < 0 || threads > kMaxBatchThreads)
@@ -389,24 +471,20 @@ PYBIND11_MODULE(smear_native, m) {
             if (exact_tricks < 0) bad_input("exact tricks cannot be negative");
             request.exact_tricks = exact_tricks;
             if (count > 0) validate(deal(k, seed, 0), rules());  // a malformed knowledge fails here
-            BatchResult result;
+            SampledDeals sampled;
+            sampled.cards = request.cards;
             {
                 py::gil_scoped_release release;
-                result = solve_batch(request);
+                sampled.result = solve_batch(request);
             }
-            py::list hands;
-            for (const auto& p : result.deals) hands.append(hands_of(p));
-            py::list rows;
-            for (const auto& row : result.values) rows.append(py::tuple(py::cast(row)));
-            return py::make_tuple(hands, rows, py::tuple(py::cast(request.cards)),
-                                  result.complete, result.nodes, result.dropped);
+            return sampled;
         },
         py::arg("knowledge"), py::arg("utility"), py::arg("count"), py::arg("seed"),
-        py::arg("actions"), py::arg("seconds"), py::arg("min_count"), py::arg("threads") = 0, py::arg("deal_share") = 0.0,
-        py::arg("exact_tricks") = 0,
-        "(hands per deal, values per deal, cards, complete, nodes, dropped); deals on 1 or 2 "
-        "threads, each timed deal within deal_share of the time left (0: all of it); "
-        "exact_tricks above 0: ESTIMATES, that many tricks searched and the rest guessed");
+        py::arg("actions"), py::arg("seconds"), py::arg("min_count"), py::arg("threads") = 0,
+        py::arg("deal_share") = 0.0, py::arg("exact_tricks") = 0,
+        "SampledDeals; deals on 1 or 2 threads, each timed deal within deal_share of the time "
+        "left (0: all of it); exact_tricks above 0: ESTIMATES, that many tricks searched and "
+        "the rest guessed");
 
     m.def("idle_threads", &idle_core_threads,
           "Threads a batch uses when not told: 2 while the last minute's load average leaves "
