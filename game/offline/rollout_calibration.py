@@ -1,7 +1,8 @@
 """How well the rollouts' prices foretell a full-deck round: self-play, price against outcome.
 
     python -m game.offline.calibration --rules classic [--rounds 120] [--budget-ms 100]
-                                       [--players 4] [--seed 0] [--bins 5] [--json]
+                                       [--play-budget-ms 25] [--players 4] [--seed 0]
+                                       [--bins 5] [--json]
 
 (``python -m game.offline.rollout_calibration`` takes the same options.)
 
@@ -261,6 +262,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     model's fit reads too)."""
     parser.add_argument("--rounds", type=int, default=120, help="rounds of self-play")
     parser.add_argument("--budget-ms", type=float, default=100.0, help="the expert's budget")
+    parser.add_argument(
+        "--play-budget-ms", type=float, help="its budget in the tricks (default: --budget-ms)"
+    )
     parser.add_argument("--bins", type=int, default=5, help="groups of the auction by price")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -270,16 +274,17 @@ def run(rules_name: str, args: argparse.Namespace, players: int | None = None) -
     text = rules_name
     rules = variants.from_record(json.loads(text) if text.startswith("{") else text)
     players = players or default_players(rules)
+    play_ms = args.play_budget_ms or args.budget_ms
     started = time.perf_counter()
     decisions, matches = self_play(
         rules, args.rounds, seed=args.seed, players=players,
-        bot=ExpertBot(budget_ms=args.budget_ms),
+        bot=ExpertBot(budget_ms=args.budget_ms), card_bot=ExpertBot(budget_ms=play_ms),
     )  # fmt: skip
     figures = report(decisions, args.bins)
     figures["setup"] = {
         "rules": rules.to_record(), "players": players, "rounds": args.rounds,
-        "matches": len(matches), "budget_ms": args.budget_ms, "seed": args.seed,
-        "seconds": round(time.perf_counter() - started, 1),
+        "matches": len(matches), "budget_ms": args.budget_ms, "play_budget_ms": play_ms,
+        "seed": args.seed, "seconds": round(time.perf_counter() - started, 1),
     }  # fmt: skip
     if args.json:
         print(json.dumps(figures))
@@ -287,8 +292,9 @@ def run(rules_name: str, args: argparse.Namespace, players: int | None = None) -
         print_report(
             figures,
             f"{rules.preset}, {players} players, {args.rounds} rounds in {len(matches)} "
-            f"matches, expert at {args.budget_ms:g} ms, seed {args.seed}: price and outcome "
-            f"in match points (ours less the others', a match {MATCH_WORTH:g} more)",
+            f"matches, expert at {args.budget_ms:g} ms ({play_ms:g} ms in the tricks), seed "
+            f"{args.seed}: price and outcome in match points (ours less the others', a "
+            f"match {MATCH_WORTH:g} more)",
         )
     return figures
 
