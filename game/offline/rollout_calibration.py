@@ -2,7 +2,7 @@
 
     python -m game.offline.calibration --rules classic [--rounds 120] [--budget-ms 100]
                                        [--play-budget-ms 25] [--players 4] [--seed 0]
-                                       [--bins 5] [--json]
+                                       [--bins 5] [--reprice] [--json]
 
 (``python -m game.offline.rollout_calibration`` takes the same options.)
 
@@ -28,7 +28,7 @@ import json
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from random import Random
 
 from game.bots.basic import GreedyBot
@@ -55,6 +55,8 @@ class Decision:
     seat: int
     predicted: float
     realized: float
+    # the choice made priced again, alone, over fresh deals (``reprice``)
+    repriced: float | None = None
 
 
 @dataclass(frozen=True)
@@ -86,36 +88,43 @@ def self_play(
     bot=None,
     card_bot=None,
     target: int | None = None,
+    reprice: bool = False,
 ) -> tuple[list[Decision], list[MatchState]]:
     """Play ``rounds`` rounds of matches between two sides at ``rules``, ``bot`` (an
     expert) pricing every choice before the tricks and ``card_bot`` (the same bot unless
-    given) playing the cards. Returns each priced decision and the matches played."""
+    given) playing the cards. Returns each priced decision and the matches played.
+
+    With ``reprice``, the choice made is priced once more, alone, over deals of its own
+    (a random stream apart, so the rounds go as they would): chosen as the best of
+    several noisy prices, its first price is high by the luck of its deals, a fresh one
+    is not, so the two biases part what the choosing adds from what the pricing does."""
     if rules.is_house:
         raise ValueError("the house rules' auction is priced by the hand model, not rollouts")
     bot = bot or ExpertBot()
     card_bot = card_bot or bot
     players = players or default_players(rules)
     setup = MatchSetup.partnerships(players, 2, target or rules.target, rules)
-    deals, choices = Random(seed), Random(f"{seed}/choices")
+    deals, choices, fresh = Random(seed), Random(f"{seed}/choices"), Random(f"{seed}/fresh")
     decisions: list[Decision] = []
     matches: list[MatchState] = []
     for number in range(rounds):
         if not matches or matches[-1].is_terminal():
             matches.append(MatchState(setup, first_dealer=deals.randrange(players)))
         match = matches[-1].deal_round(deals)
-        priced: list[tuple[str, SeatView, float]] = []
+        priced: list[tuple[str, SeatView, float, float | None]] = []
         while match.current_player() is not None:
             seat = match.current_player()
             view, legal = match.view_for(seat), match.legal_actions()
             action, price = _decide(bot, card_bot, view, legal, choices)
             if price is not None:
-                priced.append((_kind(view, action), view, price))
+                again = _price_of(bot, view, action, fresh) if reprice else None
+                priced.append((_kind(view, action), view, price, again))
             match = match.apply(action, seat)
         matches[-1] = match
         result = match.round.result
         decisions += [
-            Decision(kind, number, view.seat, price, outcome_worth(view, result))
-            for kind, view, price in priced
+            Decision(kind, number, view.seat, price, outcome_worth(view, result), again)
+            for kind, view, price, again in priced
         ]
     return decisions, matches
 
@@ -130,6 +139,14 @@ def _decide(bot, card_bot, view: SeatView, legal: Sequence[int], rng: Random):
             return best.action, best.value
         return GreedyBot().choose(view, legal, rng), None
     return card_bot.choose(view, legal, rng), None
+
+
+def _price_of(bot, view: SeatView, action: int, rng: Random) -> float | None:
+    """The price of ``action`` alone over deals drawn from ``rng``."""
+    for stats in bot.analyse(view, [action], rng).actions:
+        if stats.action == action:
+            return stats.value
+    return None
 
 
 def _kind(view: SeatView, action: int) -> str:
@@ -215,18 +232,28 @@ def by_price(decisions: Sequence[Decision], bins: int) -> list[tuple[float, floa
 
 
 def report(decisions: Sequence[Decision], bins: int = 5) -> dict:
-    """Each kind's fit, all decisions', and the auction's (bids and passes) by price."""
+    """Each kind's fit, all decisions', and the auction's (bids and passes) by price;
+    where the choices were priced again, the same fits of the fresh prices."""
     kinds = {kind: [d for d in decisions if d.kind == kind] for kind in KINDS}
     auction = kinds["bid"] + kinds["pass"]
-    return {
-        "kinds": {kind: asdict(fit(found)) for kind, found in kinds.items() if found},
-        "all": asdict(fit(decisions)),
+    figures = {
+        **_fits(decisions),
         "auction_by_price": [
             {"from": low, "to": high, **asdict(found)}
             for low, high, found in by_price(auction, bins)
-        ]
-        if auction
-        else [],
+        ],
+    }
+    again = [replace(d, predicted=d.repriced) for d in decisions if d.repriced is not None]
+    if again:
+        figures["repriced"] = _fits(again)
+    return figures
+
+
+def _fits(decisions: Sequence[Decision]) -> dict:
+    kinds = {kind: [d for d in decisions if d.kind == kind] for kind in KINDS}
+    return {
+        "kinds": {kind: asdict(fit(found)) for kind, found in kinds.items() if found},
+        "all": asdict(fit(decisions)),
     }
 
 
@@ -236,16 +263,10 @@ def _interval(low_high) -> str:
 
 def print_report(figures: dict, heading: str) -> None:
     print(heading)
-    print(f"{'decision':<10}{'n':>6}{'rounds':>8}{'price':>8}{'outcome':>9}  bias (95%)"
-          f"{'':<18}slope (95%)")  # fmt: skip
-    rows = [*figures["kinds"].items(), ("all", figures["all"])]
-    for name, row in rows:
-        slope = "-" if row["slope"] is None else f"{row['slope']:.2f}"
-        print(
-            f"{name:<10}{row['decisions']:>6}{row['rounds']:>8}{row['predicted']:>+8.2f}"
-            f"{row['realized']:>+9.2f}  {row['bias']:+.2f} ({_interval(row['bias_95'])})"
-            f"{'':<4}{slope} ({_interval(row['slope_95'])})"
-        )
+    _print_fits(figures)
+    if "repriced" in figures:
+        print("the choices made, priced again alone over fresh deals:")
+        _print_fits(figures["repriced"])
     if figures["auction_by_price"]:
         print("auction (bids and passes) by price:")
         print(f"{'price':<18}{'n':>6}{'price':>8}{'outcome':>9}  bias (95%)")
@@ -257,6 +278,19 @@ def print_report(figures: dict, heading: str) -> None:
             )
 
 
+def _print_fits(figures: dict) -> None:
+    print(f"{'decision':<10}{'n':>6}{'rounds':>8}{'price':>8}{'outcome':>9}  bias (95%)"
+          f"{'':<18}slope (95%)")  # fmt: skip
+    rows = [*figures["kinds"].items(), ("all", figures["all"])]
+    for name, row in rows:
+        slope = "-" if row["slope"] is None else f"{row['slope']:.2f}"
+        print(
+            f"{name:<10}{row['decisions']:>6}{row['rounds']:>8}{row['predicted']:>+8.2f}"
+            f"{row['realized']:>+9.2f}  {row['bias']:+.2f} ({_interval(row['bias_95'])})"
+            f"{'':<4}{slope} ({_interval(row['slope_95'])})"
+        )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of a run, but ``--rules``, ``--seed`` and ``--players`` (which the hand
     model's fit reads too)."""
@@ -266,6 +300,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--play-budget-ms", type=float, help="its budget in the tricks (default: --budget-ms)"
     )
     parser.add_argument("--bins", type=int, default=5, help="groups of the auction by price")
+    parser.add_argument(
+        "--reprice", action="store_true", help="price each choice made again over fresh deals"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -279,6 +316,7 @@ def run(rules_name: str, args: argparse.Namespace, players: int | None = None) -
     decisions, matches = self_play(
         rules, args.rounds, seed=args.seed, players=players,
         bot=ExpertBot(budget_ms=args.budget_ms), card_bot=ExpertBot(budget_ms=play_ms),
+        reprice=args.reprice,
     )  # fmt: skip
     figures = report(decisions, args.bins)
     figures["setup"] = {

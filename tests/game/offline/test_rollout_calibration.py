@@ -27,8 +27,10 @@ class Shifted:
         return replace(analysis, actions=actions)
 
 
-def _played(rules, rounds, bot, seed=3, target=None):
-    return self_play(rules, rounds, seed=seed, bot=bot, card_bot=GreedyBot(), target=target)
+def _played(rules, rounds, bot, seed=3, target=None, reprice=False):
+    return self_play(
+        rules, rounds, seed=seed, bot=bot, card_bot=GreedyBot(), target=target, reprice=reprice
+    )
 
 
 def test_a_bot_whose_prices_are_shifted_by_k_shows_a_bias_greater_by_k():
@@ -65,6 +67,20 @@ def test_outcomes_are_the_score_changes_of_the_rounds_played():
     assert figures["all"]["realized"] == pytest.approx(
         sum(d.realized for d in decisions) / len(decisions)
     )
+
+
+def test_pricing_again_over_fresh_deals_leaves_the_rounds_as_they_were():
+    rules = variants.preset("classic")
+    plain, _ = _played(rules, 2, ExpertBot(**COUNTED))
+    again, _ = _played(rules, 2, ExpertBot(**COUNTED), reprice=True)
+    assert [replace(d, repriced=None) for d in again] == plain
+    assert all(d.repriced is not None for d in again)
+    # fresh deals give another price to some choice (three deals are noisy)
+    assert any(d.repriced != d.predicted for d in again)
+    figures = report(again)
+    assert figures["repriced"]["all"]["decisions"] == len(again)
+    assert figures["repriced"]["all"]["realized"] == figures["all"]["realized"]
+    assert "repriced" not in report(plain)
 
 
 def test_six_handed_prices_the_dealers_discard_and_both_sides_bids():
