@@ -1,12 +1,18 @@
 """Fit the hand model (``hand_model.json``) to exact solves of random deals.
 
     python -m game.offline.calibration [--deals 1500] [--solve-cap-ms 300] [--seed 0]
+    python -m game.offline.calibration --rules classic [--rounds 120] [--budget-ms 100]
 
 For every table size and layout, random deals are dealt, seat 1 leads, and the exact
 search says how many points its side takes (trump chosen by the search). The weights are
 a ridge regression of those points on the hand's features in the suit the model itself
 would lead; three rounds of "pick the suit, refit" settle which suit that is. Deals whose
 solve runs past the cap are left out (the biggest tables' hardest deals), and counted.
+
+With ``--rules`` and a full-deck preset (classic, six_handed, seven_point), whose auction
+is priced by rollouts rather than the hand model, nothing is fitted: experts play rounds
+at the preset and each price before the tricks is set against the round's outcome
+(``game.offline.rollout_calibration``).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from game.bots.valuation import points_utility
 from game.engine.rules import PASS, bid_action
 from game.engine.solver import MAX_POINTS, SearchStats, SearchTimeout, position_of, solve
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from game.offline import rollout_calibration
 
 RIDGE = 1.0
 REFITS = 3
@@ -146,13 +153,20 @@ def main() -> None:
     parser.add_argument("--solve-cap-ms", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--play-rounds", type=int, default=60)
-    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5, 6, 7, 8])
+    parser.add_argument("--players", type=int, nargs="+")
     parser.add_argument("--excess-only", action="store_true", help="keep the fitted weights")
+    parser.add_argument(
+        "--rules", default="house", help="a full-deck preset: its rollouts' prices against play"
+    )
+    rollout_calibration.add_arguments(parser)
     args = parser.parse_args()
+    if args.rules != "house":
+        rollout_calibration.run(args.rules, args, args.players[0] if args.players else None)
+        return
     rng = Random(args.seed)
     existing = json.loads(MODEL_FILE.read_text())["models"] if MODEL_FILE.exists() else {}
     models = dict(existing)
-    for players in args.players:
+    for players in args.players or [3, 4, 5, 6, 7, 8]:
         for setup in MatchSetup.layouts(players):
             partners = len(setup.teams[setup.unit_of[1]]) - 1
             key = model_key(players, partners)

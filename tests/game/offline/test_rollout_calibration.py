@@ -1,0 +1,124 @@
+"""The rollouts' calibration: prices before the tricks set against the rounds they led to."""
+
+from dataclasses import dataclass, replace
+
+import pytest
+
+from game.bots.basic import GreedyBot
+from game.bots.expert import ExpertBot
+from game.bots.rollouts import MATCH_WORTH
+from game.engine import variants
+from game.offline.rollout_calibration import Decision, by_price, fit, report, self_play
+
+# a budget no decision reaches: the deals are counted, not timed, so runs repeat exactly
+COUNTED = {"budget_ms": 1e7, "max_deals": 3}
+
+
+@dataclass
+class Shifted:
+    """An expert whose every price is ``shift`` higher: the same choices, dearer."""
+
+    shift: float
+    inner: ExpertBot
+
+    def analyse(self, view, legal, rng):
+        analysis = self.inner.analyse(view, legal, rng)
+        actions = tuple(replace(a, value=a.value + self.shift) for a in analysis.actions)
+        return replace(analysis, actions=actions)
+
+
+def _played(rules, rounds, bot, seed=3, target=None, reprice=False):
+    return self_play(
+        rules, rounds, seed=seed, bot=bot, card_bot=GreedyBot(), target=target, reprice=reprice
+    )
+
+
+def test_a_bot_whose_prices_are_shifted_by_k_shows_a_bias_greater_by_k():
+    rules = variants.preset("classic")
+    plain, _ = _played(rules, 3, ExpertBot(**COUNTED))
+    shifted, _ = _played(rules, 3, Shifted(1.5, ExpertBot(**COUNTED)))
+    assert [d.realized for d in shifted] == [d.realized for d in plain]
+    assert fit(shifted).bias == pytest.approx(fit(plain).bias + 1.5)
+    assert fit(shifted).slope == pytest.approx(fit(plain).slope)
+    low, high = fit(shifted).bias_95
+    assert low < fit(shifted).bias < high
+
+
+def test_outcomes_are_the_score_changes_of_the_rounds_played():
+    rules = variants.preset("classic")
+    decisions, matches = _played(rules, 8, ExpertBot(**COUNTED), target=5)
+    rounds = [state for match in matches for state in match.rounds]
+    assert len(rounds) == 8 and len(matches) > 1  # a match ended and the next began
+    units = matches[0].setup.unit_of
+    for d in decisions:
+        state = rounds[d.round]
+        unit = units[d.seat]
+        gains = [a - b for a, b in zip(state.result.match_after, state.scores, strict=True)]
+        worth = gains[unit] - gains[1 - unit]
+        if state.result.winner is not None:
+            worth += MATCH_WORTH if state.result.winner == unit else -MATCH_WORTH
+        assert d.realized == worth
+    # every round's auction was priced: each seat with a choice to make is counted
+    kinds = {d.kind for d in decisions}
+    assert {"bid", "pass", "trump", "discard"} <= kinds
+    assert {d.round for d in decisions if d.kind in ("bid", "pass")} == set(range(8))
+    figures = report(decisions)
+    assert figures["all"]["decisions"] == len(decisions)
+    assert figures["all"]["realized"] == pytest.approx(
+        sum(d.realized for d in decisions) / len(decisions)
+    )
+
+
+def test_pricing_again_over_fresh_deals_leaves_the_rounds_as_they_were():
+    rules = variants.preset("classic")
+    plain, _ = _played(rules, 2, ExpertBot(**COUNTED))
+    again, _ = _played(rules, 2, ExpertBot(**COUNTED), reprice=True)
+    assert [replace(d, repriced=None) for d in again] == plain
+    assert all(d.repriced is not None for d in again)
+    # fresh deals give another price to some choice (three deals are noisy)
+    assert any(d.repriced != d.predicted for d in again)
+    figures = report(again)
+    assert figures["repriced"]["all"]["decisions"] == len(again)
+    assert figures["repriced"]["all"]["realized"] == figures["all"]["realized"]
+    assert "repriced" not in report(plain)
+
+
+def test_six_handed_prices_the_dealers_discard_and_both_sides_bids():
+    decisions, matches = _played(variants.preset("six_handed"), 2, ExpertBot(**COUNTED))
+    assert matches[0].setup.players == 6
+    assert {matches[0].setup.unit_of[d.seat] for d in decisions} == {0, 1}
+    dealers = {d.seat for d in decisions if d.kind == "discard"}
+    assert dealers == {state.dealer for state in matches[0].rounds if not state.redealt}
+
+
+def test_the_fit_reads_bias_and_slope_off_the_decisions():
+    decisions = [
+        Decision("bid", round=i // 2, seat=i % 4, predicted=x, realized=2 * x - 1)
+        for i, x in enumerate([-3.0, -1.0, 0.0, 0.5, 2.0, 4.0, 5.0, 7.5])
+    ]
+    found = fit(decisions)
+    mean = sum(d.predicted for d in decisions) / len(decisions)
+    assert found.decisions == 8 and found.rounds == 4
+    assert found.slope == pytest.approx(2.0)
+    assert found.bias == pytest.approx(mean - (2 * mean - 1))
+    # an exact line leaves nothing to doubt in the slope
+    assert found.slope_95 == pytest.approx((2.0, 2.0))
+
+
+def test_rounds_count_as_one_draw_in_the_interval():
+    alone = [Decision("pass", i, 0, float(i % 3), 0.0) for i in range(12)]
+    repeated = [replace(d, seat=seat) for d in alone for seat in range(4)]
+    # four copies of each decision in its round say no more than one: the same interval
+    assert fit(repeated).bias_95 == pytest.approx(fit(alone).bias_95)
+
+
+def test_bins_split_the_decisions_by_price_lowest_first():
+    decisions = [Decision("bid", i, 0, float(x), 0.0) for i, x in enumerate([5, 1, 3, 2, 4, 0])]
+    groups = by_price(decisions, 3)
+    assert [(low, high) for low, high, _ in groups] == [(0, 1), (2, 3), (4, 5)]
+    assert sum(found.decisions for *_, found in groups) == len(decisions)
+
+
+def test_the_house_rules_are_priced_by_the_hand_model_instead():
+    with pytest.raises(ValueError):
+        self_play(variants.preset("house"), 1)
