@@ -1,6 +1,6 @@
 """What the trainer stores: positions of the bank, learners, attempts and missed positions.
 
-A position's analysis is data computed once by ``learn.positions`` and stored as its
+A position's analysis is data computed once by ``learn.core.positions`` and stored as its
 JSON; the database adds only what changes as people practise: ratings, attempts and
 the missed positions due to come back. ``data`` holds the true deal of every seat, so
 pages never render it: they render ``Position.core().view()``, the seat's view alone.
@@ -15,8 +15,8 @@ from django.conf import settings
 from django.db import models
 
 from game import glicko
-from learn import positions as core_positions
-from learn.positions import PHASES
+from learn.core import positions as core_positions
+from learn.core.positions import PHASES
 
 ATTEMPT_TOKEN_BYTES = 12
 GUEST_TOKEN_MAX_LENGTH = 64
@@ -69,7 +69,7 @@ class Position(models.Model):
 
     @cached_property
     def core(self) -> core_positions.Position:
-        """The position as ``learn.positions`` reads it: its view, options and themes."""
+        """The position as ``learn.core.positions`` reads it: its view, options and themes."""
         return core_positions.Position.from_json(self.data)
 
     @property

@@ -1,10 +1,10 @@
 """The review of one finished round for one seat: the expert's analysis of each decision
 the seat made, from what the seat could see at that moment, and a grade for the costly ones.
 
-Pure, like the trainer's core: each decision is analysed as ``learn.generation.assess`` does,
-which is given the seat's view and nothing else (the trainer's and the bots' guarantee),
+Pure, like the trainer's core: each decision is analysed as ``learn.core.analysis.assess``
+does, which is given the seat's view and nothing else (the trainer's and the bots' guarantee),
 and becomes a trainer ``Position`` (the record up to the decision, the seat, the analysis),
-so that the review's sentences come from ``learn.explain`` and "Practise this" hands the
+so that the review's sentences come from ``learn.core.explain`` and "Practise this" hands the
 trainer exactly what the review shows.
 """
 
@@ -18,13 +18,12 @@ from game.bots.expert import ExpertBot
 from game.engine.rules import Phase, action_code, is_discard
 from game.engine.state import MatchState
 from game.engine.view import SeatView
-
-from . import grades
-from .generation import Budget, described, position_at, price
-from .positions import Position
+from learn.core import grades
+from learn.core.analysis import Budget, described, position_at, price
+from learn.core.positions import Position
 
 # Thinking time per decision: up to 400 sampled deals (the trainer's bank uses 120), 0.8 s
-# (1.2 s in the first trick; the opening lead 0.8 s times generation.OPENING_BY_PLAYERS,
+# (1.2 s in the first trick; the opening lead 0.8 s times analysis.OPENING_BY_PLAYERS,
 # 2 s at four players, 60 s at seven or eight). bench/review.py on this shared 2-core
 # machine (load 2-3.5, December 2026): a 4-player round's review p50 0.9 s, p95 2.1 s;
 # a whole match to 21 about 5 s; a 6-player round p50 3.5 s, p95 10 s.
@@ -111,7 +110,7 @@ def review_moment(moment: Moment, analyst: ExpertBot | None = None, seed: str = 
     ``seed`` makes the sampled deals repeatable (the table, round and index, say)."""
     view = moment.view
     analyst = analyst or REVIEW_BUDGET.analyst(view)
-    # generation.assess, but the discard made is priced with those the expert would
+    # analysis.assess, but the discard made is priced with those the expert would
     # consider, whatever it was
     also = (moment.action,) if is_discard(moment.action) else ()
     rng = Random(f"review/{seed}/{moment.index}")

@@ -16,9 +16,10 @@ from django.utils import timezone
 from game import store
 from game.identity import SeatOwner
 from game.models import Table
-from learn import explain, explain_family, grades, tasks
-from learn import positions as core_positions
 from learn import review as core_review
+from learn import tasks
+from learn.core import explain, explain_family, grades
+from learn.core import positions as core_positions
 from learn.models import Learner, Position, Review, RoundReview
 from learn.selectors import PositionPage, core_position_page, option_label
 from smearsite.kernel import DomainError, NotFound, Refused

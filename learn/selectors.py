@@ -20,9 +20,9 @@ from game.engine import notation, rules
 from game.engine.cards import SUIT_OF, cards_of, game_total
 from game.engine.view import SeatView
 from game.identity import SeatOwner
-from learn import explain, explain_family, grades, lines
-from learn import positions as core_positions
-from learn import themes as core_themes
+from learn.core import explain, explain_family, grades, lines
+from learn.core import positions as core_positions
+from learn.core import themes as core_themes
 from learn.models import Attempt, Learner, Position, Review
 
 # relative difficulty: the rating a served position aims at, around the learner's own
@@ -182,7 +182,7 @@ def position_to_serve(
 def is_right(core: core_positions.Position, code: str) -> bool:
     """The expert's choice is right, and so is any option the analysis cannot tell from it
     (the explanation then says "as good as the best within the sampling error"). The bank
-    keeps only positions whose best option leads the second clearly (generation.Keep)."""
+    keeps only positions whose best option leads the second clearly (analysis.Keep)."""
     if code not in {option.code for option in core.options}:
         return False
     return code == core.best.code or explain.is_equivalent(core, code)

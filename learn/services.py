@@ -22,8 +22,8 @@ from game import glicko
 from game.engine import rules
 from game.engine.variants import PRESETS
 from game.identity import SeatOwner
-from learn import positions as core_positions
 from learn import selectors, tutorial
+from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, Position, Review
 from learn.selectors import Filters
 from smearsite.kernel import Conflict, DomainError, NotFound, Refused

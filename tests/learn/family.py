@@ -9,7 +9,7 @@ from game.engine import record as records
 from game.engine.rules import Phase
 from game.engine.state import MatchSetup, MatchState
 from game.engine.variants import PRESETS
-from learn.positions import Option, Position, phase_of
+from learn.core.positions import Option, Position, phase_of
 
 FAMILY = ("classic", "six_handed", "seven_point")
 

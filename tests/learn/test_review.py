@@ -7,10 +7,11 @@ import pytest
 
 from game.bots.expert import ExpertBot
 from game.engine.state import MatchState, RoundState
-from learn import grades, review
-from learn.explain import explain
+from learn import review
+from learn.core import grades
+from learn.core.explain import explain
+from tests.learn.core.test_honesty import CASES, twins
 from tests.learn.reviewing import BLUNDER_SEAT, monster_round
-from tests.learn.test_honesty import CASES, twins
 
 # a fixed number of deals and no clock: repeatable
 ANALYST = ExpertBot(budget_ms=1e9, max_deals=grades.MIN_DEALS)
@@ -107,7 +108,7 @@ def test_the_reviews_analysis_is_given_the_seats_view_and_nothing_else():
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "price"
     ]
-    assert len(calls) == 1  # one analysis, in review_moment (generation.assess's own steps)
+    assert len(calls) == 1  # one analysis, in review_moment (analysis.assess's own steps)
     first = calls[0].args[0]
     assert isinstance(first, ast.Name) and first.id == "view"
     # besides the view, only the seat's own discard (its action, never a hidden card)

@@ -6,7 +6,8 @@ import pytest
 from django.utils import timezone
 
 from game.engine.cards import CARD_CODES, cards_of
-from learn import explain, selectors, services
+from learn import selectors, services
+from learn.core import explain
 from learn.selectors import Filters
 from tests.learn.conftest import right_code, wrong_code
 

@@ -6,8 +6,8 @@ import pytest
 
 from game.identity import SeatOwner
 from learn import services
+from learn.core.positions import Position as Core
 from learn.models import Position
-from learn.positions import Position as Core
 from learn.tutorial import LESSONS, LESSONS_BY_SLUG, Lesson
 from tests.learn.conftest import sample_lines, wrong_code
 from tests.learn.fixtures.factories import STARTER_BANK

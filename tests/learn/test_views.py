@@ -14,8 +14,8 @@ from game.engine.cards import CARD_CODES, cards_of
 from game.engine.state import Deal, MatchState, RoundState
 from game.engine.view import SeatView
 from game.identity import GUEST_TOKEN
-from learn import positions as core_positions
 from learn import views
+from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, Position, Review
 from learn.selectors import DealShown
 from tests.learn.conftest import right_code, wrong_code

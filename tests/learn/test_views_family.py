@@ -12,8 +12,8 @@ from game.engine.rules import Phase
 from game.identity import SeatOwner
 from learn import selectors, services, tutorial
 from learn.models import Attempt, Learner, Position
+from tests.learn.core.test_positions_family import discards, legal
 from tests.learn.family import FAMILY, match_at, position_at
-from tests.learn.test_positions_family import discards, legal
 from tests.learn.test_views import answer, served
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from game.engine import record as records
 from game.engine.cards import cards_of
 from game.engine.rules import action_code
 from game.engine.state import MatchState
-from learn.positions import (
+from learn.core.positions import (
     PHASES,
     AuctionOutcome,
     Option,
@@ -20,7 +20,7 @@ from learn.positions import (
     phase_of,
     position_key,
 )
-from learn.themes import THEMES
+from learn.core.themes import THEMES
 from tests.learn.fixtures.factories import (
     sample_json,
     sample_positions,

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from learn.explain import call_outcome, explain, is_equivalent, player_at, seat_place
-from learn.positions import AuctionOutcome, Position, PositionError
+from learn.core.explain import call_outcome, explain, is_equivalent, player_at, seat_place
+from learn.core.positions import AuctionOutcome, Position, PositionError
 from tests.learn.fixtures.factories import sample_positions, starter_positions, with_outcomes
 
 
@@ -262,7 +262,7 @@ def _four_player_view_holding(*codes: str):
 
 def test_the_decks_lowest_trump_is_certainly_the_low():
     from game.engine.cards import SUIT_OF, parse_card
-    from learn.explain import _low
+    from learn.core.explain import _low
 
     # at four players the deck starts at the 9: nothing lower exists to be dealt
     view = _four_player_view_holding("9H", "AS", "KS", "QS", "JC", "10C")
@@ -274,7 +274,7 @@ def test_the_decks_lowest_trump_is_certainly_the_low():
 
 def test_a_low_with_one_unseen_trump_below_is_only_very_likely():
     from game.engine.cards import SUIT_OF, parse_card
-    from learn.explain import _low
+    from learn.core.explain import _low
 
     view = _four_player_view_holding("10H", "AS", "KS", "QS", "JC", "10C")  # the 9H is out
     ten = parse_card("10H")
@@ -311,7 +311,7 @@ def test_a_value_just_apart_at_the_shown_rounding_is_not_level(bank):
 
 
 def test_match_values_are_rounded_once_in_one_helper():
-    from learn.grades import level, points
+    from learn.core.grades import level, points
 
     # 2.635 is stored as 2.63499...: one rounding gives 2.63 everywhere, never 2.64
     assert points(2.635) == f"{2.635:.2f}" == "2.63"
@@ -321,7 +321,7 @@ def test_match_values_are_rounded_once_in_one_helper():
 
 
 def test_a_thin_analysis_grades_nothing_and_says_it_is_thin(bank):
-    from learn import grades
+    from learn.core import grades
 
     position = card_position(bank)
     worst = position.options[-1]
@@ -349,7 +349,7 @@ def _eight_player_view_holding(*codes: str):
 
 def test_a_trump_setting_lead_names_the_high_and_low_it_is_sure_of():
     from game.engine.cards import SUIT_OF, parse_card
-    from learn.explain import _choosing_trump
+    from learn.core.explain import _choosing_trump
 
     # at eight players the deck runs from the 3 up: the ace and the 3 are sure High and Low
     view = _eight_player_view_holding("AS", "3S", "KH", "QH", "JC", "10C")
@@ -362,7 +362,7 @@ def test_a_trump_setting_lead_names_the_high_and_low_it_is_sure_of():
 
 def test_a_lead_sure_only_of_high_says_so_alone():
     from game.engine.cards import SUIT_OF, parse_card
-    from learn.explain import _choosing_trump
+    from learn.core.explain import _choosing_trump
 
     view = _eight_player_view_holding("AS", "4S", "KH", "QH", "JC", "10C")
     text = _choosing_trump(None, view, None, SUIT_OF[parse_card("AS")])

@@ -11,8 +11,8 @@ from game.engine.cards import HAND_SIZE, mask_of, parse_card
 from game.engine.rules import is_card, parse_action_code
 from game.engine.state import MatchSetup, MatchState
 from learn import selectors
-from learn.generation import assess
-from learn.lines import play_out, sampled_round, shown_line
+from learn.core.analysis import assess
+from learn.core.lines import play_out, sampled_round, shown_line
 from tests.learn.fixtures.factories import starter_positions
 
 ANALYST = ExpertBot(budget_ms=1e9, max_deals=3)  # no clock: the same line every run

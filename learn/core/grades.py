@@ -6,7 +6,7 @@ best of the others), the unit every analysis prices its options in. At a table o
 units a point that changes hands is worth 2 (one fewer for you, one more for them).
 
 - an **inaccuracy** costs at least 0.3: the smallest margin the trainer's bank teaches
-  (``learn.generation.Keep.min_margin``), about a third of a point;
+  (``learn.core.analysis.Keep.min_margin``), about a third of a point;
 - a **mistake** costs at least 1: a whole point of the score sheet, say a point your side
   no longer takes, or half a point changing hands;
 - a **blunder** costs at least 2: a point given away outright to the other side (the jack
@@ -14,7 +14,7 @@ units a point that changes hands is worth 2 (one fewer for you, one more for the
 
 A cost is only graded when it is also beyond the sampling noise: more than ``Z`` standard
 errors of the margin between the two options (the bank's own test of a clear best
-option; ``learn.positions.Option.margin_error``), and when at least ``MIN_DEALS`` sampled
+option; ``learn.core.positions.Option.margin_error``), and when at least ``MIN_DEALS`` sampled
 deals stand behind it: the standard error is itself an estimate, off by about
 1/sqrt(2(n - 1)) of itself over n deals, 15% at 23 deals and under 10% from 60.
 

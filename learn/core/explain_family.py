@@ -1,6 +1,6 @@
 """Explanations of a full-deck position (classic, six-handed, seven-point), in that game's words.
 
-The same analysis as the house rules' explanations (``learn.explain``): each option's mean
+The same analysis as the house rules' explanations (``learn.core.explain``): each option's mean
 change in the match score over deals sampled from the seat's view, every option priced on
 the same deals. These tables' analysis plays every choice out (``game.bots.rollouts``,
 ``game.bots.full_deck``) and keeps no points, bid chances or line, so the words here say

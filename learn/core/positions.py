@@ -174,7 +174,7 @@ class Position:
     seat: int
     phase: str
     options: tuple[Option, ...]  # every legal action, best first
-    themes: tuple[str, ...]  # slugs of learn.themes.THEMES
+    themes: tuple[str, ...]  # slugs of learn.core.themes.THEMES
     deals: int  # sampled deals behind the analysis
     line: tuple[tuple[int, str], ...]  # best line in one sampled deal, from the decision on
     # that sampled deal's hands at the decision: the seat's own is real, the rest sampled

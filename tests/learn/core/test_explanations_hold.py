@@ -26,8 +26,8 @@ from game.engine.cards import (
 )
 from game.engine.rules import MAX_BID, is_bid, trick_winner
 from game.engine.view import SeatView
-from learn.explain import explain, is_equivalent
-from learn.positions import Option, Position
+from learn.core.explain import explain, is_equivalent
+from learn.core.positions import Option, Position
 from tests.learn.fixtures.factories import starter_positions, with_outcomes
 
 SENTENCE = re.compile(r"(?<=\.)\s+")
@@ -397,7 +397,7 @@ def _cards(mask: int) -> list[int]:
 
 
 def _name(card: int) -> str:
-    from learn.explain import _card_name
+    from learn.core.explain import _card_name
 
     return _card_name(card)
 

@@ -1,6 +1,6 @@
 """Themes of a decision at a full-deck table (classic, six-handed, seven-point).
 
-``learn.themes`` reads the house rules' cards (the opening lead sets trump, the house
+``learn.core.themes`` reads the house rules' cards (the opening lead sets trump, the house
 jokers, the house follow rule); here the table's own trumps do (``SeatView.trumps``:
 the jick and the jokers where it plays them). Only the seat's view and the priced
 options are read, so a theme never hints at a card the learner cannot see. Pure Python.

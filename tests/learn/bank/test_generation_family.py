@@ -8,8 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from learn.generation import Budget, Job, Keep, generate, job_stream, open_bank, run_job
-from learn.positions import Position
+from learn.bank.bank_file import open_bank
+from learn.bank.generation import Job, generate, job_stream, run_job
+from learn.core.analysis import Budget, Keep
+from learn.core.positions import Position
 from tests.learn.family import FAMILY
 
 # deals, not time, bound the analyses, so that a busy machine keeps the same verdicts

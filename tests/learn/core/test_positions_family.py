@@ -7,8 +7,8 @@ import pytest
 
 from game.engine.cards import cards_of
 from game.engine.rules import Phase, action_code, discard_action
-from learn.positions import Position, PositionError
-from learn.variant_themes import family_themes
+from learn.core.positions import Position, PositionError
+from learn.core.variant_themes import family_themes
 from tests.learn.family import FAMILY, match_at, position_at
 
 PHASES = {Phase.AUCTION: "auction", Phase.TRUMP: "trump", Phase.EXCHANGE: "discard"}

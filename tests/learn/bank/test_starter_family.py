@@ -11,11 +11,11 @@ from django.core.management import call_command
 
 from game.engine import notation
 from game.engine.cards import CARD_CODES, cards_of
-from learn import explain_family
-from learn.generation import Keep
-from learn.management.commands.load_positions import FAMILY_STARTER
+from learn.bank.bank_file import FAMILY_STARTER
+from learn.core import explain_family
+from learn.core.analysis import Keep
+from learn.core.positions import Position as Core
 from learn.models import Position
-from learn.positions import Position as Core
 from tests.learn.family import FAMILY
 
 PER_PRESET = 40

@@ -17,21 +17,23 @@ from hypothesis import strategies as st
 from game.bots.expert import ExpertBot
 from game.engine.cards import card_code, cards_of
 from game.engine.state import IllegalAction, MatchSetup, MatchState, RoundState
-from learn.explain import explain
-from learn.generation import assess, position_at
+from learn.core.analysis import assess, position_at
+from learn.core.explain import explain
 from tests.game.engine.test_properties import random_states, reshuffle_unseen
 
-LEARN = Path(__file__).resolve().parents[2] / "learn"
+LEARN = Path(__file__).resolve().parents[3] / "learn"
 PURE_MODULES = [
-    "positions.py",
-    "themes.py",
-    "explain.py",
-    "explain_family.py",
-    "variant_themes.py",
-    "generation.py",
-    "lines.py",
+    "core/positions.py",
+    "core/themes.py",
+    "core/explain.py",
+    "core/explain_family.py",
+    "core/variant_themes.py",
+    "core/analysis.py",
+    "core/lines.py",
+    "core/grades.py",
+    "bank/generation.py",
+    "bank/bank_file.py",
     "review.py",
-    "grades.py",
 ]
 # a fixed number of deals and no clock, so that the analysis is repeatable
 ANALYST = ExpertBot(budget_ms=1e9, max_deals=3)
@@ -113,7 +115,8 @@ def test_the_trainers_core_never_imports_django(name):
 
 
 @pytest.mark.parametrize(
-    "name", ["themes.py", "explain.py", "variant_themes.py", "explain_family.py"]
+    "name",
+    ["core/themes.py", "core/explain.py", "core/variant_themes.py", "core/explain_family.py"],
 )
 def test_themes_and_explanations_never_read_the_record(name):
     tree = ast.parse((LEARN / name).read_text())
@@ -122,7 +125,7 @@ def test_themes_and_explanations_never_read_the_record(name):
 
 
 def test_the_analysis_is_given_the_view_and_nothing_else():
-    tree = ast.parse((LEARN / "generation.py").read_text())
+    tree = ast.parse((LEARN / "core" / "analysis.py").read_text())
     assess_def = next(
         node
         for node in ast.walk(tree)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 THEMES: dict[str, str] = {
     "bidding": "Bidding",
     "choosing-trump": "Choosing trump",
-    "discarding": "Discarding",  # the full-deck tables' exchange (learn.variant_themes)
+    "discarding": "Discarding",  # the full-deck tables' exchange (learn.core.variant_themes)
     "drawing-trump": "Drawing trump",
     "protecting-jack": "Protecting the jack",
     "tens-for-game": "Tens for game",

@@ -7,8 +7,8 @@ import pytest
 from game.engine.cards import SUIT_OF, parse_card
 from game.engine.rules import action_code, trick_winner
 from game.engine.state import MatchSetup
-from learn.positions import Option, phase_of
-from learn.themes import THEMES, higher_in_trick, higher_trumps_out, themes_for
+from learn.core.positions import Option, phase_of
+from learn.core.themes import THEMES, higher_in_trick, higher_trumps_out, themes_for
 from tests.game.engine.test_properties import random_states
 from tests.learn.fixtures.factories import options, starter_positions, three_player_round
 

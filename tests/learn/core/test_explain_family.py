@@ -5,10 +5,10 @@ import pytest
 from game.engine import notation
 from game.engine.cards import card_code
 from game.engine.rules import Phase, named_suit, parse_action_code, trumps_of
-from learn import explain_family
-from learn.positions import PositionError
+from learn.core import explain_family
+from learn.core.positions import PositionError
+from tests.learn.core.test_positions_family import discards, legal
 from tests.learn.family import match_at, position_at
-from tests.learn.test_positions_family import discards, legal
 
 
 def test_the_best_discard_is_told_with_what_stays():
