@@ -189,9 +189,10 @@ class Review(models.Model):
 class RoundReview(models.Model):
     """The expert's review of one seat's decisions in one finished round of a live table.
 
-    Worked in the background (``learn.tasks``): a worker holds the review by a lease that
-    it renews after each decision, and stores each decision's analysis as it goes, so that
-    a worker killed mid-review leaves the rest to the next one, and none is done twice.
+    Worked in the background (``learn.round_review.tasks``): a worker holds the review by a
+    lease that it renews after each decision, and stores each decision's analysis as it
+    goes, so that a worker killed mid-review leaves the rest to the next one, and none is
+    done twice.
     """
 
     class Status(models.TextChoices):
@@ -206,7 +207,8 @@ class RoundReview(models.Model):
     requested_by = models.CharField(max_length=80, blank=True, default="")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveSmallIntegerField(null=True, blank=True)  # decisions to analyse
-    decisions = models.JSONField(default=list)  # learn.review.Decision.to_json(), in order
+    # learn.round_review.decisions.Decision.to_json() of each decision, in order
+    decisions = models.JSONField(default=list)
     worker = models.CharField(max_length=32, blank=True, default="")
     lease_until = models.DateTimeField(null=True, blank=True)
     enqueued_at = models.DateTimeField()
@@ -229,8 +231,8 @@ class RoundReview(models.Model):
 
 
 class WorkerBeat(models.Model):
-    """A review worker's heartbeat (``learn.worker_beats``): the review page says when no
-    worker has been heard from lately."""
+    """A review worker's heartbeat (``learn.round_review.worker``): the review page says
+    when no worker has been heard from lately."""
 
     name = models.CharField(max_length=64, unique=True)  # host and process id
     seen_at = models.DateTimeField()

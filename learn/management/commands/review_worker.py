@@ -2,7 +2,7 @@
 
 django-tasks-db's ``db_worker``, never reloading itself on code changes (its reloader
 runs the worker in a child that a ``kill -9`` takes its parent down with, and orphans when
-the parent is killed), with a heartbeat the review page reads (``learn.worker_beats``).
+the parent is killed), with a heartbeat the review page reads (``learn.round_review.worker``).
 Stale reviews are queued again as it starts, so a worker that replaces a dead one takes
 over its reviews at once. Run it under a supervisor that restarts it: ``make run`` uses
 ``smearsite.supervise``, production systemd or the like (docs/deployment.md).
@@ -11,7 +11,7 @@ over its reviews at once. Run it under a supervisor that restarts it: ``make run
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from learn import tasks, worker_beats
+from learn.round_review import tasks, worker
 
 
 class Command(BaseCommand):
@@ -21,9 +21,9 @@ class Command(BaseCommand):
         parser.add_argument("--interval", type=float, default=1.0)
 
     def handle(self, *args, interval: float, **options):
-        name = worker_beats.worker_name()
-        worker_beats.beat(name=name)
-        stop = worker_beats.beat_in_background(name=name)
+        name = worker.worker_name()
+        worker.beat(name=name)
+        stop = worker.beat_in_background(name=name)
         resumed = tasks.reviews_resume()
         if resumed:
             self.stdout.write(f"{resumed} stale review(s) queued again")

@@ -33,7 +33,7 @@ PURE_MODULES = [
     "core/grades.py",
     "bank/generation.py",
     "bank/bank_file.py",
-    "review.py",
+    "round_review/decisions.py",
 ]
 # a fixed number of deals and no clock, so that the analysis is repeatable
 ANALYST = ExpertBot(budget_ms=1e9, max_deals=3)

@@ -7,9 +7,9 @@ import pytest
 
 from game.bots.expert import ExpertBot
 from game.engine.state import MatchState, RoundState
-from learn import review
 from learn.core import grades
 from learn.core.explain import explain
+from learn.round_review import decisions, presenters
 from tests.learn.core.test_honesty import CASES, twins
 from tests.learn.reviewing import BLUNDER_SEAT, monster_round
 
@@ -29,7 +29,7 @@ def test_grades_follow_the_thresholds_and_ignore_noise():
 
 def test_only_the_seats_real_choices_are_decisions():
     match = monster_round("pass")
-    found = review.moments(match, 0, BLUNDER_SEAT)
+    found = decisions.moments(match, 0, BLUNDER_SEAT)
     state = match.rounds[0]
     mine = [i for i, (seat, _) in enumerate(state.seated_history()) if seat == BLUNDER_SEAT]
     replay, choices = RoundState(state.setup, state.deal, state.scores), []
@@ -53,11 +53,13 @@ def test_a_round_still_being_played_is_never_reviewed():
     for action in state.history[:6]:
         unfinished = unfinished.apply(action)
     with pytest.raises(ValueError, match="only once it is over"):
-        review.moments(MatchState(match.setup, 0, (unfinished,)), 0, BLUNDER_SEAT)
+        decisions.moments(MatchState(match.setup, 0, (unfinished,)), 0, BLUNDER_SEAT)
 
 
 def test_passing_with_a_monster_hand_is_a_blunder_and_the_right_bid_is_not_marked():
-    passed = review.review_moment(review.moments(monster_round("pass"), 0, 1)[0], ANALYST, "t")
+    passed = decisions.review_moment(
+        decisions.moments(monster_round("pass"), 0, 1)[0], ANALYST, "t"
+    )
     assert passed.chosen == "pass"
     assert passed.grade == grades.BLUNDER
     assert passed.cost >= 2.0
@@ -67,13 +69,15 @@ def test_passing_with_a_monster_hand_is_a_blunder_and_the_right_bid_is_not_marke
     assert "a serious mistake" in paragraphs[1]
 
     best = passed.position.best.code
-    bid = review.review_moment(review.moments(monster_round(best), 0, 1)[0], ANALYST, "t")
+    bid = decisions.review_moment(decisions.moments(monster_round(best), 0, 1)[0], ANALYST, "t")
     assert (bid.chosen, bid.cost, bid.grade) == (best, 0.0, None)
 
 
 def test_a_decision_round_trips_through_its_json():
-    decision = review.review_moment(review.moments(monster_round("pass"), 0, 1)[0], ANALYST, "t")
-    assert review.Decision.from_json(decision.to_json()) == decision
+    decision = decisions.review_moment(
+        decisions.moments(monster_round("pass"), 0, 1)[0], ANALYST, "t"
+    )
+    assert decisions.Decision.from_json(decision.to_json()) == decision
 
 
 @pytest.mark.parametrize(("setup", "seed", "cut"), CASES)
@@ -85,8 +89,10 @@ def test_the_review_of_a_decision_sees_only_the_seats_view(setup, seed, cut):
     seat = state.current_player()
     action = state.legal_actions()[-1]
     reviewed = [
-        review.review_moment(
-            review.Moment(len(s.history), MatchState(setup, s.dealer, (s,)), action), ANALYST, "x"
+        decisions.review_moment(
+            decisions.Moment(len(s.history), MatchState(setup, s.dealer, (s,)), action),
+            ANALYST,
+            "x",
         )
         for s in (state, twin)
     ]
@@ -102,7 +108,7 @@ def test_the_reviews_analysis_is_given_the_seats_view_and_nothing_else():
     import ast
     from pathlib import Path
 
-    tree = ast.parse(Path(review.__file__).read_text())
+    tree = ast.parse(Path(decisions.__file__).read_text())
     calls = [
         node
         for node in ast.walk(tree)
@@ -129,7 +135,6 @@ def test_the_reviews_analysis_is_given_the_seats_view_and_nothing_else():
 
 
 def test_the_decisions_header_and_its_table_row_show_one_rounding_of_the_cost():
-    from learn import reviews
     from tests.learn.fixtures.factories import sample_positions
 
     position = next(p for p in sample_positions() if p.phase != "auction" and len(p.options) > 2)
@@ -137,7 +142,7 @@ def test_the_decisions_header_and_its_table_row_show_one_rounding_of_the_cost():
     # a cost of 2.6349: rounded twice (to 2.635, then 2.64) it disagreed with its row's 2.63
     options = (replace(best, value=3.0), replace(chosen, value=3.0 - 2.6349), *position.options[2:])
     position = replace(position, options=options)
-    cost, grade = review.grade(position, chosen.code)
-    shown = reviews._shown(review.Decision(7, chosen.code, position, cost, grade))
+    cost, grade = decisions.grade(position, chosen.code)
+    shown = presenters._shown(decisions.Decision(7, chosen.code, position, cost, grade))
     row = next(o for o in shown.options if o.is_chosen)
     assert shown.cost_text == row.cost_text == "2.63"

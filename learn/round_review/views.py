@@ -14,7 +14,8 @@ from django.views.decorators.http import require_POST, require_safe
 from game import selectors as game_selectors
 from game.identity import request_owner
 from game.models import Table
-from learn import reviews, services, worker_beats
+from learn import services as trainer
+from learn.round_review import presenters, selectors, services, worker
 from smearsite.kernel import normal_code
 
 PAGE = "learn/review.html"
@@ -22,23 +23,23 @@ PAGE = "learn/review.html"
 
 def _seat_and_table(request: HttpRequest, code: str, number: int) -> tuple[Table, int | None]:
     table = get_object_or_404(Table, code=normal_code(code))
-    if not 1 <= number <= reviews.finished_rounds(table):
+    if not 1 <= number <= selectors.finished_rounds(table):
         raise Http404("no such finished round")
     return table, game_selectors.seat_number_for(table, request_owner(request))
 
 
 def _context(table: Table, number: int, seat: int) -> dict:
-    # every preset's round is reviewed (learn.review prices full-deck choices too)
-    found = reviews.review_for(table=table, seat=seat, number=number - 1)
+    # every preset's round is reviewed (decisions.review_moment prices full-deck choices too)
+    found = selectors.review_for(table=table, seat=seat, number=number - 1)
     if found is not None:
-        reviews.review_keep_going(review=found)
-    page = None if found is None else reviews.review_page(review=found)
+        services.review_keep_going(review=found)
+    page = None if found is None else presenters.review_page(review=found)
     return {
         "code": table.code,
         "number": number,
         "page": page,
         # asked only while a review waits: the page polls, and says so when nobody works
-        "worker_running": page is None or page.finished or worker_beats.worker_running(),
+        "worker_running": page is None or page.finished or worker.worker_running(),
     }
 
 
@@ -59,10 +60,10 @@ def round_review_start(request: HttpRequest, code: str, number: int) -> HttpResp
         return render(request, "game/no_seat.html", status=403)
     error = None
     try:
-        reviews.review_request(
+        services.review_request(
             table=table, seat=seat, number=number - 1, owner=request_owner(request)
         )
-    except reviews.TooManyReviews as refused:
+    except services.TooManyReviews as refused:
         error = str(refused)
     if request.htmx:
         context = {**_context(table, number, seat), "error": error}
@@ -77,13 +78,13 @@ def round_review_practise(request: HttpRequest, code: str, number: int, index: i
     table, seat = _seat_and_table(request, code, number)
     if seat is None:
         return render(request, "game/no_seat.html", status=403)
-    found = reviews.review_for(table=table, seat=seat, number=number - 1)
+    found = selectors.review_for(table=table, seat=seat, number=number - 1)
     if found is None:
         raise Http404("this round has not been reviewed")
-    learner = services.learner_get_or_create(owner=request_owner(request, start_session=True))
+    learner = trainer.learner_get_or_create(owner=request_owner(request, start_session=True))
     try:
-        position = reviews.review_practise(learner=learner, review=found, index=index)
-    except reviews.NoSuchDecision as error:
+        position = services.review_practise(learner=learner, review=found, index=index)
+    except services.NoSuchDecision as error:
         raise Http404(str(error)) from None
     messages.success(request, "In your practice queue: it comes back until you solve it.")
     return redirect("learn:position", key=position.key)

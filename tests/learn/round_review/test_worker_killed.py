@@ -21,22 +21,22 @@ SETUP = """
 from random import Random
 from game.engine.state import MatchSetup, MatchState
 from tests.game.stored import greedy_round, stored_table
-from learn import reviews
+from learn.round_review import services
 match = greedy_round(MatchState(MatchSetup.partnerships(6, 2), 0), Random(11))
 table = stored_table(match, [{"session_key": "me"}] + [{"bot_level": "greedy"}] * 5)
-reviews.review_request(table=table, seat=0, number=0)
+services.review_request(table=table, seat=0, number=0)
 """
 
 LEASE_RUNS_OUT = """
 from datetime import timedelta
 from django.db.models import F
-from learn import reviews, tasks
+from learn.round_review import services, tasks
 from learn.models import RoundReview
 passed = tasks.LEASE + timedelta(seconds=1)
 RoundReview.objects.update(
     enqueued_at=F("enqueued_at") - passed, lease_until=F("lease_until") - passed
 )
-reviews.review_keep_going(review=RoundReview.objects.get())
+services.review_keep_going(review=RoundReview.objects.get())
 """
 
 

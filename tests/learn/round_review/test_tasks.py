@@ -10,9 +10,8 @@ from django.db.models import F
 from django_tasks_db.models import DBTaskResult
 
 from game.engine.state import MatchState, RoundState
-from learn import review as core_review
-from learn import reviews, tasks, worker_beats
 from learn.models import RoundReview
+from learn.round_review import decisions, services, tasks, worker
 from tests.game.stored import stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, monster_round
 
@@ -36,7 +35,7 @@ def _counting(calls: list, die_after: int | None = None):
         if die_after is not None and len(calls) == die_after:
             raise Killed
         calls.append(moment.index)
-        return core_review.review_moment(moment, seed=seed)
+        return decisions.review_moment(moment, seed=seed)
 
     return analyse
 
@@ -55,8 +54,8 @@ def _worker() -> None:
 
 def test_asking_twice_queues_one_task_and_the_worker_finishes_the_review():
     table = _table()
-    first = reviews.review_request(table=table, seat=BLUNDER_SEAT, number=0)
-    again = reviews.review_request(table=table, seat=BLUNDER_SEAT, number=0)
+    first = services.review_request(table=table, seat=BLUNDER_SEAT, number=0)
+    again = services.review_request(table=table, seat=BLUNDER_SEAT, number=0)
     assert first.pk == again.pk
     assert RoundReview.objects.count() == 1
     assert DBTaskResult.objects.count() == 1
@@ -64,7 +63,7 @@ def test_asking_twice_queues_one_task_and_the_worker_finishes_the_review():
     _worker()
     done = RoundReview.objects.get()
     assert done.status == RoundReview.Status.DONE
-    expected = core_review.moments(monster_round("pass"), 0, BLUNDER_SEAT)
+    expected = decisions.moments(monster_round("pass"), 0, BLUNDER_SEAT)
     assert done.total == len(expected) == len(done.decisions)
     assert [d["index"] for d in done.decisions] == [m.index for m in expected]
     assert done.decisions[0]["grade"] == "blunder"
@@ -73,7 +72,7 @@ def test_asking_twice_queues_one_task_and_the_worker_finishes_the_review():
 
 def test_a_second_task_for_a_done_review_does_no_work():
     table = _table()
-    found = reviews.review_request(table=table, seat=BLUNDER_SEAT, number=0)
+    found = services.review_request(table=table, seat=BLUNDER_SEAT, number=0)
     tasks.review_round.enqueue(found.pk)  # a duplicate, as a retry might queue
     calls = []
     assert tasks.review_work(review_id=found.pk, analyse=_counting(calls))
@@ -84,18 +83,18 @@ def test_a_second_task_for_a_done_review_does_no_work():
 
 
 def test_a_live_lease_keeps_a_second_worker_off_the_review():
-    found = reviews.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    found = services.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
     calls = []
     with pytest.raises(Killed):
         tasks.review_work(review_id=found.pk, analyse=_counting(calls, die_after=2))
     # the worker is gone, but its lease has not run out yet: nobody else starts
     assert not tasks.review_work(review_id=found.pk, analyse=_counting(calls))
-    assert calls == [m.index for m in core_review.moments(monster_round("pass"), 0, 1)][:2]
+    assert calls == [m.index for m in decisions.moments(monster_round("pass"), 0, 1)][:2]
     assert not tasks.stale_reviews().exists()
 
 
 def test_a_worker_killed_mid_review_leaves_the_rest_to_the_next_one():
-    found = reviews.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    found = services.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
     DBTaskResult.objects.all().delete()  # the killed worker's task: it stays "running"
     first = []
     with pytest.raises(Killed):
@@ -107,8 +106,8 @@ def test_a_worker_killed_mid_review_leaves_the_rest_to_the_next_one():
     # the lease runs out: looking at the review queues it again, once
     _lease_runs_out()
     assert list(tasks.stale_reviews()) == [stored]
-    reviews.review_request(table=stored.table, seat=BLUNDER_SEAT, number=0)
-    reviews.review_keep_going(review=stored)
+    services.review_request(table=stored.table, seat=BLUNDER_SEAT, number=0)
+    services.review_keep_going(review=stored)
     assert DBTaskResult.objects.count() == 1
 
     second = []
@@ -121,13 +120,13 @@ def test_a_worker_killed_mid_review_leaves_the_rest_to_the_next_one():
 
 
 def test_the_next_worker_resumes_a_dead_workers_review_on_its_own():
-    found = reviews.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    found = services.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
     DBTaskResult.objects.all().delete()
     with pytest.raises(Killed):
         tasks.review_work(review_id=found.pk, analyse=_counting([], die_after=1))
     _lease_runs_out()
     # any other review's task resumes stale ones before its own work
-    other = reviews.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    other = services.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
     _worker()
     assert set(RoundReview.objects.values_list("status", flat=True)) == {"done"}
     assert RoundReview.objects.get(pk=found.pk).total == len(
@@ -144,28 +143,28 @@ def test_a_round_in_play_cannot_be_reviewed():
     for action in state.history[:5]:
         cut = cut.apply(action)
     table = stored_table(MatchState(match.setup, 0, (cut,)), seats)
-    with pytest.raises(reviews.NoSuchRound):
-        reviews.review_request(table=table, seat=BLUNDER_SEAT, number=0)
+    with pytest.raises(services.NoSuchRound):
+        services.review_request(table=table, seat=BLUNDER_SEAT, number=0)
     assert not RoundReview.objects.exists()
 
 
 def test_a_worker_keeps_its_lease_while_one_decision_takes_longer_than_it(monkeypatch):
     monkeypatch.setattr(tasks, "LEASE", timedelta(seconds=1))
     monkeypatch.setattr(tasks, "LEASE_RENEW_EVERY_S", 0.1)
-    found = reviews.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    found = services.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
     held_while_working = []
 
     def slow(moment, seed):
         time.sleep(1.5)  # past the lease's length: only its renewal keeps the review
         held_while_working.append(not tasks.stale_reviews().filter(pk=found.pk).exists())
-        return core_review.review_moment(moment, seed=seed)
+        return decisions.review_moment(moment, seed=seed)
 
     assert tasks.review_work(review_id=found.pk, analyse=slow)
     assert held_while_working and all(held_while_working)
 
 
 def test_a_dead_workers_review_is_free_for_another_within_the_lease():
-    found = reviews.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    found = services.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
     with pytest.raises(Killed):
         tasks.review_work(review_id=found.pk, analyse=_counting([], die_after=1))
 
@@ -183,4 +182,4 @@ def test_the_review_worker_never_reloads_and_beats(monkeypatch):
     call_command("review_worker", interval=1)
 
     assert ran["reload"] is False
-    assert worker_beats.worker_running()
+    assert worker.worker_running()

@@ -12,7 +12,7 @@ from game.engine.cards import cards_of
 from game.engine.rules import Phase, discard_action, is_discard, parse_action_code
 from game.engine.state import MatchSetup, MatchState
 from game.engine.variants import PRESETS
-from learn import review, reviews
+from learn.round_review import decisions, presenters
 from tests.learn.family import FAMILY
 
 QUICK = ExpertBot(budget_ms=5000, max_deals=6)  # deals, not time, bound it
@@ -41,21 +41,21 @@ def played_round(preset: str, bidder_discards_high: bool = True) -> tuple[MatchS
 @pytest.mark.parametrize("preset", FAMILY)
 def test_every_decision_of_a_full_deck_round_is_reviewed(preset):
     match, seat = played_round(preset)
-    moments = review.moments(match, 0, seat)
+    moments = decisions.moments(match, 0, seat)
     phases = {moment.view.phase for moment in moments}
     assert {Phase.AUCTION, Phase.TRUMP, Phase.PLAY} <= phases
     for moment in moments:
-        decision = review.review_moment(moment, QUICK, seed="t")
+        decision = decisions.review_moment(moment, QUICK, seed="t")
         assert decision.position.preset == preset
         assert decision.chosen in decision.position.legal_codes()
-        shown = reviews._shown(decision)
+        shown = presenters._shown(decision)
         assert shown.explanation and shown.chosen
 
 
 def test_a_discard_the_expert_would_not_consider_is_priced_with_its_own():
     match, seat = played_round("classic")
-    moment = next(m for m in review.moments(match, 0, seat) if is_discard(m.action))
-    decision = review.review_moment(moment, QUICK, seed="t")
+    moment = next(m for m in decisions.moments(match, 0, seat) if is_discard(m.action))
+    decision = decisions.review_moment(moment, QUICK, seed="t")
     assert decision.chosen in {o.code for o in decision.position.options}
     assert is_discard(parse_action_code(decision.position.best.code))
 
@@ -66,7 +66,7 @@ def test_a_forced_discard_is_no_decision():
     state = match.rounds[0]
     dealer = state.dealer
     for seat in range(4):
-        for moment in review.moments(match, 0, seat):
+        for moment in decisions.moments(match, 0, seat):
             if moment.view.phase is Phase.EXCHANGE and seat != dealer:
                 rule = moment.view.discard_rule
                 assert rule.optional.bit_count() > rule.count - rule.must.bit_count()
@@ -74,6 +74,6 @@ def test_a_forced_discard_is_no_decision():
         seat
         for seat in range(4)
         if seat != dealer
-        and not any(m.view.phase is Phase.EXCHANGE for m in review.moments(match, 0, seat))
+        and not any(m.view.phase is Phase.EXCHANGE for m in decisions.moments(match, 0, seat))
     ]
     assert forced, "some seat's discard was forced and left out"

@@ -7,8 +7,10 @@ from django.core.management import call_command
 from game.engine.cards import card_code, cards_of
 from game.engine.state import MatchState, RoundState
 from game.identity import SeatOwner
-from learn import reviews, selectors, services, worker_beats
+from learn import selectors, services
 from learn.models import Attempt, Position, Review, RoundReview
+from learn.round_review import services as review_services
+from learn.round_review import worker
 from tests.game.stored import stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, MONSTER, monster_deal, monster_round
 from tests.learn.test_views import TRUTH, received
@@ -126,21 +128,21 @@ def test_one_person_may_have_only_a_few_reviews_waiting(client, make_user):
     seats[BLUNDER_SEAT] = {"user": user}
     tables = [
         stored_table(monster_round("pass", seed=seed), seats, status="finished")
-        for seed in range(reviews.WAITING_PER_PERSON + 1)
+        for seed in range(review_services.WAITING_PER_PERSON + 1)
     ]
     client.force_login(user)
     for table in tables[:-1]:
         client.post(f"/learn/review/{table.code}/1/start")
-    assert RoundReview.objects.count() == reviews.WAITING_PER_PERSON
+    assert RoundReview.objects.count() == review_services.WAITING_PER_PERSON
     last = f"/learn/review/{tables[-1].code}/1/"
     page = client.post(last + "start", headers={"HX-Request": "true"}).content.decode()
     assert "reviews waiting already" in page and "Review my decisions" in page
-    assert RoundReview.objects.count() == reviews.WAITING_PER_PERSON
+    assert RoundReview.objects.count() == review_services.WAITING_PER_PERSON
     # asking again for one already queued is no new review, and is never refused
     client.post(f"/learn/review/{tables[0].code}/1/start")
     call_command("db_worker", batch=True, startup_delay=False, interval=0, verbosity=0)
     assert client.post(last + "start").status_code == 302
-    assert RoundReview.objects.count() == reviews.WAITING_PER_PERSON + 1
+    assert RoundReview.objects.count() == review_services.WAITING_PER_PERSON + 1
 
 
 def test_a_waiting_review_says_when_no_worker_is_running(client, table):
@@ -150,7 +152,7 @@ def test_a_waiting_review_says_when_no_worker_is_running(client, table):
 
     assert "No review worker is running" in client.get(url).content.decode()
 
-    worker_beats.beat(name="host:123")
+    worker.beat(name="host:123")
     assert "No review worker is running" not in client.get(url).content.decode()
 
 

@@ -5,9 +5,9 @@ A review may be worked by any number of tasks, at once or one after another, and
 once: a task first takes the review's lease (one UPDATE that succeeds for one task only,
 and only when nobody holds a live lease), then analyses the decisions not stored yet, one
 at a time, storing each with the lease renewed. A worker killed mid-review stops renewing:
-once its lease runs out, the next task for the review (``learn.reviews`` enqueues one when
-someone looks at a stale review, and every review task resumes stale ones) carries on
-from the last decision stored.
+once its lease runs out, the next task for the review (``services.review_keep_going``
+enqueues one when someone looks at a stale review, and every review task resumes stale
+ones) carries on from the last decision stored.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from django.utils import timezone
 from django_tasks import task
 
 from game import store
-from learn import review as core_review
 from learn.models import RoundReview
+from learn.round_review import decisions
 
 # A worker holding a review renews its lease every LEASE_RENEW_EVERY_S while it works
 # (a thread beside the analysis), so a live worker keeps it however long one decision
@@ -68,11 +68,11 @@ def reviews_resume() -> int:
     return len(found)
 
 
-Analyse = Callable[[core_review.Moment, str], core_review.Decision]
+Analyse = Callable[[decisions.Moment, str], decisions.Decision]
 
 
-def _analyse(moment: core_review.Moment, seed: str) -> core_review.Decision:
-    return core_review.review_moment(moment, seed=seed)
+def _analyse(moment: decisions.Moment, seed: str) -> decisions.Decision:
+    return decisions.review_moment(moment, seed=seed)
 
 
 def review_work(*, review_id: int, analyse: Analyse = _analyse) -> bool:
@@ -82,7 +82,7 @@ def review_work(*, review_id: int, analyse: Analyse = _analyse) -> bool:
         return False
     review = RoundReview.objects.select_related("table").get(pk=review_id)
     match = store.finished_match_for_table(review.table)
-    found = core_review.moments(match, review.round, review.seat)
+    found = decisions.moments(match, review.round, review.seat)
     RoundReview.objects.filter(pk=review_id, worker=token).update(total=len(found))
     seed = f"{review.table.code}/{review.round}/{review.seat}"
     with _lease_kept(review_id, token):
@@ -139,7 +139,7 @@ def _claim(review_id: int, token: str) -> bool:
     return claimed == 1
 
 
-def _store(review_id: int, token: str, decision: core_review.Decision) -> bool:
+def _store(review_id: int, token: str, decision: decisions.Decision) -> bool:
     """Append one decision while the lease is still ours, and renew it."""
     with transaction.atomic():
         review = RoundReview.objects.select_for_update().filter(pk=review_id, worker=token).first()

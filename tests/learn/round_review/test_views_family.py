@@ -5,10 +5,10 @@ this" hands the trainer a position of that game."""
 import pytest
 from django.core.management import call_command
 
-from learn import review as core_review
 from learn.models import Position, Review
+from learn.round_review import decisions
 from tests.game.stored import stored_table
-from tests.learn.test_review_family import played_round
+from tests.learn.round_review.test_decisions_family import played_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def classic_table(make_user, monkeypatch):
     # a small budget, bounded by deals: the page is under test, not the analysis
-    quick = core_review.Budget(analysis_ms=5000, max_deals=6)
-    monkeypatch.setattr(core_review, "REVIEW_BUDGET", quick)
+    quick = decisions.Budget(analysis_ms=5000, max_deals=6)
+    monkeypatch.setattr(decisions, "REVIEW_BUDGET", quick)
     match, seat = played_round("classic")
     user = make_user("cleo")
     seats = [{"bot_level": "greedy"} for _ in range(4)]
