@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from learn.core import explain, explain_family, grades
 from learn.core import positions as core_positions
 from learn.models import RoundReview
+from learn.presenters import PositionPage, core_position_page, option_label
 from learn.round_review import decisions
-from learn.selectors import PositionPage, core_position_page, option_label
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from game.identity import GUEST_TOKEN
 from learn import views
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, Position, Review
-from learn.selectors import DealShown
+from learn.presenters import DealShown
 from tests.learn.conftest import right_code, wrong_code
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from game.engine import notation
 from game.engine.cards import HAND_SIZE, mask_of, parse_card
 from game.engine.rules import is_card, parse_action_code
 from game.engine.state import MatchSetup, MatchState
-from learn import selectors
+from learn import presenters
 from learn.core.analysis import assess
 from learn.core.lines import play_out, sampled_round, shown_line
 from tests.learn.fixtures.factories import starter_positions
@@ -38,7 +38,7 @@ def replays(view, hands, line) -> bool:
 def test_every_auction_position_shows_the_auction_finished_and_six_tricks(auctions):
     for position in auctions:
         view = position.view()
-        deal = selectors.deal_shown(position)
+        deal = presenters.deal_shown(position)
         assert [tuple(cards) for _, cards in deal.hands] == [tuple(h) for h in position.line_hands]
         assert deal.auction[0] == ("You", notation.said(parse_action_code(position.best.code)))
         assert len(view.auction) + len(deal.auction) == view.players  # one lap, all called
