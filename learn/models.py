@@ -3,7 +3,12 @@
 A position's analysis is data computed once by ``learn.core.positions`` and stored as its
 JSON; the database adds only what changes as people practise: ratings, attempts and
 the missed positions due to come back. ``data`` holds the true deal of every seat, so
-pages never render it: they render ``Position.core().view()``, the seat's view alone.
+pages never render it: they render ``position.core.view()``, the seat's view alone.
+
+Two kinds of row are named for what they hold: a ``PracticePosition`` is a position the
+trainer serves (its analysis is a ``learn.core.positions.AnalysedPosition``), a
+``MissedPosition`` one a learner missed and is due to see again; the review of a
+player's own round is a ``RoundReview``.
 """
 
 from __future__ import annotations
@@ -26,11 +31,12 @@ def new_attempt_token() -> str:
     return secrets.token_urlsafe(ATTEMPT_TOKEN_BYTES)
 
 
-class Position(models.Model):
-    """One position of the bank, keyed by its stable key; its analysis never changes."""
+class PracticePosition(models.Model):
+    """A position the trainer serves: one of the bank's, or a learner's own from the review
+    of their round. Keyed by its stable key; its analysis never changes."""
 
     key = models.CharField(max_length=32, unique=True)
-    data = models.JSONField()  # Position.to_json(): the record prefix, seat and analysis
+    data = models.JSONField()  # AnalysedPosition.to_json(): the record prefix, seat and analysis
     phase = models.CharField(max_length=10, choices=[(p, p) for p in PHASES])
     players = models.PositiveSmallIntegerField()
     # the game of the position's table (game.engine.variants.PRESETS), from its record
@@ -68,9 +74,9 @@ class Position(models.Model):
         return f"{self.phase} position {self.key}"
 
     @cached_property
-    def core(self) -> core_positions.Position:
+    def core(self) -> core_positions.AnalysedPosition:
         """The position as ``learn.core.positions`` reads it: its view, options and themes."""
-        return core_positions.Position.from_json(self.data)
+        return core_positions.AnalysedPosition.from_json(self.data)
 
     @property
     def themes(self) -> list[str]:
@@ -131,7 +137,9 @@ class Attempt(models.Model):
 
     token = models.CharField(max_length=32, unique=True, default=new_attempt_token)
     learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="attempts")
-    position = models.ForeignKey(Position, on_delete=models.CASCADE, related_name="attempt_set")
+    position = models.ForeignKey(
+        PracticePosition, on_delete=models.CASCADE, related_name="attempt_set"
+    )
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PRACTICE)
     lesson = models.CharField(max_length=40, blank=True, default="")
     # decided when served: a forged form field cannot turn an unrated attempt into a rated one
@@ -166,11 +174,11 @@ class Attempt(models.Model):
         return self.rating_after - self.rating_before
 
 
-class Review(models.Model):
+class MissedPosition(models.Model):
     """A position the learner missed: it comes back once due, until they solve it."""
 
-    learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="reviews")
-    position = models.ForeignKey(Position, on_delete=models.CASCADE, related_name="reviews")
+    learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="missed")
+    position = models.ForeignKey(PracticePosition, on_delete=models.CASCADE, related_name="missed")
     misses = models.PositiveIntegerField(default=1)
     due_at = models.DateTimeField()
     missed_at = models.DateTimeField()

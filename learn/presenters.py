@@ -18,7 +18,7 @@ from game.engine.view import SeatView
 from learn.core import explain, explain_family, grades, lines
 from learn.core import positions as core_positions
 from learn.core import themes as core_themes
-from learn.models import Attempt, Learner, Position
+from learn.models import Attempt, Learner, PracticePosition
 
 # a deviation above this marks a rating as provisional
 PROVISIONAL_DEVIATION = 110.0
@@ -119,12 +119,12 @@ def describe_card(code: str) -> str:
     return "a joker" if name == "joker" else name
 
 
-def position_page(*, position: Position) -> PositionPage:
+def position_page(*, position: PracticePosition) -> PositionPage:
     """A position drawn from the seat's view: nothing else is passed to the template."""
     return core_position_page(position.core)
 
 
-def core_position_page(core: core_positions.Position) -> PositionPage:
+def core_position_page(core: core_positions.AnalysedPosition) -> PositionPage:
     """The page of a position not (or not yet) in the bank: a reviewed decision's."""
     view = core.view()
     names = seat_names(view)
@@ -147,7 +147,7 @@ def core_position_page(core: core_positions.Position) -> PositionPage:
 
 
 def discards_offered(
-    core: core_positions.Position,
+    core: core_positions.AnalysedPosition,
 ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     """Each discard a discard position offers, with its cards, in the order of the cards
     thrown; nothing at any other decision."""
@@ -280,7 +280,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
     )
 
 
-def deal_shown(core: core_positions.Position) -> DealShown | None:
+def deal_shown(core: core_positions.AnalysedPosition) -> DealShown | None:
     """One sampled deal consistent with the seat's view, and the best line played in it."""
     if not core.line_hands:
         return None
@@ -361,12 +361,12 @@ class AttemptShown:
 
 
 @dataclass(frozen=True)
-class ReviewShown:
+class MissedShown:
     misses: int
     position: PositionShown
 
 
-def position_shown(position: Position) -> PositionShown:
+def position_shown(position: PracticePosition) -> PositionShown:
     return PositionShown(key=position.key, phase=position.phase, players=position.players)
 
 
@@ -394,7 +394,7 @@ class Progress:
     history: tuple[float, ...]  # the rating after each rated answer, oldest first
     chart_points: str  # an SVG polyline of the history
     themes: tuple[ThemeStats, ...]
-    due: tuple[ReviewShown, ...]
+    due: tuple[MissedShown, ...]
     waiting: int  # missed positions not yet due
     recent: tuple[AttemptShown, ...]
 

@@ -18,11 +18,11 @@ from game.identity import SeatOwner
 from learn.core import explain
 from learn.core import positions as core_positions
 from learn.core import themes as core_themes
-from learn.models import Attempt, Learner, Position, Review
+from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.presenters import (
     PROVISIONAL_DEVIATION,
+    MissedShown,
     Progress,
-    ReviewShown,
     ThemeStats,
     attempt_shown,
     chart_points,
@@ -109,7 +109,7 @@ def open_attempt(
     lesson: str,
     since: datetime,
     filters: Filters | None = None,
-    position: Position | None = None,
+    position: PracticePosition | None = None,
 ) -> Attempt | None:
     attempts = Attempt.objects.select_related("position").filter(
         learner=learner, mode=mode, lesson=lesson, answered_at__isnull=True, served_at__gte=since
@@ -124,17 +124,17 @@ def open_attempt(
 
 
 def position_to_serve(
-    *, learner: Learner, filters: Filters, now: datetime, rng: Random, reviews: bool = True
-) -> Position | None:
+    *, learner: Learner, filters: Filters, now: datetime, rng: Random, missed: bool = True
+) -> PracticePosition | None:
     """A missed position that is due, else an unseen one rated near the target, else the
     one seen longest ago: all within the filters."""
-    if reviews:
+    if missed:
         # a missed position skipped a moment ago waits: "next" must move on
         skipped = Attempt.objects.filter(
             learner=learner, answered_at__isnull=True, served_at__gte=now - SKIP_WAIT
         ).values("position_id")
         due = (
-            Review.objects.select_related("position")
+            MissedPosition.objects.select_related("position")
             .filter(learner=learner, solved_at__isnull=True, due_at__lte=now)
             .filter(filters.q("position__"))
             .exclude(position_id__in=skipped)
@@ -144,7 +144,7 @@ def position_to_serve(
         if due is not None:
             return due.position
     # a decision from someone's own round comes back only through their missed positions
-    matching = Position.objects.filter(filters.q(), owner__isnull=True)
+    matching = PracticePosition.objects.filter(filters.q(), owner__isnull=True)
     target = filters.target_for(learner)
     seen = Attempt.objects.filter(learner=learner).values("position_id")
     # rated practice serves positions whose analysis is private first: a published one
@@ -165,7 +165,7 @@ def position_to_serve(
     return rng.choice(again) if again else None
 
 
-def is_right(core: core_positions.Position, code: str) -> bool:
+def is_right(core: core_positions.AnalysedPosition, code: str) -> bool:
     """The expert's choice is right, and so is any option the analysis cannot tell from it
     (the explanation then says "as good as the best within the sampling error"). The bank
     keeps only positions whose best option leads the second clearly (analysis.Keep)."""
@@ -189,7 +189,7 @@ def lessons_practised(*, learner: Learner | None) -> dict[str, int]:
 
 
 def bank_size() -> int:
-    return Position.objects.filter(owner__isnull=True).count()
+    return PracticePosition.objects.filter(owner__isnull=True).count()
 
 
 # --- Progress ------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def progress_for(*, learner: Learner | None, now: datetime) -> Progress | None:
         ThemeStats(slug, core_themes.THEMES.get(slug, slug), tried[slug], right.get(slug, 0))
         for slug in sorted(tried, key=lambda s: (right.get(s, 0) / tried[s], s))
     )
-    open_reviews = Review.objects.filter(learner=learner, solved_at__isnull=True)
+    open_misses = MissedPosition.objects.filter(learner=learner, solved_at__isnull=True)
     return Progress(
         rating=learner.rating,
         deviation=learner.deviation,
@@ -230,10 +230,10 @@ def progress_for(*, learner: Learner | None, now: datetime) -> Progress | None:
         chart_points=chart_points([float(v) for v in history]),
         themes=themes,
         due=tuple(
-            ReviewShown(misses=review.misses, position=position_shown(review.position))
-            for review in open_reviews.filter(due_at__lte=now).select_related("position")[:20]
+            MissedShown(misses=missed.misses, position=position_shown(missed.position))
+            for missed in open_misses.filter(due_at__lte=now).select_related("position")[:20]
         ),
-        waiting=open_reviews.filter(due_at__gt=now).count(),
+        waiting=open_misses.filter(due_at__gt=now).count(),
         recent=tuple(
             attempt_shown(a)
             for a in answered.select_related("position").order_by("-answered_at", "-pk")[:15]

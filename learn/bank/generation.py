@@ -93,7 +93,7 @@ class Job:
 
 @dataclass(frozen=True)
 class JobResult:
-    positions: tuple[dict, ...]  # Position.to_json() of each kept decision
+    positions: tuple[dict, ...]  # AnalysedPosition.to_json() of each kept decision
     examined: int  # decisions analysed
     # by table size and decision kind ("5p opening"): decisions analysed, kept, and the
     # seconds their analyses took (the quick look, the analysis and the line)

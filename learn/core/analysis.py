@@ -26,9 +26,9 @@ from game.engine.view import SeatView
 from .lines import play_out
 from .positions import (
     DEFAULT_RATING,
+    AnalysedPosition,
     AuctionOutcome,
     Option,
-    Position,
     phase_of,
 )
 from .themes import themes_for
@@ -319,9 +319,9 @@ def _codes(hands: Sequence[int]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(card_code(c) for c in cards_of(hand)) for hand in hands)
 
 
-def position_at(match: MatchState, seat: int, assessment: Assessment) -> Position:
+def position_at(match: MatchState, seat: int, assessment: Assessment) -> AnalysedPosition:
     """The position for the decision ``match`` is waiting on."""
-    return Position(
+    return AnalysedPosition(
         record=records.write(match),
         seat=seat,
         phase=assessment.phase,

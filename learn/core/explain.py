@@ -23,7 +23,7 @@ from game.engine.rules import MAX_BID, bid_amount, parse_action_code
 from game.engine.view import SeatView
 
 from . import grades
-from .positions import AuctionOutcome, Option, Position
+from .positions import AnalysedPosition, AuctionOutcome, Option
 from .themes import (
     certainly_high,
     certainly_low,
@@ -38,7 +38,7 @@ EQUAL_WITHIN = 0.05  # match points: closer than this is a tie whatever the erro
 LINE_STEPS = 8  # how much of the sampled line to tell
 
 
-def explain(position: Position, chosen_code: str) -> list[str]:
+def explain(position: AnalysedPosition, chosen_code: str) -> list[str]:
     """A few short paragraphs: why the best option is best, and what the choice costs."""
     chosen = position.option(chosen_code)  # PositionError if it is not a legal choice
     view = position.view()
@@ -51,7 +51,7 @@ def explain(position: Position, chosen_code: str) -> list[str]:
     return paragraphs
 
 
-def is_equivalent(position: Position, code: str) -> bool:
+def is_equivalent(position: AnalysedPosition, code: str) -> bool:
     """Whether ``code`` is as good as the best option within the sampling error."""
     best, chosen = position.best, position.option(code)
     return best.value - chosen.value <= _tolerance(best, chosen)
@@ -60,7 +60,7 @@ def is_equivalent(position: Position, code: str) -> bool:
 # --- Why the best option is best ------------------------------------------------------
 
 
-def _why_best(position: Position, view: SeatView) -> str:
+def _why_best(position: AnalysedPosition, view: SeatView) -> str:
     best = position.best
     if position.phase == "auction":
         return _why_best_call(position, view)
@@ -80,12 +80,12 @@ def _why_best(position: Position, view: SeatView) -> str:
     return text + _thin_note(position)
 
 
-def level_with_best(position: Position) -> list[Option]:
+def level_with_best(position: AnalysedPosition) -> list[Option]:
     """The options whose shown match value equals the best one's: none is better."""
     return [o for o in position.options if grades.level(o.value, position.best.value)]
 
 
-def _thin_note(position: Position) -> str:
+def _thin_note(position: AnalysedPosition) -> str:
     if not grades.is_thin(position.deals):
         return ""
     return (
@@ -102,7 +102,7 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _why_best_call(position: Position, view: SeatView) -> str:
+def _why_best_call(position: AnalysedPosition, view: SeatView) -> str:
     best = position.best
     if best.auction is not None:
         return _why_best_searched_call(position, view)
@@ -125,7 +125,7 @@ def _why_best_call(position: Position, view: SeatView) -> str:
     )
 
 
-def _why_best_searched_call(position: Position, view: SeatView) -> str:
+def _why_best_searched_call(position: AnalysedPosition, view: SeatView) -> str:
     """The rest of the auction was searched: say where the best call leads. What the
     learner's call (or the next best) leads to follows in the next paragraph."""
     best = position.best
@@ -234,7 +234,7 @@ def _cutthroat(view: SeatView) -> bool:
 # --- What the learner's choice costs ----------------------------------------------------
 
 
-def _about_choice(position: Position, view: SeatView, chosen: Option) -> str:
+def _about_choice(position: AnalysedPosition, view: SeatView, chosen: Option) -> str:
     best = position.best
     doing = _doing(chosen.code, position.phase, view)
     if chosen.code == best.code:
@@ -257,7 +257,7 @@ def _about_choice(position: Position, view: SeatView, chosen: Option) -> str:
     return text + (": " + "; ".join(details) if details else "") + "."
 
 
-def _found_best(position: Position, view: SeatView) -> str:
+def _found_best(position: AnalysedPosition, view: SeatView) -> str:
     if len(position.options) < 2:
         return "It is the only choice."
     second = position.options[1]
@@ -335,7 +335,7 @@ def _severity(gap: float) -> str:
 # --- Themes -----------------------------------------------------------------------------
 
 
-def _theme_sentences(position: Position, view: SeatView) -> list[str]:
+def _theme_sentences(position: AnalysedPosition, view: SeatView) -> list[str]:
     best = position.best
     card = None if position.phase == "auction" else parse_card(best.code)
     trump = view.trump if view.trump is not None else (None if card is None else SUIT_OF[card])
@@ -511,7 +511,7 @@ _THEME_SENTENCES = {
 # --- The sampled line ---------------------------------------------------------------------
 
 
-def _line_story(position: Position, view: SeatView) -> str:
+def _line_story(position: AnalysedPosition, view: SeatView) -> str:
     tricks, current = [], []
     room = view.players - len(view.current_trick)  # cards still to come in this trick
     for seat, code in position.line[:LINE_STEPS]:

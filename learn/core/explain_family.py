@@ -26,13 +26,13 @@ from game.engine.view import SeatView
 
 from .explain import is_equivalent
 from .grades import words_for
-from .positions import Option, Position
+from .positions import AnalysedPosition, Option
 
 # the most cards a discard's words name one by one: a longer one is told by what it keeps
 NAMED_DISCARD = 4
 
 
-def explain(position: Position, chosen_code: str) -> list[str]:
+def explain(position: AnalysedPosition, chosen_code: str) -> list[str]:
     """A few short paragraphs: why the best option is best, and what the choice costs."""
     chosen = position.option(chosen_code)  # PositionError if it is not a choice here
     view = position.view()
@@ -42,7 +42,7 @@ def explain(position: Position, chosen_code: str) -> list[str]:
 # --- Why the best option is best ------------------------------------------------------
 
 
-def _why_best(position: Position, view: SeatView) -> str:
+def _why_best(position: AnalysedPosition, view: SeatView) -> str:
     best = position.best
     text = f"{capital(doing(best.code, view))} is best"
     reason = _reason(best.code, view)
@@ -116,7 +116,7 @@ def _kept(view: SeatView, thrown: int) -> str:
 # --- What the learner's choice costs ----------------------------------------------------
 
 
-def _about_choice(position: Position, view: SeatView, chosen: Option) -> str:
+def _about_choice(position: AnalysedPosition, view: SeatView, chosen: Option) -> str:
     best = position.best
     if chosen.code == best.code:
         if len(position.options) < 2:

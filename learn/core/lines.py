@@ -22,7 +22,7 @@ from game.engine.solver import position_of, principal_variation
 from game.engine.state import Deal, MatchSetup, RoundState
 from game.engine.view import SeatView
 
-from .positions import Position
+from .positions import AnalysedPosition
 
 Line = tuple[tuple[int, int], ...]  # (seat, action), from the decision on
 
@@ -58,7 +58,7 @@ def play_out(view: SeatView, hands: Sequence[int], call: int, bidder: Bot, rng: 
     return tuple(line)
 
 
-def shown_line(position: Position) -> tuple[tuple[int, str], ...]:
+def shown_line(position: AnalysedPosition) -> tuple[tuple[int, str], ...]:
     """The line "Show me a deal" plays. An auction position written before lines went
     past the call (its line is the call alone) is played out here, the later seats
     calling as the greedy bot would: no search while a page renders."""

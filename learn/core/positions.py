@@ -5,7 +5,7 @@ at the decision) plus the seat to act. Its options (every legal action, priced b
 expert's sampled-deal analysis), themes and a rating hint are plain data, so a position
 is written once as JSON and read back anywhere. Pure Python: no Django here.
 
-The record holds every seat's true hand. A page must render ``Position.view()`` (what
+The record holds every seat's true hand. A page must render ``AnalysedPosition.view()`` (what
 the seat may see) and nothing else from the record.
 """
 
@@ -167,7 +167,7 @@ class Option:
 
 
 @dataclass(frozen=True)
-class Position:
+class AnalysedPosition:
     """One seat's decision: the record up to it, and the analysis of every legal action."""
 
     record: dict  # smear-record/1: the match so far, stopping at the decision
@@ -262,7 +262,7 @@ class Position:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Position:
+    def from_json(cls, data: Any) -> AnalysedPosition:
         """A position from its JSON, checked against the rules; PositionError if malformed."""
         if not isinstance(data, dict):
             raise PositionError("a position is a JSON object")

@@ -4,7 +4,7 @@ from django.db import migrations, models
 def fill_from_data(apps, schema_editor):
     """Work the new columns out of each stored position. learn.core.positions is pure code
     (the rules and the record format), so this reads the data as the loader does."""
-    from learn.core.positions import Position as Core
+    from learn.core.positions import AnalysedPosition as Core
     from learn.core.positions import PositionError
 
     Position = apps.get_model("learn", "Position")

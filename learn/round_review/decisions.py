@@ -3,7 +3,7 @@ the seat made, from what the seat could see at that moment, and a grade for the 
 
 Pure, like the trainer's core: each decision is analysed as ``learn.core.analysis.assess``
 does, which is given the seat's view and nothing else (the trainer's and the bots' guarantee),
-and becomes a trainer ``Position`` (the record up to the decision, the seat, the analysis),
+and becomes a trainer ``AnalysedPosition`` (the record up to the decision, the seat, the analysis),
 so that the review's sentences come from ``learn.core.explain`` and "Practise this" hands the
 trainer exactly what the review shows.
 """
@@ -20,7 +20,7 @@ from game.engine.state import MatchState
 from game.engine.view import SeatView
 from learn.core import grades
 from learn.core.analysis import Budget, described, position_at, price
-from learn.core.positions import Position
+from learn.core.positions import AnalysedPosition
 
 # Thinking time per decision: up to 400 sampled deals (the trainer's bank uses 120), 0.8 s
 # (1.2 s in the first trick; the opening lead 0.8 s times analysis.OPENING_BY_PLAYERS,
@@ -74,7 +74,7 @@ class Decision:
 
     index: int
     chosen: str  # the action as records spell it
-    position: Position
+    position: AnalysedPosition
     cost: float  # match value lost against the best option (0 for the best)
     grade: str | None  # grades.INACCURACY, MISTAKE, BLUNDER, or None
 
@@ -92,13 +92,13 @@ class Decision:
         return cls(
             index=data["index"],
             chosen=data["chosen"],
-            position=Position.from_json(data["position"]),
+            position=AnalysedPosition.from_json(data["position"]),
             cost=data["cost"],
             grade=data["grade"],
         )
 
 
-def grade(position: Position, chosen: str) -> tuple[float, str | None]:
+def grade(position: AnalysedPosition, chosen: str) -> tuple[float, str | None]:
     """What playing ``chosen`` cost against the best option, and its grade."""
     best, option = position.best, position.option(chosen)
     cost = max(0.0, round(best.value - option.value, 3))

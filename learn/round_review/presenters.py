@@ -124,6 +124,6 @@ def _shown(decision: decisions.Decision) -> DecisionShown:
     )
 
 
-def _explained(position: core_positions.Position):
+def _explained(position: core_positions.AnalysedPosition):
     """The explanation in the words of the position's game (explain_family: full deck)."""
     return explain.explain if position.rules.is_house else explain_family.explain

@@ -14,7 +14,7 @@ from django.utils import timezone
 from game.identity import SeatOwner
 from game.models import Table
 from learn.core import positions as core_positions
-from learn.models import Learner, Position, Review, RoundReview
+from learn.models import Learner, MissedPosition, PracticePosition, RoundReview
 from learn.round_review import tasks
 from learn.round_review.selectors import finished_rounds, review_for
 from smearsite.kernel import DomainError, NotFound, Refused
@@ -83,30 +83,30 @@ def review_keep_going(*, review: RoundReview) -> None:
 # --- Practise this ----------------------------------------------------------------------
 
 
-def review_practise(*, learner: Learner, review: RoundReview, index: int) -> Position:
+def review_practise(*, learner: Learner, review: RoundReview, index: int) -> PracticePosition:
     """Put a reviewed decision into the learner's practice queue: the trainer's position,
     theirs alone, due at once, then spaced like any missed position."""
     data = next((d for d in review.decisions if d["index"] == index), None)
     if data is None:
         raise NoSuchDecision("That decision is not in the review.")
-    core = core_positions.Position.from_json(data["position"])
+    core = core_positions.AnalysedPosition.from_json(data["position"])
     now = timezone.now()
     with transaction.atomic():
-        position, _ = Position.objects.get_or_create(
+        position, _ = PracticePosition.objects.get_or_create(
             key=core.key,
             defaults={
                 "data": core.to_json(),
                 "phase": core.phase,
                 "players": core.players,
                 "preset": core.preset,
-                "theme_tags": Position.tags_for(core.themes),
+                "theme_tags": PracticePosition.tags_for(core.themes),
                 "tricks": core.tricks_done,
                 "barred": core.barred,
                 "rating": core.prior_rating,
                 "owner": learner,
             },
         )
-        queued, created = Review.objects.select_for_update().get_or_create(
+        queued, created = MissedPosition.objects.select_for_update().get_or_create(
             learner=learner, position=position, defaults={"due_at": now, "missed_at": now}
         )
         if not created:

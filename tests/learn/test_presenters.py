@@ -79,13 +79,13 @@ def test_show_me_a_deal_plays_the_best_line_in_the_sampled_deal(bank, guest):
 
 
 def test_the_reveal_tags_options_that_tie_at_the_shown_rounding_level_not_best(bank, guest):
-    from learn.models import Position
+    from learn.models import PracticePosition
 
     position = bank[0]
     data = position.data
     data["options"][1]["value"] = data["options"][0]["value"] - 0.001  # shows the same
-    Position.objects.filter(pk=position.pk).update(data=data)
-    position = Position.objects.get(pk=position.pk)
+    PracticePosition.objects.filter(pk=position.pk).update(data=data)
+    position = PracticePosition.objects.get(pk=position.pk)
     done = answered(guest, position, wrong_code(position))
 
     reveal = presenters.reveal_for(attempt=done)

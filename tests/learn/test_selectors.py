@@ -43,7 +43,7 @@ def test_progress_counts_answers_by_theme_and_lists_the_due_misses(bank, guest):
         assert tried[slug] >= 1
     assert progress.due == () and progress.waiting == 2
 
-    later = selectors.progress_for(learner=guest, now=now + services.REVIEW_DELAYS[0] * 2)
+    later = selectors.progress_for(learner=guest, now=now + services.MISSED_DELAYS[0] * 2)
     assert {r.position.key for r in later.due} == {themed[1].key, themed[2].key}
 
 

@@ -11,7 +11,7 @@ from game.engine.cards import CARD_CODES, cards_of
 from game.engine.rules import Phase
 from game.identity import SeatOwner
 from learn import presenters, services, tutorial
-from learn.models import Attempt, Learner, Position
+from learn.models import Attempt, Learner, PracticePosition
 from tests.learn.core.test_positions_family import discards, legal
 from tests.learn.family import FAMILY, match_at, position_at
 from tests.learn.test_views import answer, served
@@ -25,7 +25,7 @@ def family_position(preset: str, phase: Phase):
 
 
 @pytest.fixture
-def family_bank(db) -> list[Position]:
+def family_bank(db) -> list[PracticePosition]:
     cores = [
         family_position(preset, phase)
         for preset in FAMILY
@@ -33,7 +33,7 @@ def family_bank(db) -> list[Position]:
     ]
     report = services.positions_load(lines=[json.dumps(core.to_json()) for core in cores])
     assert not report.errors and report.created == len(cores)
-    return list(Position.objects.order_by("pk"))
+    return list(PracticePosition.objects.order_by("pk"))
 
 
 def test_a_loaded_position_knows_its_game(family_bank):

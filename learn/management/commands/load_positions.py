@@ -20,7 +20,7 @@ from learn.bank.bank_file import FAMILY_STARTER, STARTER
 
 
 class Command(BaseCommand):
-    help = "Load trainer positions from a JSON Lines file (one Position.to_json() a line)."
+    help = "Load trainer positions from a JSON Lines file (one AnalysedPosition.to_json() a line)."
 
     def add_arguments(self, parser):
         parser.add_argument("path", nargs="?", default=None)

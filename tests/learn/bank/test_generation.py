@@ -14,7 +14,7 @@ from learn.bank import generation
 from learn.bank.bank_file import open_bank
 from learn.bank.generation import JobResult, examine_rate
 from learn.core.analysis import Budget, Keep, decision_kind
-from learn.core.positions import Position
+from learn.core.positions import AnalysedPosition
 from tests.learn.fixtures.factories import sample_json
 
 TINY = Budget(
@@ -23,8 +23,8 @@ TINY = Budget(
 LENIENT = Keep(min_margin=0.3, z=1.0, min_deals=4)
 
 
-def read_bank(path) -> list[Position]:
-    return [Position.from_json(json.loads(line)) for line in path.read_text().splitlines()]
+def read_bank(path) -> list[AnalysedPosition]:
+    return [AnalysedPosition.from_json(json.loads(line)) for line in path.read_text().splitlines()]
 
 
 # --- What is dealt -----------------------------------------------------------------------

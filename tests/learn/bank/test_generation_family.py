@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from learn.bank.bank_file import open_bank
 from learn.bank.generation import Job, generate, job_stream, run_job
 from learn.core.analysis import Budget, Keep
-from learn.core.positions import Position
+from learn.core.positions import AnalysedPosition
 from tests.learn.family import FAMILY
 
 # deals, not time, bound the analyses, so that a busy machine keeps the same verdicts
@@ -27,7 +27,7 @@ def test_a_job_plays_the_presets_game_and_examines_every_kind(preset):
     for number in range(8):  # a round may be redealt, or a discard left no choice
         result = run_job(Job(f"family/{number}", players, preset), QUICK, LENIENT)
         kinds.update(kind.split()[1] for kind in result.examined_kinds)
-        kept += [Position.from_json(item) for item in result.positions]
+        kept += [AnalysedPosition.from_json(item) for item in result.positions]
         if {"auction", "trump", "discard"} <= set(kinds):
             break
     assert {"auction", "trump", "discard"} <= set(kinds)

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from learn.management.commands import load_positions
-from learn.models import Position
+from learn.models import PracticePosition
 from tests.learn.conftest import sample_data, sample_lines
 
 pytestmark = pytest.mark.django_db
@@ -27,12 +27,12 @@ def test_loading_twice_adds_each_position_once_and_keeps_its_ratings(tmp_path):
     out, err = load(path)
     assert f"{count} positions added, 0 already in the bank, 0 lines skipped." in out
     assert not err
-    first = Position.objects.first()
-    Position.objects.filter(pk=first.pk).update(rating=1234.5, attempts=7)
+    first = PracticePosition.objects.first()
+    PracticePosition.objects.filter(pk=first.pk).update(rating=1234.5, attempts=7)
 
     out, _ = load(path)
     assert f"0 positions added, {count} already in the bank" in out
-    assert Position.objects.count() == count
+    assert PracticePosition.objects.count() == count
     first.refresh_from_db()
     assert first.rating == 1234.5 and first.attempts == 7
 
@@ -44,7 +44,7 @@ def test_a_loaded_position_keeps_its_phase_players_themes_and_prior_rating(tmp_p
 
     load(path)
 
-    stored = Position.objects.get()
+    stored = PracticePosition.objects.get()
     assert stored.key == data["key"]
     assert stored.phase == data["phase"] and stored.players == data["players"]
     assert stored.themes == data["themes"]
@@ -80,7 +80,7 @@ def test_malformed_lines_are_reported_with_their_numbers_and_skipped(tmp_path):
     for number in (2, 4, 6, 7):
         assert f"bank.jsonl:{number}: skipped:" in err
     assert ":1:" not in err and ":3:" not in err
-    assert Position.objects.count() == 3
+    assert PracticePosition.objects.count() == 3
 
 
 def test_a_missing_file_is_an_error_but_a_missing_starter_bank_only_a_warning(
@@ -93,19 +93,19 @@ def test_a_missing_file_is_an_error_but_a_missing_starter_bank_only_a_warning(
     out, err = StringIO(), StringIO()
     call_command("load_positions", str(tmp_path / "starter.jsonl"), stdout=out, stderr=err)
     assert "No starter bank" in err.getvalue()
-    assert Position.objects.count() == 0
+    assert PracticePosition.objects.count() == 0
 
 
 def test_the_starter_bank_and_a_file_said_published_are_never_rated(tmp_path, monkeypatch):
     path = tmp_path / "bank.jsonl"
     path.write_text("\n".join(sample_lines()) + "\n", encoding="utf-8")
     load(path)
-    assert not Position.objects.filter(published=True).exists()  # a private bank is rated
+    assert not PracticePosition.objects.filter(published=True).exists()  # a private bank is rated
 
     call_command("load_positions", str(path), "--published", stdout=StringIO())
-    assert not Position.objects.filter(published=False).exists()  # marked, though loaded
+    assert not PracticePosition.objects.filter(published=False).exists()  # marked, though loaded
 
-    Position.objects.update(published=False)
+    PracticePosition.objects.update(published=False)
     monkeypatch.setattr(load_positions, "STARTER", path)
     call_command("load_positions", str(path), stdout=StringIO())
-    assert not Position.objects.filter(published=False).exists()
+    assert not PracticePosition.objects.filter(published=False).exists()

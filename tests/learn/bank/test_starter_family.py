@@ -14,8 +14,8 @@ from game.engine.cards import CARD_CODES, cards_of
 from learn.bank.bank_file import FAMILY_STARTER
 from learn.core import explain_family
 from learn.core.analysis import Keep
-from learn.core.positions import Position as Core
-from learn.models import Position
+from learn.core.positions import AnalysedPosition
+from learn.models import PracticePosition
 from tests.learn.family import FAMILY
 
 PER_PRESET = 40
@@ -24,9 +24,9 @@ KINDS = {"auction": "auction", "trump": "trump", "discard": "discard", "lead": "
 
 
 @pytest.fixture(scope="module")
-def starter() -> list[Core]:
+def starter() -> list[AnalysedPosition]:
     lines = FAMILY_STARTER.read_text(encoding="utf-8").splitlines()
-    return [Core.from_json(json.loads(line)) for line in lines if line.strip()]
+    return [AnalysedPosition.from_json(json.loads(line)) for line in lines if line.strip()]
 
 
 def test_every_family_preset_has_forty_positions_of_every_kind(starter):
@@ -51,7 +51,7 @@ def test_every_family_starter_position_loads_published_and_shows_only_what_its_s
     client, starter
 ):
     call_command("load_positions", str(FAMILY_STARTER), verbosity=0, stdout=None)
-    loaded = {p.key: p for p in Position.objects.all()}
+    loaded = {p.key: p for p in PracticePosition.objects.all()}
     assert set(loaded) == {p.key for p in starter}
     assert all(p.published for p in loaded.values())  # shipped analyses are never rated
     assert {p.preset for p in loaded.values()} == set(FAMILY)

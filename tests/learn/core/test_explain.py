@@ -6,24 +6,24 @@ from dataclasses import replace
 import pytest
 
 from learn.core.explain import call_outcome, explain, is_equivalent, player_at, seat_place
-from learn.core.positions import AuctionOutcome, Position, PositionError
+from learn.core.positions import AnalysedPosition, AuctionOutcome, PositionError
 from tests.learn.fixtures.factories import sample_positions, starter_positions, with_outcomes
 
 
 @pytest.fixture(scope="module")
-def bank() -> list[Position]:
+def bank() -> list[AnalysedPosition]:
     return sample_positions()
 
 
-def card_position(bank) -> Position:
+def card_position(bank) -> AnalysedPosition:
     return next(p for p in bank if p.phase != "auction" and p.best.points is not None)
 
 
-def auction_position(bank, best_is_pass: bool) -> Position:
+def auction_position(bank, best_is_pass: bool) -> AnalysedPosition:
     return next(p for p in bank if p.phase == "auction" and (p.best.code == "pass") == best_is_pass)
 
 
-def rescaled(position: Position, factor: float) -> Position:
+def rescaled(position: AnalysedPosition, factor: float) -> AnalysedPosition:
     """The same decision with every number changed."""
     options = tuple(
         replace(
@@ -121,7 +121,7 @@ def test_a_bid_that_is_right_gives_its_chance_of_being_made(bank):
         assert "passing gives up" in explain(position, "pass")[1]
 
 
-def searched(position: Position, **changes) -> Position:
+def searched(position: AnalysedPosition, **changes) -> AnalysedPosition:
     """The position with outcomes on every call; ``changes`` rewrite one call's outcome."""
     position = with_outcomes(position)
     options = tuple(
@@ -131,14 +131,14 @@ def searched(position: Position, **changes) -> Position:
     return replace(position, options=options)
 
 
-def three_player_auction(bank) -> Position:
+def three_player_auction(bank) -> AnalysedPosition:
     """Seat to act in a three-player auction with a seat still to bid after it."""
     return next(
         p for p in bank if p.phase == "auction" and p.players == 3 and len(p.view().auction) == 1
     )
 
 
-def lowest_bid(position: Position) -> str:
+def lowest_bid(position: AnalysedPosition) -> str:
     return min((c for c in position.legal_codes() if c != "pass"), key=lambda c: int(c[4:]))
 
 
@@ -283,7 +283,7 @@ def test_a_low_with_one_unseen_trump_below_is_only_very_likely():
     assert "certainly" not in sentence
 
 
-def _with_values(position: Position, *values: float) -> Position:
+def _with_values(position: AnalysedPosition, *values: float) -> AnalysedPosition:
     options = tuple(
         replace(o, value=v, value_se=0.01, margin_se=None)
         for o, v in zip(position.options, values, strict=False)

@@ -27,7 +27,7 @@ from game.engine.cards import (
 from game.engine.rules import MAX_BID, is_bid, trick_winner
 from game.engine.view import SeatView
 from learn.core.explain import explain, is_equivalent
-from learn.core.positions import Option, Position
+from learn.core.positions import AnalysedPosition, Option
 from tests.learn.fixtures.factories import starter_positions, with_outcomes
 
 SENTENCE = re.compile(r"(?<=\.)\s+")
@@ -35,7 +35,7 @@ SENTENCE = re.compile(r"(?<=\.)\s+")
 
 @dataclass(frozen=True)
 class Case:
-    position: Position
+    position: AnalysedPosition
     view: SeatView
     chosen: Option
 
@@ -407,7 +407,7 @@ def sentences(paragraphs: list[str]) -> Iterator[str]:
         yield from SENTENCE.split(paragraph)
 
 
-def problems(position: Position) -> list[str]:
+def problems(position: AnalysedPosition) -> list[str]:
     view = position.view()
     found = []
     for option in position.options:
@@ -426,7 +426,7 @@ def problems(position: Position) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def bank() -> list[Position]:
+def bank() -> list[AnalysedPosition]:
     return starter_positions()
 
 

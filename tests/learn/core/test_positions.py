@@ -13,9 +13,9 @@ from game.engine.rules import action_code
 from game.engine.state import MatchState
 from learn.core.positions import (
     PHASES,
+    AnalysedPosition,
     AuctionOutcome,
     Option,
-    Position,
     PositionError,
     phase_of,
     position_key,
@@ -30,11 +30,11 @@ from tests.learn.fixtures.factories import (
 
 
 @pytest.fixture(scope="module")
-def bank() -> list[Position]:
+def bank() -> list[AnalysedPosition]:
     return sample_positions()
 
 
-def lead_position() -> Position:
+def lead_position() -> AnalysedPosition:
     """Seat 0 about to set trump, with hand-made options."""
     state = three_player_round("bid:3 pass pass")
     view = state.view_for(0)
@@ -43,7 +43,7 @@ def lead_position() -> Position:
         Option(code=code, value=2.0 - i, value_se=0.2, points=(3.0 - i / 2, 2.0), made=0.9)
         for i, code in enumerate(codes)
     )
-    return Position(
+    return AnalysedPosition(
         record=_record_of(state),
         seat=0,
         phase="lead",
@@ -73,7 +73,7 @@ def test_sample_bank_covers_three_and_four_players_and_every_house_phase(bank):
 def test_to_json_and_from_json_round_trip_exactly(bank):
     for position in [*bank, lead_position()]:
         data = json.loads(json.dumps(position.to_json()))
-        again = Position.from_json(data)
+        again = AnalysedPosition.from_json(data)
         assert again == position
         assert again.to_json() == position.to_json()
 
@@ -82,7 +82,7 @@ def test_an_auction_outcome_is_stored_with_each_call_and_read_back(bank):
     auction = with_outcomes(next(p for p in bank if p.phase == "auction"))
     data = json.loads(json.dumps(auction.to_json()))
     assert all("auction" in option for option in data["options"])
-    again = Position.from_json(data)
+    again = AnalysedPosition.from_json(data)
     assert again == auction
     assert isinstance(again.option("pass").auction, AuctionOutcome)
     assert again.option("pass").auction.others_made == pytest.approx(0.7)
@@ -92,7 +92,7 @@ def test_a_bank_line_without_auction_outcomes_still_reads(bank):
     # the starter bank was written before the rest of the auction was searched
     old = next(d for d in sample_json() if d["phase"] == "auction")
     assert not any("auction" in option for option in old["options"])
-    position = Position.from_json(old)
+    position = AnalysedPosition.from_json(old)
     assert all(option.auction is None for option in position.options)
     assert all("auction" not in option for option in position.to_json()["options"])
 
@@ -102,7 +102,7 @@ def test_a_margin_error_is_stored_with_an_option_and_read_back(bank):
     paired = tuple(replace(o, margin_se=0.05 * n) for n, o in enumerate(position.options))
     data = replace(position, options=paired).to_json()
     assert [o["margin_se"] for o in data["options"]] == [0.05 * n for n in range(len(paired))]
-    again = Position.from_json(json.loads(json.dumps(data)))
+    again = AnalysedPosition.from_json(json.loads(json.dumps(data)))
     second = again.options[1]
     assert second.margin_se == pytest.approx(0.05)
     assert second.margin_error(again.best) == pytest.approx(0.05)
@@ -130,7 +130,7 @@ def test_key_is_stable_across_runs_and_spellings():
     lowercase.pop("key")
     first_round = lowercase["record"]["rounds"][0]
     first_round["hands"] = [[code.lower() for code in hand] for hand in first_round["hands"]]
-    assert Position.from_json(lowercase).key == position.key
+    assert AnalysedPosition.from_json(lowercase).key == position.key
 
 
 def test_key_changes_with_the_decision():
@@ -206,7 +206,7 @@ AUCTION_SPOILERS = {
 @pytest.mark.parametrize("name", AUCTION_SPOILERS)
 def test_from_json_rejects_a_malformed_auction_outcome(name):
     with pytest.raises(PositionError, match="auction"):
-        Position.from_json(spoil_auction(AUCTION_SPOILERS[name]))
+        AnalysedPosition.from_json(spoil_auction(AUCTION_SPOILERS[name]))
 
 
 def test_a_card_play_has_no_auction_outcome():
@@ -214,7 +214,7 @@ def test_a_card_play_has_no_auction_outcome():
     auction = with_outcomes(next(p for p in sample_positions() if p.phase == "auction"))
     data["options"][0]["auction"] = auction.options[0].auction.to_json()
     with pytest.raises(PositionError, match="only an auction action"):
-        Position.from_json(data)
+        AnalysedPosition.from_json(data)
 
 
 def drop_option(data):
@@ -372,19 +372,19 @@ SPOILERS = [
 @pytest.mark.parametrize("change", SPOILERS, ids=lambda f: f.__name__)
 def test_from_json_rejects_each_kind_of_malformed_input(change):
     with pytest.raises(PositionError) as caught:
-        Position.from_json(spoil(change))
+        AnalysedPosition.from_json(spoil(change))
     assert str(caught.value)  # a message for a person
 
 
 @pytest.mark.parametrize("data", [None, [], "position", 3])
 def test_from_json_rejects_anything_but_an_object(data):
     with pytest.raises(PositionError, match="JSON object"):
-        Position.from_json(data)
+        AnalysedPosition.from_json(data)
 
 
 def test_a_record_error_names_where_it_is():
     with pytest.raises(PositionError, match=r"round \d+, action 0"):
-        Position.from_json(spoil(illegal_action_in_record))
+        AnalysedPosition.from_json(spoil(illegal_action_in_record))
 
 
 def test_position_error_is_a_value_error():

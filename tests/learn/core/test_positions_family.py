@@ -7,7 +7,7 @@ import pytest
 
 from game.engine.cards import cards_of
 from game.engine.rules import Phase, action_code, discard_action
-from learn.core.positions import Position, PositionError
+from learn.core.positions import AnalysedPosition, PositionError
 from learn.core.variant_themes import family_themes
 from tests.learn.family import FAMILY, match_at, position_at
 
@@ -36,7 +36,7 @@ def legal(match) -> list[str]:
 def test_a_family_position_reads_back_with_its_rules_and_phase(preset, phase):
     match = match_at(preset, phase)
     position = position_at(match, legal(match))
-    again = Position.from_json(json.loads(json.dumps(position.to_json())))
+    again = AnalysedPosition.from_json(json.loads(json.dumps(position.to_json())))
     assert again == position
     assert again.preset == preset and again.rules.deck == "full"
     assert again.phase == PHASES.get(phase, again.phase)
@@ -47,7 +47,7 @@ def test_a_family_position_reads_back_with_its_rules_and_phase(preset, phase):
 def test_a_discard_position_offers_the_priced_discards_and_reads_back(preset):
     match = match_at(preset, Phase.EXCHANGE)
     codes = discards(match)
-    position = Position.from_json(position_at(match, codes).to_json())
+    position = AnalysedPosition.from_json(position_at(match, codes).to_json())
     assert position.phase == "discard"
     assert position.legal_codes() == tuple(codes)
     assert position.barred == 0
@@ -60,7 +60,7 @@ def test_a_discard_the_rule_does_not_allow_is_refused():
     too_few = action_code(discard_action(1 << view.hand_cards[0]))  # classic throws three
     data = position_at(match, [*discards(match, 1), too_few]).to_json()
     with pytest.raises(PositionError, match="not a legal discard"):
-        Position.from_json(data)
+        AnalysedPosition.from_json(data)
 
 
 def test_a_card_offered_at_a_discard_is_refused():
@@ -68,14 +68,14 @@ def test_a_card_offered_at_a_discard_is_refused():
     card = legal(match)[0]  # the cards that may go are listed, but the choice is a discard
     data = position_at(match, [*discards(match, 1), card]).to_json()
     with pytest.raises(PositionError, match="not a discard"):
-        Position.from_json(data)
+        AnalysedPosition.from_json(data)
 
 
 def test_naming_trump_must_offer_every_suit():
     match = match_at("seven_point", Phase.TRUMP)
     data = position_at(match, legal(match)[:3]).to_json()
     with pytest.raises(PositionError, match="missing trump:"):
-        Position.from_json(data)
+        AnalysedPosition.from_json(data)
 
 
 def test_a_family_position_keeps_no_sampled_hands():
@@ -83,7 +83,7 @@ def test_a_family_position_keeps_no_sampled_hands():
     data = position_at(match, legal(match)).to_json()
     data["line_hands"] = [[], [], [], []]
     with pytest.raises(PositionError, match="house-rules positions only"):
-        Position.from_json(data)
+        AnalysedPosition.from_json(data)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from game.engine.cards import card_code, cards_of
 from game.engine.state import MatchState, RoundState
 from game.identity import SeatOwner
 from learn import selectors, services
-from learn.models import Attempt, Position, Review, RoundReview
+from learn.models import Attempt, MissedPosition, PracticePosition, RoundReview
 from learn.round_review import services as review_services
 from learn.round_review import worker
 from tests.game.stored import stored_table
@@ -92,11 +92,11 @@ def test_a_round_still_in_play_is_not_reviewed_or_shown(client, make_user):
 def test_practise_this_queues_the_decision_in_your_own_trainer(client, table, make_user):
     _reviewed(client, table)
     response = client.post(f"/learn/review/{table.code}/1/practise/0")
-    position = Position.objects.get()
+    position = PracticePosition.objects.get()
     assert response.status_code == 302 and response.url == f"/learn/positions/{position.key}/"
     learner = selectors.learner_for(owner=SeatOwner(user_id=table.user.pk))
     assert position.owner == learner
-    queued = Review.objects.get(learner=learner)
+    queued = MissedPosition.objects.get(learner=learner)
     assert queued.position == position and queued.solved_at is None
     # the practice queue serves it first, as a missed position due now ...
     served = services.attempt_serve(learner=learner, filters=selectors.Filters())
@@ -118,7 +118,7 @@ def test_practise_this_twice_keeps_one_position_and_one_queue_entry(client, tabl
     _reviewed(client, table)
     client.post(f"/learn/review/{table.code}/1/practise/0")
     client.post(f"/learn/review/{table.code}/1/practise/0")
-    assert Position.objects.count() == 1 and Review.objects.count() == 1
+    assert PracticePosition.objects.count() == 1 and MissedPosition.objects.count() == 1
     assert client.post(f"/learn/review/{table.code}/1/practise/99").status_code == 404
 
 

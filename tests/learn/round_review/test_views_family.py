@@ -5,7 +5,7 @@ this" hands the trainer a position of that game."""
 import pytest
 from django.core.management import call_command
 
-from learn.models import Position, Review
+from learn.models import MissedPosition, PracticePosition
 from learn.round_review import decisions
 from tests.game.stored import stored_table
 from tests.learn.round_review.test_decisions_family import played_round
@@ -42,6 +42,6 @@ def test_a_classic_round_is_reviewed_in_its_games_words_and_practised(client, cl
     index = next(d["index"] for d in review.decisions if d["position"]["phase"] == "discard")
     response = client.post(f"{url}practise/{index}")
     assert response.status_code == 302
-    practised = Review.objects.get().position
+    practised = MissedPosition.objects.get().position
     assert practised.preset == "classic" and practised.phase == "discard"
-    assert Position.objects.filter(owner__isnull=False).count() == 1
+    assert PracticePosition.objects.filter(owner__isnull=False).count() == 1
