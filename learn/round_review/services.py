@@ -75,9 +75,9 @@ def review_request(
 
 
 def review_keep_going(*, review: RoundReview) -> None:
-    """Queue the review again if it is stale (its worker died or its task was lost)."""
-    if tasks.stale_reviews().filter(pk=review.pk).exists():
-        tasks.review_enqueue(review.pk)
+    """Queue the review again if it is stale (its worker died or its task was lost): for
+    someone who asks for it again. The workers resume stale reviews on their own."""
+    tasks.review_resume(review.pk)
 
 
 # --- Practise this ----------------------------------------------------------------------

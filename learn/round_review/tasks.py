@@ -1,13 +1,15 @@
 """Background work on the task queue (django-tasks, its database backend): the review of
-a round, run by ``manage.py db_worker``.
+a round, run by ``manage.py review_worker`` (``db_worker`` with its periodic work).
 
 A review may be worked by any number of tasks, at once or one after another, and is done
 once: a task first takes the review's lease (one UPDATE that succeeds for one task only,
 and only when nobody holds a live lease), then analyses the decisions not stored yet, one
 at a time, storing each with the lease renewed. A worker killed mid-review stops renewing:
-once its lease runs out, the next task for the review (``services.review_keep_going``
-enqueues one when someone looks at a stale review, and every review task resumes stale
-ones) carries on from the last decision stored.
+once its lease runs out, the next task for the review carries on from the last decision
+stored. The workers queue that task themselves: each queues every stale review again
+every few seconds (``worker.periodic_work``), and every review task does before its own
+work; someone asking for the review again (``services.review_keep_going``, a POST) does
+too. A look at the review's page never does: a GET writes nothing.
 """
 
 from __future__ import annotations
@@ -60,12 +62,22 @@ def stale_reviews():
     return unfinished.filter(died | forgotten)
 
 
+def review_resume(review_id: int) -> bool:
+    """Queue a task for the review if it is stale; whether it was. Only a stale review
+    passes the UPDATE that marks it queued, so two workers (or a worker and someone asking
+    again) that find it stale at once queue it once."""
+    with transaction.atomic():
+        if not stale_reviews().filter(pk=review_id).update(enqueued_at=timezone.now()):
+            return False
+        review_round.enqueue(review_id)
+    return True
+
+
 def reviews_resume() -> int:
-    """Queue a task for every stale review; how many."""
+    """Queue a task for every stale review; how many. Every worker does this every few
+    seconds (``worker.periodic_work``), and every review task before its own work."""
     found = list(stale_reviews().values_list("pk", flat=True))
-    for review_id in found:
-        review_enqueue(review_id)
-    return len(found)
+    return sum(review_resume(review_id) for review_id in found)
 
 
 Analyse = Callable[[decisions.Moment, str], decisions.Decision]

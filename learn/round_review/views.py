@@ -30,9 +30,9 @@ def _seat_and_table(request: HttpRequest, code: str, number: int) -> tuple[Table
 
 def _context(table: Table, number: int, seat: int) -> dict:
     # every preset's round is reviewed (decisions.review_moment prices full-deck choices too)
+    # only reads: a stale review is queued again by the workers (worker.periodic_work),
+    # never by a look at its page, which polls
     found = selectors.review_for(table=table, seat=seat, number=number - 1)
-    if found is not None:
-        services.review_keep_going(review=found)
     page = None if found is None else presenters.review_page(review=found)
     return {
         "code": table.code,

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import OperationalError
 from django.db.models import F
 from django_tasks_db.models import DBTaskResult
 
@@ -103,7 +104,7 @@ def test_a_worker_killed_mid_review_leaves_the_rest_to_the_next_one():
     assert stored.status == RoundReview.Status.RUNNING
     assert [d["index"] for d in stored.decisions] == first  # kept, not lost
 
-    # the lease runs out: looking at the review queues it again, once
+    # the lease runs out: asking for the review again queues it again, once
     _lease_runs_out()
     assert list(tasks.stale_reviews()) == [stored]
     services.review_request(table=stored.table, seat=BLUNDER_SEAT, number=0)
@@ -183,3 +184,55 @@ def test_the_review_worker_never_reloads_and_beats(monkeypatch):
 
     assert ran["reload"] is False
     assert worker.worker_running()
+
+
+def test_the_workers_periodic_job_resumes_a_dead_workers_review_once():
+    found = services.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    DBTaskResult.objects.all().delete()  # the killed worker's task: it stays "running"
+    with pytest.raises(Killed):
+        tasks.review_work(review_id=found.pk, analyse=_counting([], die_after=1))
+    _lease_runs_out()
+
+    assert worker.periodic_work(name="host:1") == 1
+    assert DBTaskResult.objects.count() == 1 and not tasks.stale_reviews().exists()
+    assert worker.periodic_work(name="host:2") == 0  # another worker's round: queued already
+    assert DBTaskResult.objects.count() == 1
+    assert worker.worker_running()
+
+    _worker()
+    done = RoundReview.objects.get()
+    assert done.status == RoundReview.Status.DONE and len(done.decisions) == done.total
+
+
+def test_a_running_worker_resumes_stale_reviews_on_its_own(monkeypatch):
+    monkeypatch.setattr(worker, "BEAT_EVERY_S", 0.05)
+    found = services.review_request(table=_table(), seat=BLUNDER_SEAT, number=0)
+    DBTaskResult.objects.all().delete()
+    with pytest.raises(Killed):
+        tasks.review_work(review_id=found.pk, analyse=_counting([], die_after=1))
+    _lease_runs_out()
+
+    stop = worker.periodic_in_background(name="host:1")
+    try:
+        queued = _soon(DBTaskResult.objects.exists)
+    finally:
+        stop.set()
+        time.sleep(10 * worker.BEAT_EVERY_S)  # its last round done, the thread ends
+    assert queued
+    assert DBTaskResult.objects.count() == 1
+    assert not tasks.stale_reviews().exists()
+
+
+def _soon(happened, seconds: float = 10.0) -> bool:
+    """Whether ``happened()`` comes true within ``seconds``, asked while a worker's thread
+    writes (the test database, SQLite in memory, refuses a read of a table being written
+    for a moment: ask again)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if happened():
+                return True
+        except OperationalError:
+            pass
+        time.sleep(0.05)
+    return False

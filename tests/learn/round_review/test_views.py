@@ -1,8 +1,14 @@
 """The review pages: only your own seat, only finished rounds; "Practise this" puts the
 decision into your practice queue in the trainer, and nobody else's."""
 
+from datetime import timedelta
+
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.db.models import F
+from django.test.utils import CaptureQueriesContext
+from django_tasks_db.models import DBTaskResult
 
 from game.engine.cards import card_code, cards_of
 from game.engine.state import MatchState, RoundState
@@ -10,7 +16,7 @@ from game.identity import SeatOwner
 from learn import selectors, services
 from learn.models import Attempt, MissedPosition, PracticePosition, RoundReview
 from learn.round_review import services as review_services
-from learn.round_review import worker
+from learn.round_review import tasks, worker
 from tests.game.stored import stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, MONSTER, monster_deal, monster_round
 from tests.learn.test_views import TRUTH, received
@@ -179,3 +185,27 @@ def test_a_queued_review_says_so_in_plain_words(client, table):
     html = client.get(url).content.decode()
     assert "worker" not in html.split('role="status"')[1].split("</p>")[0]
     assert "in the queue" in html
+
+
+def test_looking_at_a_stale_review_writes_nothing_and_queues_nothing(client, table):
+    client.force_login(table.user)
+    url = f"/learn/review/{table.code}/1/"
+    client.post(url + "start")
+    DBTaskResult.objects.all().delete()  # its task lost: only a worker's resume brings it back
+    passed = tasks.QUEUE_PATIENCE + timedelta(seconds=1)
+    RoundReview.objects.update(enqueued_at=F("enqueued_at") - passed)
+    assert tasks.stale_reviews().exists()
+    before = list(RoundReview.objects.values())
+
+    with CaptureQueriesContext(connection) as queries:
+        for headers in ({}, {"HX-Request": "true"}):  # the page, and its poll
+            assert client.get(url, headers=headers).status_code == 200
+
+    writes = [
+        query["sql"]
+        for query in queries
+        if query["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "REPLACE")
+    ]
+    assert not writes
+    assert list(RoundReview.objects.values()) == before
+    assert not DBTaskResult.objects.exists()

@@ -30,13 +30,13 @@ services.review_request(table=table, seat=0, number=0)
 LEASE_RUNS_OUT = """
 from datetime import timedelta
 from django.db.models import F
-from learn.round_review import services, tasks
+from learn.round_review import tasks, worker
 from learn.models import RoundReview
 passed = tasks.LEASE + timedelta(seconds=1)
 RoundReview.objects.update(
     enqueued_at=F("enqueued_at") - passed, lease_until=F("lease_until") - passed
 )
-services.review_keep_going(review=RoundReview.objects.get())
+assert worker.periodic_work(name="host:1") == 1
 """
 
 
@@ -89,7 +89,7 @@ def test_a_killed_workers_review_is_finished_by_the_next_worker(tmp_path):
     status, total, kept = _review(path)
     assert status == "running" and 0 < len(kept) < total, "the kill came too late"
 
-    manage(["shell", "-c", LEASE_RUNS_OUT], env=env)  # and someone looks at the review
+    manage(["shell", "-c", LEASE_RUNS_OUT], env=env)  # and a worker's periodic job finds it
     second = _worker(env, "--batch")
     assert second.wait(180) == 0
     status, total, decisions = _review(path)
