@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from game import presenters as game_presenters
 from game.engine import notation, rules
-from game.engine.cards import SUIT_OF, cards_of, game_total
+from game.engine.cards import cards_of, game_total
 from game.engine.view import SeatView
 from learn.core import explain, explain_family, grades, lines
 from learn.core import positions as core_positions
@@ -281,44 +281,23 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
 
 
 def deal_shown(core: core_positions.AnalysedPosition) -> DealShown | None:
-    """One sampled deal consistent with the seat's view, and the best line played in it."""
-    if not core.line_hands:
+    """One sampled deal consistent with the seat's view, and the best line played in it,
+    trick by trick as the engine plays it out (``lines.walk_through``)."""
+    walk = lines.walk_through(core, lines.shown_line(core)) if core.line_hands else None
+    if walk is None:
         return None
-    view = core.view()
-    names = seat_names(view)
+    names = seat_names(core.view())
     hands = tuple((names[seat], tuple(codes)) for seat, codes in enumerate(core.line_hands))
-    auction: list[tuple[str, str]] = []
-    cards: list[tuple[int, int]] = []
-    for seat, code in lines.shown_line(core):
-        action = notation.parse_action(code)
-        if rules.is_card(action):
-            cards.append((seat, action))
-        else:
-            auction.append((names[seat], notation.said(action)))
-    trump = view.trump
-    if trump is None and cards:
-        first = cards[0][1]
-        trump = SUIT_OF[first] if first < 52 else None
-    tricks: list[game_presenters.Trick] = []
-    pending = list(view.current_trick)
-    shown_from = len(pending)  # the cards of the current trick already played are public
-    number = len(view.trick_winners)
-    for play in cards:
-        pending.append(play)
-        if len(pending) == view.players:
-            winner = None
-            if trump is not None:
-                index = rules.trick_winner([c for _, c in pending], trump)
-                winner = names[pending[index][0]]
-            tricks.append(
-                game_presenters.Trick(number, game_presenters.plays(pending, names), winner)
-            )
-            number += 1
-            pending = []
-            shown_from = 0
-    if pending[shown_from:]:
-        tricks.append(game_presenters.Trick(number, game_presenters.plays(pending, names), None))
-    return DealShown(hands=hands, auction=tuple(auction), tricks=tuple(tricks))
+    auction = tuple((names[seat], notation.said(action)) for seat, action in walk.calls)
+    tricks = tuple(
+        game_presenters.Trick(
+            trick.number,
+            game_presenters.plays(trick.plays, names),
+            None if trick.winner is None else names[trick.winner],
+        )
+        for trick in walk.tricks
+    )
+    return DealShown(hands=hands, auction=auction, tricks=tricks)
 
 
 # --- Progress ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from game.engine import notation
 from game.engine.cards import (
+    HAND_SIZE,
     JOKER_1,
     JOKERS,
     RANK_OF,
@@ -22,7 +23,7 @@ from game.engine.cards import (
 from game.engine.rules import MAX_BID, bid_amount, parse_action_code
 from game.engine.view import SeatView
 
-from . import grades
+from . import grades, lines
 from .positions import AnalysedPosition, AuctionOutcome, Option
 from .themes import (
     certainly_high,
@@ -47,7 +48,9 @@ def explain(position: AnalysedPosition, chosen_code: str) -> list[str]:
     if themes:
         paragraphs.append(" ".join(themes))
     if position.phase != "auction" and len(position.line) > 1:
-        paragraphs.append(_line_story(position, view))
+        story = _line_story(position, view)
+        if story:
+            paragraphs.append(story)
     return paragraphs
 
 
@@ -452,7 +455,7 @@ def _low(position, view, card, trump) -> str:
 
 
 def _endgame(position, view, card, trump) -> str:
-    left = 6 - len(view.trick_winners)
+    left = HAND_SIZE - len(view.trick_winners)  # a trick for each card of a hand
     unseen = view.unseen.bit_count() - view.hidden_count
     return (
         f"With {left} trick{'s' if left != 1 else ''} left and only {unseen} cards in the "
@@ -512,16 +515,19 @@ _THEME_SENTENCES = {
 
 
 def _line_story(position: AnalysedPosition, view: SeatView) -> str:
-    tricks, current = [], []
-    room = view.players - len(view.current_trick)  # cards still to come in this trick
-    for seat, code in position.line[:LINE_STEPS]:
-        current.append(f"{_who(seat, view)} {_card_name(parse_card(code))}")
-        room -= 1
-        if room == 0:
-            tricks.append(", ".join(current))
-            current, room = [], view.players
-    if current:
-        tricks.append(", ".join(current))
+    """The first LINE_STEPS cards of the line, trick by trick as the engine plays them
+    out in the sampled deal (``lines.walk_through``); empty without a deal to play in."""
+    walk = lines.walk_through(position)
+    if walk is None:
+        return ""
+    tricks, left = [], LINE_STEPS
+    for trick in walk.tricks:
+        told = trick.line_plays[:left]
+        if told:
+            tricks.append(
+                ", ".join(f"{_who(seat, view)} {_card_name(card)}" for seat, card in told)
+            )
+        left -= len(told)
     more = " …" if len(position.line) > LINE_STEPS else ""
     return (
         "In one sampled deal (the other hands are a guess that fits what you have seen) "

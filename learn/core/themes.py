@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from game.engine.cards import (
-    JACK,
     JOKER_1,
     RANK_OF,
     RANKS,
     SUIT_MASK,
     SUIT_OF,
     card_code,
+    jack_of,
     parse_card,
 )
 from game.engine.rules import is_bid, trick_winner
@@ -100,7 +100,7 @@ def _draws_trump(view: SeatView, best: int, trump: int) -> bool:
 def _protects_jack(view: SeatView, options: Sequence[Option], best: int, trump: int) -> bool:
     """We hold the jack of trump, could play it, something could take it, and the best
     play keeps it back."""
-    jack = trump * 13 + JACK
+    jack = jack_of(trump)
     if not view.hand >> jack & 1 or best == jack:
         return False
     if not (higher_trumps_out(view, trump) or higher_in_trick(view, trump) is not None):
@@ -111,13 +111,13 @@ def _protects_jack(view: SeatView, options: Sequence[Option], best: int, trump: 
 
 def higher_trumps_out(view: SeatView, trump: int) -> int:
     """The trumps above the jack that the seat has not seen (a mask)."""
-    jack = trump * 13 + JACK
+    jack = jack_of(trump)
     return view.unseen & SUIT_MASK[trump] & ~((2 << jack) - 1)
 
 
 def higher_in_trick(view: SeatView, trump: int) -> int | None:
     """A trump above the jack that the other side has played to this trick."""
-    jack = trump * 13 + JACK
+    jack = jack_of(trump)
     for seat, card in view.current_trick:
         above = card < JOKER_1 and SUIT_OF[card] == trump and card > jack
         if above and view.unit_of[seat] != view.unit:

@@ -1,5 +1,6 @@
 """'Show me a deal' from an auction decision: the rest of the auction, then the round."""
 
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -7,12 +8,12 @@ import pytest
 from game.bots.basic import GreedyBot
 from game.bots.expert import ExpertBot
 from game.engine import notation
-from game.engine.cards import HAND_SIZE, mask_of, parse_card
+from game.engine.cards import HAND_SIZE, card_code, mask_of, parse_card
 from game.engine.rules import is_card, parse_action_code
-from game.engine.state import MatchSetup, MatchState
+from game.engine.state import Deal, MatchSetup, MatchState, RoundState
 from learn import presenters
 from learn.core.analysis import assess
-from learn.core.lines import play_out, sampled_round, shown_line
+from learn.core.lines import play_out, shown_line, walk_through
 from tests.learn.fixtures.factories import starter_positions
 
 ANALYST = ExpertBot(budget_ms=1e9, max_deals=3)  # no clock: the same line every run
@@ -28,8 +29,16 @@ def hands_of(position) -> list[int]:
 
 
 def replays(view, hands, line) -> bool:
-    """The line is legal, step by step, in the sampled deal, and ends the round."""
-    state = sampled_round(view, hands)
+    """The line is legal, step by step, in the sampled deal, and ends the round. The round
+    is dealt here by the engine alone, not by ``learn.core.lines``, whose line (the
+    solver's, after the auction) it checks: a mistake there cannot pass for a legal line."""
+    dealt = 0
+    for hand in hands:
+        dealt |= hand
+    setup = MatchSetup(view.players, view.teams, view.target)
+    state = RoundState(setup, Deal(view.dealer, tuple(hands), view.deck & ~dealt), view.scores)
+    for seat, action in view.auction:
+        state = state.apply(action, seat)
     for seat, code in line:
         state = state.apply(parse_action_code(code), seat)
     return state.is_terminal()
@@ -82,3 +91,27 @@ def test_generation_plays_an_auction_position_to_the_end_of_the_round(players):
     hands = [mask_of(parse_card(code) for code in hand) for hand in assessment.line_hands]
     assert hands[view.seat] == view.hand
     assert replays(view, hands, line)
+
+
+def test_the_walk_through_plays_the_line_trick_by_trick_as_the_engine_closes_them():
+    cards = [p for p in starter_positions() if p.phase != "auction" and len(p.line) > 1]
+    assert cards
+    for position in cards[:40]:
+        walk = walk_through(position)
+        assert walk.calls == ()
+        told = [(seat, card_code(card)) for t in walk.tricks for seat, card in t.line_plays]
+        assert told == list(position.line)
+        assert walk.tricks[0].before == len(position.view().current_trick)
+        finished = [t for t in walk.tricks if t.winner is not None]
+        assert all(len(t.plays) == position.players for t in finished)
+        for trick, after in zip(walk.tricks, walk.tricks[1:], strict=False):
+            assert after.plays[0][0] == trick.winner  # who takes a trick leads the next
+
+
+def test_a_line_that_does_not_replay_in_its_deal_is_not_walked():
+    position = next(p for p in starter_positions() if p.phase == "follow" and len(p.line) > 2)
+    (first, played), (second, _) = position.line[:2]
+    # the second seat plays the card the first has just played
+    broken = replace(position, line=((first, played), (second, played), *position.line[2:]))
+    assert walk_through(broken) is None
+    assert walk_through(replace(position, line_hands=())) is None
