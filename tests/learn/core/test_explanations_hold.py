@@ -16,12 +16,13 @@ from dataclasses import dataclass
 import pytest
 
 from game.engine.cards import (
-    JACK,
     JOKER_1,
     JOKERS,
     SUIT_MASK,
     SUIT_OF,
+    card_code,
     game_total,
+    jack_of,
     parse_card,
 )
 from game.engine.rules import MAX_BID, is_bid, trick_winner
@@ -68,7 +69,7 @@ def _unseen_trumps(case: Case) -> int:
 
 @check(r"(\d+) higher trumps? you have not seen could take it")
 def higher_trumps_over_the_jack(m, case):
-    jack = case.trump * 13 + JACK
+    jack = jack_of(case.trump)
     higher = (_unseen_trumps(case) & ~((2 << jack) - 1)).bit_count()
     if int(m[1]) != higher:
         return f"says {m[1]} higher trumps are out, the view has {higher}"
@@ -79,7 +80,7 @@ def higher_trumps_over_the_jack(m, case):
 
 @check(r"no trump you have not seen is higher")
 def no_higher_trump(m, case):
-    jack = case.trump * 13 + JACK
+    jack = jack_of(case.trump)
     if not case.view.hand >> jack & 1 or _unseen_trumps(case) & ~((2 << jack) - 1):
         return "a higher trump is out, or the jack is not held"
     return None
@@ -87,7 +88,7 @@ def no_higher_trump(m, case):
 
 @check(r"(the [\w ]+?) in this trick would take it")
 def taken_in_the_trick(m, case):
-    jack = case.trump * 13 + JACK
+    jack = jack_of(case.trump)
     higher = [
         card
         for _, card in case.view.current_trick
@@ -396,10 +397,17 @@ def _cards(mask: int) -> list[int]:
     return [card for card in range(54) if mask >> card & 1]
 
 
-def _name(card: int) -> str:
-    from learn.core.explain import _card_name
+RANK_WORDS = {"10": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
-    return _card_name(card)
+
+def _name(card: int) -> str:
+    """A card as the explanations name it, spelled here from its code and not by the
+    explanation's own naming, which a check that used it would agree with, mistakes and all."""
+    if card >= JOKER_1:
+        return "the joker" if card == JOKER_1 else "the second joker"
+    code = card_code(card)
+    return f"the {RANK_WORDS.get(code[:-1], code[:-1])} of {SUIT_WORDS[code[-1]]}"
 
 
 def sentences(paragraphs: list[str]) -> Iterator[str]:
