@@ -163,8 +163,31 @@ def discards_offered(
 # --- The reveal ------------------------------------------------------------------------------
 
 
+class OptionFigures:
+    """How an option's row shows its figures, on the reveal and on the review of a round
+    alike: match values rounded once (``grades.points``), and its tag."""
+
+    value: float
+    cost: float  # expected match value lost against the best option, unrounded
+    is_best: bool
+    tied: bool  # one of several options showing the best value: "level", not "best"
+
+    @property
+    def value_text(self) -> str:
+        return grades.points(self.value, signed=True).replace("-", "\u2212")
+
+    @property
+    def cost_text(self) -> str:
+        return grades.points(self.cost)
+
+    @property
+    def tag(self) -> str:
+        """ "best" for the one best option, "level" for each of several that tie."""
+        return "level" if self.tied else "best" if self.is_best else ""
+
+
 @dataclass(frozen=True)
-class OptionRow:
+class OptionRow(OptionFigures):
     code: str
     label: str
     is_card: bool
@@ -178,18 +201,6 @@ class OptionRow:
     is_chosen: bool
     cost: float  # expected match value lost against the best option
     tied: bool = False  # one of several options showing the best value: "level", not "best"
-
-    @property
-    def tag(self) -> str:
-        return "level" if self.tied else "best" if self.is_best else ""
-
-    @property
-    def value_text(self) -> str:
-        return grades.points(self.value, signed=True).replace("-", "\u2212")
-
-    @property
-    def cost_text(self) -> str:
-        return grades.points(self.cost)
 
 
 @dataclass(frozen=True)

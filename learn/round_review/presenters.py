@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from learn.core import explain, explain_family, grades
 from learn.core import positions as core_positions
 from learn.models import RoundReview
-from learn.presenters import PositionPage, core_position_page, option_label
+from learn.presenters import OptionFigures, PositionPage, core_position_page, option_label
 from learn.round_review import decisions
 
 
 @dataclass(frozen=True)
-class OptionShown:
+class OptionShown(OptionFigures):
     code: str
     label: str
     value: float
@@ -25,19 +25,6 @@ class OptionShown:
     is_best: bool
     is_chosen: bool
     tied: bool  # one of several options showing the best value: "level", not "best"
-
-    @property
-    def value_text(self) -> str:
-        return grades.points(self.value, signed=True).replace("-", "\u2212")
-
-    @property
-    def cost_text(self) -> str:
-        return grades.points(self.cost)
-
-    @property
-    def tag(self) -> str:
-        """ "best" for the one best option, "level" for each of several that tie."""
-        return "level" if self.tied else "best" if self.is_best else ""
 
 
 @dataclass(frozen=True)
