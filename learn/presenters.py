@@ -265,10 +265,8 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
         for o, bar in zip(options, bars, strict=True)
     )
     chosen = next(row for row in rows if row.is_chosen)
-    # the full-deck tables' analysis keeps no points or line: its own words (explain_family)
-    explained = explain.explain if core.rules.is_house else explain_family.explain
     try:
-        paragraphs = tuple(explained(core, attempt.answer))
+        paragraphs = explanation(core, attempt.answer)
     except core_positions.PositionError:
         paragraphs = ()
     before = attempt.rating_before if attempt.rating_before is not None else 0.0
@@ -289,6 +287,14 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
         has_points=any(row.ours is not None for row in rows),
         has_made=any(row.made is not None for row in rows),
     )
+
+
+def explanation(core: core_positions.AnalysedPosition, chosen: str) -> tuple[str, ...]:
+    """The trainer's paragraphs on ``chosen``, in the words of the position's game: the
+    full-deck tables' analysis keeps no points or line, and has words of its own
+    (``explain_family``)."""
+    explained = explain.explain if core.rules.is_house else explain_family.explain
+    return tuple(explained(core, chosen))
 
 
 def deal_shown(core: core_positions.AnalysedPosition) -> DealShown | None:

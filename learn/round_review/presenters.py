@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from learn.core import explain, explain_family, grades
-from learn.core import positions as core_positions
+from learn.core import explain, grades
 from learn.models import RoundReview
-from learn.presenters import OptionFigures, PositionPage, core_position_page, option_label
+from learn.presenters import (
+    OptionFigures,
+    PositionPage,
+    core_position_page,
+    explanation,
+    option_label,
+)
 from learn.round_review import decisions
 
 
@@ -105,12 +110,7 @@ def _shown(decision: decisions.Decision) -> DecisionShown:
         grade=decision.grade,
         grade_label=grades.LABELS.get(decision.grade, ""),
         options=options,
-        explanation=tuple(_explained(position)(position, decision.chosen)),
+        explanation=explanation(position, decision.chosen),
         deals=position.deals,
         page=core_position_page(position),
     )
-
-
-def _explained(position: core_positions.AnalysedPosition):
-    """The explanation in the words of the position's game (explain_family: full deck)."""
-    return explain.explain if position.rules.is_house else explain_family.explain
