@@ -8,7 +8,7 @@ import sys
 def main() -> None:
     if sys.argv[1:2] == ["replay"]:
         # the replay needs only the engine: skip Django's start-up
-        from game.replay_cli import main as replay
+        from game.offline.replay_cli import main as replay
 
         sys.exit(replay(sys.argv[2:]))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "smearsite.settings")

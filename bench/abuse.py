@@ -104,7 +104,7 @@ class Visitor:
 
     def get(self, path: str) -> str:
         """The page, once the server lets this address connect again (after a flood, its
-        new connections are paced: smearsite.serve)."""
+        new connections are paced: smearsite.server.serve)."""
         for _ in range(30):
             try:
                 with self.opener.open(self.base + path, timeout=30) as response:
@@ -189,7 +189,8 @@ def _probe_loop(base: str, stop, ready, results) -> None:
 
 def _newcomer_get(host: str, port: int) -> None:
     """``GET /`` on a new connection from another address than the flood's (127.0.0.1): a
-    newcomer is someone else, whom the server paces apart from the flood (smearsite.serve)."""
+    newcomer is someone else, whom the server paces apart from the flood
+    (smearsite.server.serve)."""
     connection = http.client.HTTPConnection(
         host, port, timeout=10, source_address=(PROBE_ADDRESS, 0)
     )
@@ -217,8 +218,8 @@ def tables_held(session_key: str) -> tuple[int, int]:
     """(tables in play, all tables) where the flooding guest sits."""
     from django.contrib.sessions.backends.db import SessionStore
 
-    from game.identity import GUEST_TOKEN
     from game.models import Table
+    from game.players.identity import GUEST_TOKEN
 
     token = SessionStore(session_key=session_key).get(GUEST_TOKEN)
     mine = Table.objects.filter(seats__session_key=token).distinct()

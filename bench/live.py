@@ -13,11 +13,12 @@ shows its turn waits a think time drawn uniformly from --think (2-6 s: a person'
 with the partial's data-index, and times the round trip from the send until its own
 connection receives the partial whose data-round/data-index shows the move stored.
 
-The server (smearsite.serve) is started here on a fresh database: the embedded default (a SQLite
-file, in-memory channel layer) or, with --postgres-redis, PostgreSQL and channels-redis
-(--servers K starts K server processes; seats are spread over them, so a table's changes
-cross Redis). With --url the bench plays against a server already running, creating its
-tables in the database that DATABASE_URL (in this environment) names: the server's own.
+The server (smearsite.server.serve) is started here on a fresh database: the embedded
+default (a SQLite file, in-memory channel layer) or, with --postgres-redis, PostgreSQL and
+channels-redis (--servers K starts K server processes; seats are spread over them, so a
+table's changes cross Redis). With --url the bench plays against a server already running,
+creating its tables in the database that DATABASE_URL (in this environment) names: the
+server's own.
 
 The servers run with DEBUG off and SMEAR_AWAY_AFTER_S at a day, so no bot ever stands in
 for a scripted person (and the tables of an earlier N are left alone).
@@ -131,7 +132,7 @@ def create_tables(count: int, target: int, rng: random.Random) -> list[tuple[str
     (code, session key per seat)."""
     from django.db import transaction
 
-    from game.identity import SeatOwner
+    from game.players.identity import SeatOwner
 
     tables = []
     with transaction.atomic():
@@ -592,7 +593,7 @@ def main() -> None:
                     port=args.port + k if args.port else None,
                     launcher=(str(ROOT / "bench" / "profiled_server.py"), args.profile)
                     if profiled
-                    else ("-m", "smearsite.serve"),
+                    else ("-m", "smearsite.server.serve"),
                     cwd=root,
                 )
             )

@@ -1,4 +1,4 @@
-"""The site's server (smearsite.serve) under cProfile, every thread of it:
+"""The site's server (smearsite.server.serve) under cProfile, every thread of it:
 ``bench/live.py --profile FILE`` runs one server this way. Each thread gets a profiler of
 its own (cProfile follows one thread), timed by the thread's CPU clock (time spent waiting
 on the database or the GIL is not counted); SIGUSR1 clears them all (the timed window
@@ -71,7 +71,7 @@ def main() -> None:
 
     signal.signal(signal.SIGUSR1, clear)
     signal.signal(signal.SIGUSR2, dump)
-    from smearsite import serve
+    from smearsite.server import serve
 
     main_profile.enable()
     serve.main()

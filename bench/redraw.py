@@ -39,8 +39,8 @@ def main() -> None:
 
     from game import redraw, store
     from game.engine.rules import action_code
-    from game.identity import SeatOwner
     from game.models import Seat
+    from game.players.identity import SeatOwner
     from game.services import play
 
     call_command("migrate", verbosity=0)

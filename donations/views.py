@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from donations import selectors, services, stripe_client
 from donations.forms import DonateForm
-from smearsite import ratelimit
+from smearsite.kernel import ratelimit
 
 logger = logging.getLogger(__name__)
 

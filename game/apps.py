@@ -11,7 +11,8 @@ class GameConfig(AppConfig):
         from allauth.account.signals import user_logged_in as allauth_logged_in
         from django.contrib.auth.signals import user_logged_in
 
-        from game import accounts, bot_runner, events, ratings
+        from game import bot_runner, events
+        from game.players import accounts, ratings
 
         from . import checks  # noqa: F401  (registers the system checks)
 

@@ -13,13 +13,13 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from game import events, identity, redraw
+from game import events, redraw
 from game.errors import TableError
 from game.models import Table
+from game.players import identity
 from game.services import play
 from game.throttle import SharedBuckets, TokenBucket
-from smearsite import code_guard
-from smearsite.kernel import MAX_DIGITS, BadNumber, normal_code, request_int
+from smearsite.kernel import MAX_DIGITS, BadNumber, code_guard, normal_code, request_int
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
 MAX_MESSAGE_CHARS = 512
@@ -33,7 +33,7 @@ _buckets = SharedBuckets(BURST, RATE_PER_S)
 
 def _find_table(scope: dict, code: str) -> Table | None:
     """The table, unless this connection's address or session has missed too many codes
-    (smearsite.code_guard): a socket is no way around the pages' pace."""
+    (smearsite.kernel.code_guard): a socket is no way around the pages' pace."""
     if not code_guard.scope_may_look_up(scope):
         return None
     table = Table.objects.filter(code=normal_code(code)).first()
@@ -80,7 +80,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _session_key(self) -> str | None:
         """Whose messages share one rate limit: the user's, else the session's (the
-        connection limits are ``smearsite.websockets.ConnectionLimits``)."""
+        connection limits are ``smearsite.guards.websockets.ConnectionLimits``)."""
         if self.owner.user_id is not None:
             return f"user-{self.owner.user_id}"
         session = self.scope.get("session")

@@ -14,17 +14,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import selectors, table_prefs
+from game import selectors
 from game.errors import TableError
 from game.forms import JoinByCodeForm, TableForm
 from game.htmx import for_htmx
-from game.identity import SeatOwner, request_owner
 from game.models import Table
+from game.players import table_prefs
+from game.players.identity import SeatOwner, request_owner
 from game.services import lobby
 from game.table_views import answer_table_form
-from smearsite import code_guard
-from smearsite.code_guard import code_lookup
-from smearsite.kernel import BadNumber, normal_code, request_int
+from smearsite.kernel import BadNumber, code_guard, normal_code, request_int
+from smearsite.kernel.code_guard import code_lookup
 
 
 @require_safe

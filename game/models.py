@@ -16,14 +16,14 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     display_name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
-    # game.names.name_key(display_name): two players may not look alike at a table
+    # game.players.names.name_key(display_name): two players may not look alike at a table
     name_key = models.CharField(max_length=4 * DISPLAY_NAME_MAX_LENGTH, unique=True, null=True)
-    # listed on the leaderboards (game.ratings), once enough matches are rated
+    # listed on the leaderboards (game.players.ratings), once enough matches are rated
     on_leaderboard = models.BooleanField(default=False)
-    # how they like the table drawn (game.table_prefs), brought into the session at log-in;
+    # how they like the table drawn (game.players.table_prefs), brought into the session at log-in;
     # None until they first save them
     table_prefs = models.JSONField(null=True, blank=True, default=None)
-    # the game chosen for their last new table (game.table_prefs.RULES_KEY), offered again
+    # the game chosen for their last new table (game.players.table_prefs.RULES_KEY), offered again
     table_rules = models.JSONField(null=True, blank=True, default=None)
 
     def __str__(self) -> str:
@@ -146,7 +146,7 @@ class ActionLog(models.Model):
         ]
 
 
-# --- Ratings (game.ratings) -------------------------------------------------------------
+# --- Ratings (game.players.ratings) -------------------------------------------------------------
 # A finished match is one Glicko-2 rating period for every signed-in player at it, against
 # the other units' players; a bot is a fixed anchor and is never rated.
 

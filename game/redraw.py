@@ -22,8 +22,8 @@ from django.template.loader import render_to_string
 from game import selectors, store
 from game.engine.state import MatchState
 from game.events import PublicMove
-from game.identity import SeatOwner
 from game.models import Table
+from game.players.identity import SeatOwner
 from game.templatetags import tables
 
 TABLE_PARTIAL = "game/table.html#table"

@@ -15,8 +15,8 @@ from django.utils import timezone
 from game import presenters, store
 from game.engine import notation
 from game.engine.state import MatchState
-from game.identity import SeatOwner
 from game.models import ActionLog, Seat, Table
+from game.players.identity import SeatOwner
 from smearsite.kernel import normal_code
 
 

@@ -12,19 +12,20 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import events, ratings, selectors, store, table_prefs
+from game import events, selectors, store
 from game.engine import record
 from game.engine.state import MatchState
 from game.errors import TableError
 from game.forms import PlayBotsForm
 from game.htmx import for_htmx
-from game.identity import SeatOwner, request_owner
 from game.models import Table
+from game.players import ratings, table_prefs
+from game.players.identity import SeatOwner, request_owner
 from game.services import limits
 from game.services import play as play_services
-from smearsite.code_guard import code_lookup
 from smearsite.kernel import BadNumber, normal_code, request_int
-from smearsite.ratelimit import request_address
+from smearsite.kernel.code_guard import code_lookup
+from smearsite.kernel.ratelimit import request_address
 
 
 def _live_context(found: Table) -> dict:

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from game import lobby_views, table_views, views
+from game.players import views as player_views
 
 app_name = "game"
 
@@ -8,9 +9,9 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("rules/", views.rules, name="rules"),
-    path("accounts/profile/", views.profile, name="profile"),
-    path("leaderboard/", views.leaderboard, name="leaderboard"),
-    path("settings/table", views.table_prefs_save, name="table_prefs"),
+    path("accounts/profile/", player_views.profile, name="profile"),
+    path("leaderboard/", player_views.leaderboard, name="leaderboard"),
+    path("settings/table", player_views.table_prefs_save, name="table_prefs"),
     # play bots now, and the table page with its moves and hand history
     path("play/", table_views.play, name="play"),
     # tables with friends: the list, a new table, join by code, seats and the start

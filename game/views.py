@@ -1,37 +1,16 @@
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
-from donations import selectors as donation_selectors
-from game import history, ratings, rules_guide, table_prefs
+from game import rules_guide
 from game.engine import cards as engine_cards
 from game.engine import notation, variants
 from game.engine import rules as engine_rules
-from game.forms import ProfileForm
-from game.services import profiles
-from smearsite.kernel import BadNumber, request_int
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
-
-
-@require_POST
-def table_prefs_save(request: HttpRequest) -> HttpResponse:
-    """Keep how this person likes the table drawn, then back to the page they were on."""
-    picked = table_prefs.keep(request.session, request.POST.getlist("pref"))
-    if request.user.is_authenticated:
-        profiles.profile_table_prefs_save(user=request.user, prefs=picked)
-    messages.success(request, "Your table settings are saved.")
-    back = request.POST.get("next", "")
-    safe = url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return redirect(back if safe and back else "game:play")
 
 
 @require_safe
@@ -62,73 +41,5 @@ def rules(request: HttpRequest) -> HttpResponse:
             "one_joker_point": notation.POINT_NAMES["jokers"],
             "targets": variants.TARGETS,
             "default_target": variants.HOUSE.target,
-        },
-    )
-
-
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
-    current = profiles.profile_get_or_create(user=request.user)
-    data = request.POST if request.method == "POST" else None
-    initial = {"display_name": current.display_name, "on_leaderboard": current.on_leaderboard}
-    form = ProfileForm(data, initial=initial, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        profiles.profile_update(
-            user=request.user,
-            display_name=form.cleaned_data["display_name"],
-            on_leaderboard=form.cleaned_data["on_leaderboard"],
-        )
-        listed = form.cleaned_data["on_leaderboard"]
-        messages.success(
-            request,
-            "Your display name is saved."
-            + (" You are listed on the leaderboards." if listed else ""),
-        )
-        return redirect("game:profile")
-    # a paid donation earns the supporter badge
-    is_supporter = donation_selectors.user_is_supporter(user=request.user)
-    tables = history.tables_for(user_id=request.user.pk)
-    return render(
-        request,
-        "game/profile.html",
-        {
-            "profile": current,
-            "form": form,
-            "is_supporter": is_supporter,
-            "tables": tables,
-            "stats": history.stats_for(tables),
-            "points_chart": history.points_chart(tables),
-            "ratings": [
-                (
-                    r,
-                    history.chart(
-                        ratings.rating_history(user_id=request.user.pk, players=r.players)
-                    ),
-                )
-                for r in ratings.ratings_for(user_id=request.user.pk)
-            ],
-            "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
-        },
-    )
-
-
-@require_safe
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    """Opted-in players by rating, at one table size (``?players=N``, 4 by default)."""
-    try:
-        players = request_int(request.GET.get("players"), name="table size", digits=2) or 4
-    except BadNumber as forged:
-        return HttpResponseBadRequest(str(forged))
-    if not engine_cards.MIN_PLAYERS <= players <= engine_cards.MAX_PLAYERS:
-        players = 4
-    return render(
-        request,
-        "game/leaderboard.html",
-        {
-            "players": players,
-            "sizes": range(engine_cards.MIN_PLAYERS, engine_cards.MAX_PLAYERS + 1),
-            "leaders": ratings.leaderboard(players=players),
-            "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
         },
     )

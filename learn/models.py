@@ -19,7 +19,7 @@ from functools import cached_property
 from django.conf import settings
 from django.db import models
 
-from game import glicko
+from game.players import glicko
 from learn.core import positions as core_positions
 from learn.core.positions import PHASES
 

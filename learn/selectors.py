@@ -14,7 +14,7 @@ from random import Random
 from django.db.models import Count, F, Max, Q, QuerySet
 from django.db.models.functions import Abs
 
-from game.identity import SeatOwner
+from game.players.identity import SeatOwner
 from learn.core import explain
 from learn.core import positions as core_positions
 from learn.core import themes as core_themes

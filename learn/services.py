@@ -18,10 +18,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from game import glicko
 from game.engine import rules
 from game.engine.variants import PRESETS
-from game.identity import SeatOwner
+from game.players import glicko
+from game.players.identity import SeatOwner
 from learn import selectors, tutorial
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition
@@ -38,7 +38,7 @@ MISSED_DELAYS = (timedelta(minutes=10), timedelta(hours=1), timedelta(days=1))
 
 class TrainerError(DomainError):
     """An answer or request the trainer refuses; nothing was changed. Which kind of
-    refusal it is says how a view answers (smearsite.http.status_for), not a status here."""
+    refusal it is says how a view answers (smearsite.kernel.http.status_for), not a status here."""
 
 
 class UnknownPosition(TrainerError, NotFound):

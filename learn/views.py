@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game.identity import request_owner
+from game.players.identity import request_owner
 from learn import presenters, quiz, selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
-from smearsite.http import status_for
+from smearsite.kernel.http import status_for
 
 PARTS = "learn/parts.html"
 

@@ -16,9 +16,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoresheet import selectors, services
 from scoresheet.forms import HandForm, JoinForm, SheetForm, hand_initial
-from smearsite import code_guard
-from smearsite.code_guard import code_lookup
-from smearsite.kernel import BadNumber, request_int
+from smearsite.kernel import BadNumber, code_guard, request_int
+from smearsite.kernel.code_guard import code_lookup
 
 SHEET_TEMPLATE = "scoresheet/sheet.html"
 

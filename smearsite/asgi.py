@@ -1,7 +1,7 @@
 """ASGI entry point: plain HTTP goes to Django, websockets to the Channels router.
 
 Served by daphne through the site's launcher, which bounds what a connection may cost
-before any of this runs: ``python -m smearsite.serve`` (smearsite.serve).
+before any of this runs: ``python -m smearsite.server.serve`` (smearsite.server.serve).
 """
 
 import os
@@ -18,10 +18,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from game.redraw import error_html  # noqa: E402
-from smearsite.body_limit import BodyLimit  # noqa: E402
-from smearsite.fair_share import FairShare  # noqa: E402
+from smearsite.guards.body_limit import BodyLimit  # noqa: E402
+from smearsite.guards.fair_share import FairShare  # noqa: E402
+from smearsite.guards.websockets import ConnectionLimits, site_origin_validator  # noqa: E402
 from smearsite.routing import websocket_urlpatterns  # noqa: E402
-from smearsite.websockets import ConnectionLimits, site_origin_validator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -115,7 +115,7 @@ MIDDLEWARE = [
     # right after SecurityMiddleware, before anything that does work per request
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
-    "smearsite.middleware.PermissionsPolicyMiddleware",
+    "smearsite.guards.middleware.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -174,13 +174,13 @@ SMEAR_BOT_TABLES_PER_PERSON = env.env_int(os.environ, "SMEAR_BOT_TABLES_PER_PERS
 SMEAR_SOCKETS_PER_SESSION = env.env_int(os.environ, "SMEAR_SOCKETS_PER_SESSION", default=8)
 SMEAR_SOCKETS_PER_ADDRESS = env.env_int(os.environ, "SMEAR_SOCKETS_PER_ADDRESS", default=64)
 # HTTP requests served at once per session and per address (more wait their turn, on the
-# event loop), and how many may wait before the next is refused (smearsite.fair_share)
+# event loop), and how many may wait before the next is refused (smearsite.guards.fair_share)
 SMEAR_REQUESTS_AT_ONCE = env.env_int(os.environ, "SMEAR_REQUESTS_AT_ONCE", default=2)
 SMEAR_REQUESTS_AT_ONCE_PER_ADDRESS = env.env_int(
     os.environ, "SMEAR_REQUESTS_AT_ONCE_PER_ADDRESS", default=8
 )
 SMEAR_REQUESTS_WAITING = env.env_int(os.environ, "SMEAR_REQUESTS_WAITING", default=32)
-# new connections per client address, paced as they are accepted (smearsite.serve; off
+# new connections per client address, paced as they are accepted (smearsite.server.serve; off
 # behind proxies, which pace their clients): a burst at once, then so many a second
 SMEAR_CONNECTIONS_BURST_PER_ADDRESS = env.env_int(
     os.environ, "SMEAR_CONNECTIONS_BURST_PER_ADDRESS", default=40
@@ -202,13 +202,13 @@ SMEAR_CONNECTIONS_MAX = env.env_int(os.environ, "SMEAR_CONNECTIONS_MAX", default
 SMEAR_HEADER_TIMEOUT_S = env.env_int(os.environ, "SMEAR_HEADER_TIMEOUT_S", default=10)
 SMEAR_BODY_TIMEOUT_S = env.env_int(os.environ, "SMEAR_BODY_TIMEOUT_S", default=30)
 # the largest request body accepted (a form or a Stripe event is a few KiB): refused with
-# 413 by the server and by smearsite.body_limit before it is buffered, and Django never
+# 413 by the server and by smearsite.guards.body_limit before it is buffered, and Django never
 # spools a body to disk (FILE_UPLOAD_MAX_MEMORY_SIZE) nor keeps a bigger one in memory
 SMEAR_MAX_BODY_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODY_BYTES", default=1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
 # codes that match nothing one address, or one session, may look up in ten minutes;
-# then every code lookup of theirs is answered 429 (smearsite.code_guard)
+# then every code lookup of theirs is answered 429 (smearsite.kernel.code_guard)
 SMEAR_CODE_MISSES = env.env_int(os.environ, "SMEAR_CODE_MISSES", default=20)
 # a table in play whose people have all been away this long is closed (prune_tables)
 SMEAR_DESERTED_AFTER_S = env.env_int(os.environ, "SMEAR_DESERTED_AFTER_S", default=86400)
@@ -232,10 +232,10 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smear] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS_ONLY else "http"
-ACCOUNT_ADAPTER = "game.accounts.AccountAdapter"
-ACCOUNT_USER_DISPLAY = "game.accounts.user_display"
-ACCOUNT_FORMS = {"signup": "game.forms.SignupForm"}
-# Password guessing (game.accounts): at most 10 failed log-ins a minute from one address
+ACCOUNT_ADAPTER = "game.players.accounts.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "game.players.accounts.user_display"
+ACCOUNT_FORMS = {"signup": "game.players.forms.SignupForm"}
+# Password guessing (game.players.accounts): at most 10 failed log-ins a minute from one address
 # and 5 in 5 minutes for one username from one address (allauth's "key" is username and
 # address here), so a stranger cannot lock the owner out; and 30 an hour for one username
 # from browsers it never logged in from (guesses spread over many addresses). The counts

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from game.accounts import AdminLoginForm
+from game.players.accounts import AdminLoginForm
 
 # the admin's log-in is paused after failures like the site's, on the same counts
 admin.site.login_form = AdminLoginForm

@@ -1,4 +1,5 @@
-"""WSGI entry point (plain HTTP only; the site is served by ``smearsite.serve`` via ``asgi.py``)."""
+"""WSGI entry point (plain HTTP only; the site is served by ``smearsite.server.serve``
+via ``asgi.py``)."""
 
 import os
 

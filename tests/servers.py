@@ -1,4 +1,4 @@
-"""Real ASGI servers for tests and benches: the site's server (``smearsite.serve``) in a
+"""Real ASGI servers for tests and benches: the site's server (``smearsite.server.serve``) in a
 child process on a free port.
 
 pytest-django's ``live_server`` speaks WSGI only, so anything that needs websockets, or
@@ -105,10 +105,11 @@ def start_server(
     port: int | None = None,
     ready_path: str = "/healthz",
     seconds: float = 60,
-    launcher: tuple[str, ...] = ("-m", "smearsite.serve"),
+    launcher: tuple[str, ...] = ("-m", "smearsite.server.serve"),
     cwd: Path = REPO,
 ) -> Server:
-    """Start the site's server (``smearsite.serve``) and wait until ``ready_path`` answers 200.
+    """Start the site's server (``smearsite.server.serve``) and wait until ``ready_path``
+    answers 200.
 
     ``settings_module`` sets DJANGO_SETTINGS_MODULE (else ``env``'s own, or the site's).
     ``launcher`` is what Python runs with the server's arguments (a profiling wrapper, say);
@@ -174,8 +175,8 @@ def seat_guests(tokens: list[str], *, target: int = 21, bot_level: str = "greedy
     from django.contrib.sessions.backends.db import SessionStore
     from django.db import transaction
 
-    from game.identity import GUEST_TOKEN, SeatOwner
     from game.models import Seat
+    from game.players.identity import GUEST_TOKEN, SeatOwner
     from game.services import play
 
     sessions = []

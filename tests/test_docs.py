@@ -145,4 +145,4 @@ def test_the_checker_finds_paths_in_names_and_commands_and_skips_the_rest():
     }
     assert MAKE_TARGET.findall(" ".join(_spans(text))) == ["nothing-such"]
     assert held("cards.py", {"game/engine/cards.py"})
-    assert not held("smearsite/nowhere.py", {"smearsite/serve.py"})
+    assert not held("smearsite/nowhere.py", {"smearsite/server/serve.py"})

@@ -3,7 +3,7 @@
 The expert cannot search every seat's view of every sampled deal, so it gives each seat
 a cheaper judge: the points a leader's side takes with this hand, as a linear function
 of the hand's features in its best trump suit. The weights are fitted by
-``game.calibration`` to exact solves of random deals (what an expert would expect on
+``game.offline.calibration`` to exact solves of random deals (what an expert would expect on
 average, over deals it cannot see) and kept in ``hand_model.json``, one set per table
 size and number of partners. ``spread`` is how far real deals stray from the estimate;
 ``excess`` is how much more the exact search promises a leader than play by the expert

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from game.names import name_key
+from game.players.names import name_key
 
 
 def key_existing_names(apps, schema_editor):

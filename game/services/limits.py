@@ -22,9 +22,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from game import events
-from game.identity import SeatOwner
 from game.models import Seat, Table
-from smearsite import ratelimit
+from game.players.identity import SeatOwner
+from smearsite.kernel import ratelimit
 
 TABLE_STARTS_PER_MINUTE = 10
 TABLE_STARTS_PER_ADDRESS = 40

@@ -15,10 +15,10 @@ from game.bots import SEATED_LEVELS
 from game.engine import rules, variants
 from game.engine.variants import Rules
 from game.errors import TableError
-from game.identity import SeatOwner
 from game.models import Seat, Table
+from game.players.identity import SeatOwner
+from game.players.profiles import profile_display_name
 from game.services.play import deal_first_round, new_table
-from game.services.profiles import profile_display_name
 
 
 def _changed(table: Table) -> None:

@@ -20,8 +20,8 @@ from game.engine.cards import card_code, cards_of
 from game.engine.state import IllegalAction, MatchState, shuffle_deal
 from game.engine.variants import Rules
 from game.errors import TableError
-from game.identity import SeatOwner
 from game.models import ActionLog, Profile, Round, Seat, Table
+from game.players.identity import SeatOwner
 from game.services import limits
 from game.turns import Turn
 from smearsite.kernel import new_share_code

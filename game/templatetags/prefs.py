@@ -2,7 +2,7 @@
 
 from django import template
 
-from game import table_prefs
+from game.players import table_prefs
 
 register = template.Library()
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from game.identity import SeatOwner
 from game.models import Table
+from game.players.identity import SeatOwner
 from learn.core import positions as core_positions
 from learn.models import Learner, MissedPosition, PracticePosition, RoundReview
 from learn.round_review import tasks

@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from game import selectors as game_selectors
-from game.identity import request_owner
 from game.models import Table
+from game.players.identity import request_owner
 from learn import services as trainer
 from learn.round_review import presenters, selectors, services, worker
 from smearsite.kernel import normal_code

@@ -117,7 +117,7 @@ def served_env(database, **extra: str | None) -> dict[str, str]:
     """The environment of a server serving the site from a SQLite file of its own, migrated,
     with bots at a quick pace thinking in a thread. Its new connections are not paced: the
     browsers of every player of every test come from 127.0.0.1, each with an empty cache
-    (tests/smearsite/test_serve.py tests the pace)."""
+    (tests/smearsite/server/test_serve.py tests the pace)."""
     env = server_env(
         DATABASE_URL=f"sqlite:///{database}",
         REDIS_URL=None,

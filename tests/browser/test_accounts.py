@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from game.services import profiles
+from game.players import profiles
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from donations.models import Donation
-from game.services import profiles as game_profiles
+from game.players import profiles as game_profiles
 from tests.donations.fake_stripe import (
     SECRET_KEY,
     WEBHOOK_SECRET,

@@ -37,7 +37,7 @@ def site_env(tmp_path, port):
             "shell",
             "-c",
             "from django.contrib.auth import get_user_model\n"
-            "from game.services import profiles\n"
+            "from game.players import profiles\n"
             "for name in ('ann', 'bea'):\n"
             f"    user = get_user_model().objects.create_user(name, password={PASSWORD!r})\n"
             "    profiles.profile_get_or_create(user=user)\n",

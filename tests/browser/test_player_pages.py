@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from game import ratings
 from game.engine.state import MatchSetup
+from game.players import ratings
 from learn import services
 from tests.browser.conftest import PHONE, WIDE, assert_no_csp_violations, watch_csp
 from tests.game.stored import greedy_match, stored_table

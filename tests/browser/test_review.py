@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from game import ratings
 from game.engine.state import Deal, MatchSetup
+from game.players import ratings
 from game.services import play
 from tests.game.stored import greedy_match, stored_table
 from tests.learn.reviewing import BLUNDER_SEAT, monster_deal

@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
-from game.services import profiles as game_profiles
+from game.players import profiles as game_profiles
 from scoresheet.models import Hand, Sheet
 from tests.browser.conftest import DESKTOP, PHONE, watch
 from tests.servers import manage, server_env, serving

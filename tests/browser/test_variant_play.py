@@ -139,7 +139,7 @@ def test_the_six_handed_dealer_discards_seventeen_of_twenty_three_on_a_phone(
 
     from game.engine import rules, variants
     from game.engine.state import MatchSetup, MatchState, shuffle_deal
-    from game.services import profiles
+    from game.players import profiles
     from tests.game.stored import stored_table
 
     user = get_user_model().objects.create_user(username="dealer", password="trump-leads-42")

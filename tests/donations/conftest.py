@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from donations.models import Donation
-from game.services import profiles as game_profiles
+from game.players import profiles as game_profiles
 from tests.donations.fake_stripe import SECRET_KEY, WEBHOOK_SECRET, FakeStripe
 
 SITE_URL = "https://smear.example"

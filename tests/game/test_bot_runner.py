@@ -15,8 +15,8 @@ from django.utils import timezone
 from game import bot_runner, events, selectors, store, turns
 from game.bot_runner import Runner
 from game.engine.rules import action_code
-from game.identity import SeatOwner
 from game.models import ActionLog, Seat, Table
+from game.players.identity import SeatOwner
 from game.services import play
 
 pytestmark = [

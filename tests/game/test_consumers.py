@@ -13,11 +13,11 @@ from django.test import Client
 from game import consumers, events, redraw, store
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
-from game.identity import GUEST_TOKEN
 from game.models import ActionLog, Seat, Table
+from game.players.identity import GUEST_TOKEN
 from game.services import play
-from smearsite import websockets
 from smearsite.asgi import application
+from smearsite.guards import websockets
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

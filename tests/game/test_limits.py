@@ -9,8 +9,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from game import turns
-from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
+from game.players.identity import SeatOwner
 from game.services import limits, play
 
 pytestmark = pytest.mark.django_db(transaction=True)

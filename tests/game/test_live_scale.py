@@ -12,8 +12,8 @@ from asgiref.sync import sync_to_async
 from game import bot_runner, events, redraw, selectors, store
 from game.engine import rules
 from game.engine.cards import card_code, cards_of
-from game.identity import SeatOwner
 from game.models import Seat, Table
+from game.players.identity import SeatOwner
 from game.services import play
 from tests.game.test_consumers import (
     CARD_ATTR,

@@ -12,10 +12,11 @@ from django.db.models import QuerySet
 from game import events, selectors, store
 from game.engine.rules import action_code
 from game.errors import TableError
-from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
+from game.players import profiles
+from game.players.identity import SeatOwner
 from game.services import lobby as lobby_services
-from game.services import play, profiles
+from game.services import play
 from smearsite import kernel
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ from game import selectors, store
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
 from game.engine.view import PublicView
-from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
+from game.players import profiles
+from game.players.identity import SeatOwner
 from game.presenters import SpectatorView
-from game.services import profiles
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from game import store
-from game.identity import SeatOwner
 from game.models import ActionLog, Seat, Table
+from game.players.identity import SeatOwner
 from game.services import play
 
 pytestmark = pytest.mark.django_db

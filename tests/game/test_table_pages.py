@@ -12,8 +12,8 @@ from django.utils import timezone
 from game import redraw, selectors, store
 from game.bots.basic import GreedyBot
 from game.engine.cards import card_code, cards_of
-from game.identity import SeatOwner
 from game.models import Seat, Table
+from game.players.identity import SeatOwner
 from game.presenters import Play
 from game.services import play
 from game.templatetags import tables

@@ -11,8 +11,8 @@ from game import redraw, store
 from game.engine import record
 from game.engine.cards import card_code, cards_of
 from game.engine.rules import action_code
-from game.identity import GUEST_TOKEN, SeatOwner
 from game.models import ActionLog, Round, Table
+from game.players.identity import GUEST_TOKEN, SeatOwner
 
 # transactional: a stored move's announcement (the bots' answer among it) runs on commit
 pytestmark = pytest.mark.django_db(transaction=True)

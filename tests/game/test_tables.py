@@ -9,8 +9,8 @@ from game import selectors, store
 from game.engine import record
 from game.engine.rules import action_code
 from game.errors import TableError
-from game.identity import SeatOwner
 from game.models import ActionLog, Round, Seat, Table
+from game.players.identity import SeatOwner
 from game.services import play
 from smearsite import kernel
 from tests.game.driving import bots_answer

@@ -7,8 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from game import store, turns
-from game.identity import SeatOwner
 from game.models import ActionLog, Seat, Table
+from game.players.identity import SeatOwner
 from game.services import play
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from game.engine import record, rules, variants
 from game.engine.cards import SUITS, card_code, cards_of, mask_of, parse_card
 from game.engine.state import Deal, MatchSetup, MatchState
 from game.errors import TableError
-from game.identity import GUEST_TOKEN, SeatOwner
 from game.models import ActionLog, Round, Seat, Table
+from game.players.identity import GUEST_TOKEN, SeatOwner
 from game.services import play
 
 pytestmark = pytest.mark.django_db
@@ -475,7 +475,7 @@ def test_a_discards_cards_never_travel_in_a_move_announcement(monkeypatch):
 def test_a_users_game_choice_comes_back_at_their_next_log_in_anywhere(client, django_user_model):
     from django.test import Client
 
-    from game.services import profiles
+    from game.players import profiles
 
     user = django_user_model.objects.create_user(username="mae", password="x-long-password-9")
     profiles.profile_get_or_create(user=user)

@@ -8,7 +8,7 @@ from django.template import Context, Template, TemplateSyntaxError
 from django.test import Client
 
 from game import rules_guide
-from game.services import profiles
+from game.players import profiles
 from game.templatetags.cards import card_face
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from game.identity import SeatOwner
+from game.players.identity import SeatOwner
 from learn import selectors, services
 from learn.models import PracticePosition
 

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from game import glicko
-from game.identity import SeatOwner
+from game.players import glicko
+from game.players.identity import SeatOwner
 from learn import selectors, services
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.selectors import Filters

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from game.identity import SeatOwner
+from game.players.identity import SeatOwner
 from learn import services
 from learn.core.positions import AnalysedPosition
 from learn.models import PracticePosition

@@ -13,7 +13,7 @@ from game.engine import record
 from game.engine.cards import CARD_CODES, cards_of
 from game.engine.state import Deal, MatchState, RoundState
 from game.engine.view import SeatView
-from game.identity import GUEST_TOKEN
+from game.players.identity import GUEST_TOKEN
 from learn import views
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition

@@ -9,7 +9,7 @@ import pytest
 
 from game.engine.cards import CARD_CODES, cards_of
 from game.engine.rules import Phase
-from game.identity import SeatOwner
+from game.players.identity import SeatOwner
 from learn import presenters, services, tutorial
 from learn.models import Attempt, Learner, PracticePosition
 from tests.learn.core.test_positions_family import discards, legal

@@ -8,10 +8,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from game import arena
 from game.bots import LEVELS
 from game.engine import variants
 from game.engine.state import MatchSetup
+from game.offline import arena
 
 
 def _known(name: str) -> bool:

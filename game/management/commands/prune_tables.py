@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand
 
-from game import ratings
+from game.players import ratings
 from game.services import limits
 
 

@@ -1,13 +1,13 @@
 """python manage.py replay FILE: check and score game records (shared/spec/record.md).
 
-``manage.py`` itself runs ``game.replay_cli`` for this command, before Django starts;
+``manage.py`` itself runs ``game.offline.replay_cli`` for this command, before Django starts;
 this class serves ``call_command`` and ``manage.py help``.
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game import replay_cli
 from game.engine import record
+from game.offline import replay_cli
 
 
 class Command(BaseCommand):

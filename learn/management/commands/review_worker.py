@@ -5,7 +5,7 @@ runs the worker in a child that a ``kill -9`` takes its parent down with, and or
 the parent is killed), with its periodic work (``learn.round_review.worker``): a heartbeat
 the review page reads, and stale reviews queued again, as it starts (so a worker that
 replaces a dead one takes over its reviews at once) and every few seconds after. Run it
-under a supervisor that restarts it: ``make run`` uses ``smearsite.supervise``,
+under a supervisor that restarts it: ``make run`` uses ``smearsite.server.supervise``,
 production systemd or the like (docs/deployment.md).
 """
 

@@ -1,4 +1,5 @@
-"""The solver against a brute-force minimax that knows nothing but the rules."""
+"""The solver against a brute-force minimax over the engine's own rounds: it knows nothing
+but the rules, and shares no code with the search it checks."""
 
 from random import Random
 from time import perf_counter
@@ -8,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine import rules, solver
+from game.engine.cards import cards_of
 from game.engine.solver import (
     Utility,
     action_values,
-    advance,
     position_of,
     principal_variation,
     solve,
@@ -26,29 +27,24 @@ BID_TABLE = tuple(
 )
 
 
-def brute_force(position, utility) -> int:
-    if not any(position.hands):
-        return final_value(position, utility)
-    maximizing = position.unit_of[position.to_act] in utility.side
-    values = [brute_force(advance(position, c), utility) for c in cards_of(position.legal())]
+def brute_force(state: RoundState, utility: Utility) -> int:
+    """The value by the engine's own rounds (legal actions, apply, the round's result): every
+    legal card, to the end; none of the solver's code is used to check it."""
+    if state.is_terminal():
+        return final_value(state, utility)
+    maximizing = state.setup.unit_of[state.current_player()] in utility.side
+    values = [brute_force(state.apply(c), utility) for c in state.legal_actions()]
     return max(values) if maximizing else min(values)
 
 
-def final_value(position, utility) -> int:
-    trump = position.trump
-    points = rules.round_points(
-        trump=trump, dealt=position.dealt, captured=position.taken, unit_of=position.unit_of
-    )
-    raw = points.raw(len(position.taken))
+def final_value(state: RoundState, utility: Utility) -> int:
+    raw = state.result.raw
     a = sum(p for unit, p in enumerate(raw) if unit in utility.side)
-    b = sum(p for unit, p in enumerate(raw) if unit not in utility.side)
-    return utility.table[a][b]
+    return utility.table[a][sum(raw) - a]
 
 
-def cards_of(mask):
-    from game.engine.cards import cards_of as split
-
-    return split(mask)
+def each_card(state: RoundState, utility: Utility) -> dict[int, int]:
+    return {c: brute_force(state.apply(c), utility) for c in state.legal_actions()}
 
 
 def endgame(setup: MatchSetup, seed: int, cards_left: int) -> RoundState:
@@ -66,19 +62,18 @@ def endgame(setup: MatchSetup, seed: int, cards_left: int) -> RoundState:
 @given(setups(), st.integers(0, 2**32), st.booleans())
 def test_solver_matches_brute_force_on_endgames(setup, seed, bid_shaped):
     cards_left = 2 if setup.players <= 5 else 1
-    position = position_of(endgame(setup, seed, cards_left))
+    state = endgame(setup, seed, cards_left)
+    position = position_of(state)
     side = frozenset({position.unit_of[position.to_act]})
     utility = Utility(side, BID_TABLE if bid_shaped else ())
-    expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
-    assert action_values(position, utility) == expected
+    assert action_values(position, utility) == each_card(state, utility)
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_solver_matches_brute_force_from_the_third_trick_with_four_players(seed):
-    position = position_of(endgame(MatchSetup.partnerships(4, 2), seed, 3))
+    state = endgame(MatchSetup.partnerships(4, 2), seed, 3)
     utility = Utility(frozenset({1}), BID_TABLE)
-    expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
-    assert action_values(position, utility) == expected
+    assert action_values(position_of(state), utility) == each_card(state, utility)
 
 
 def test_solving_from_the_first_lead_chooses_trump_among_the_leads():
@@ -97,13 +92,13 @@ def test_solving_from_the_first_lead_chooses_trump_among_the_leads():
 
 
 def test_the_principal_variation_plays_out_the_round_with_its_value():
-    position = position_of(endgame(MatchSetup.cutthroat(3), 7, 3))
+    state = endgame(MatchSetup.cutthroat(3), 7, 3)
+    position = position_of(state)
     utility = Utility(frozenset({position.unit_of[position.to_act]}))
-    line = principal_variation(position, utility)
-    end = position
-    for card in line:
-        end = advance(end, card)
-    assert not any(end.hands)
+    end = state
+    for card in principal_variation(position, utility):
+        end = end.apply(card)
+    assert end.is_terminal()
     assert final_value(end, utility) == solve(position, utility)
 
 
@@ -111,9 +106,10 @@ def test_the_principal_variation_plays_out_the_round_with_its_value():
 @given(st.integers(6, 8), st.integers(0, 2**32))
 def test_merging_equivalent_low_cards_keeps_the_exact_value_at_big_tables(players, seed):
     # ranks below 10 are all worth nothing toward game here, so many cards merge
-    position = position_of(endgame(MatchSetup.cutthroat(players), seed, 2))
+    state = endgame(MatchSetup.cutthroat(players), seed, 2)
+    position = position_of(state)
     utility = Utility(frozenset({position.unit_of[position.to_act]}), BID_TABLE)
-    expected = {c: brute_force(advance(position, c), utility) for c in cards_of(position.legal())}
+    expected = each_card(state, utility)
     values = action_values(position, utility)
     assert max(values.values()) == max(expected.values())
     assert all(values[c] == expected[c] for c in values)
@@ -197,18 +193,6 @@ def family_endgame(table, seed: int, cards_left: int, players: int | None = None
         return state
 
 
-def brute_force_state(state: RoundState, utility: Utility) -> int:
-    """The value by the engine's own rounds: every legal card, to the end, scored by it."""
-    if state.is_terminal():
-        side = utility.side
-        raw = state.result.raw
-        a = sum(p for unit, p in enumerate(raw) if unit in side)
-        return utility.table[a][sum(raw) - a]
-    maximizing = state.setup.unit_of[state.current_player()] in utility.side
-    values = [brute_force_state(state.apply(c), utility) for c in state.legal_actions()]
-    return max(values) if maximizing else min(values)
-
-
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(FAMILY), st.integers(0, 2**32), st.booleans())
 def test_the_search_matches_the_engine_on_full_deck_endgames(table, seed, bid_shaped):
@@ -218,8 +202,7 @@ def test_the_search_matches_the_engine_on_full_deck_endgames(table, seed, bid_sh
     utility = Utility(
         side, WIDE_TABLE if bid_shaped else tuple(tuple(a - b for b in range(8)) for a in range(8))
     )
-    expected = {c: brute_force_state(state.apply(c), utility) for c in state.legal_actions()}
-    assert action_values(position, utility) == expected
+    assert action_values(position, utility) == each_card(state, utility)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -227,5 +210,4 @@ def test_the_search_matches_the_engine_from_the_fourth_trick_of_classic(seed):
     state = family_endgame(PRESETS["classic"], seed, 3)
     position = position_of(state)
     utility = Utility(frozenset({position.unit_of[position.to_act]}), WIDE_TABLE)
-    expected = {c: brute_force_state(state.apply(c), utility) for c in state.legal_actions()}
-    assert action_values(position, utility) == expected
+    assert action_values(position, utility) == each_card(state, utility)

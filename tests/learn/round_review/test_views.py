@@ -12,7 +12,7 @@ from django_tasks_db.models import DBTaskResult
 
 from game.engine.cards import card_code, cards_of
 from game.engine.state import MatchState, RoundState
-from game.identity import SeatOwner
+from game.players.identity import SeatOwner
 from learn import selectors, services
 from learn.models import Attempt, MissedPosition, PracticePosition, RoundReview
 from learn.round_review import services as review_services
