@@ -4,10 +4,10 @@
 
 Rounds are dealt at random and played by the greedy bot (fast; the review's cost is the
 analysis of seat 0's decisions, whoever played them); each round's review is what a worker
-does for one request: ``learn.review.moments`` then ``review_moment`` for each decision,
-at ``REVIEW_BUDGET``. Prints wall and CPU seconds p50/p95/max per round and per whole match
-(to 21, every round of seat 0), the decisions per round, and the machine's load average
-before and after (the machine is shared: wall time includes waiting for a core).
+does for one request: ``learn.round_review.decisions.moments`` then ``review_moment`` for
+each decision, at ``REVIEW_BUDGET``. Prints wall and CPU seconds p50/p95/max per round and
+per whole match (to 21, every round of seat 0), the decisions per round, and the machine's
+load average before and after (the machine is shared: wall time includes waiting for a core).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 from game.bots.basic import GreedyBot  # noqa: E402
 from game.engine import solver  # noqa: E402
 from game.engine.state import MatchSetup, MatchState  # noqa: E402
-from learn import review  # noqa: E402
+from learn.round_review.decisions import REVIEW_BUDGET, moments, review_moment  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -53,9 +53,9 @@ def play_round(match: MatchState, rng: Random) -> MatchState:
 
 def review_round(match: MatchState, number: int, seat: int) -> tuple[float, float, int]:
     wall, cpu = time.perf_counter(), time.process_time()
-    found = review.moments(match, number, seat)
+    found = moments(match, number, seat)
     for moment in found:
-        review.review_moment(moment, seed=f"bench/{number}")
+        review_moment(moment, seed=f"bench/{number}")
     return time.perf_counter() - wall, time.process_time() - cpu, len(found)
 
 
@@ -74,7 +74,7 @@ def main() -> None:
     args = parser.parse_args()
     backend = "native" if solver.native_available() else "python"
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()}, search: {backend}")
-    print(f"budget: {review.REVIEW_BUDGET}")
+    print(f"budget: {REVIEW_BUDGET}")
     setup, rng = setup_for(args.players), Random(args.seed)
 
     walls, cpus, decisions = [], [], []

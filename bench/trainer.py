@@ -8,7 +8,7 @@ Serving runs through Django's test client (middleware, views, templates) against
 temporary SQLite database loaded with the bank (the starter bank, else the test sample).
 Prints p50/p95/max of a practice page (serve a position) and of an htmx answer (grade,
 rate, render the reveal). The analysis is precomputed, so both should take tens of ms.
-Generation plays real matches with ``learn.generation.run_job`` at the default Budget and
+Generation plays real matches with ``learn.bank.generation.run_job`` at the default Budget and
 Keep on ``--workers`` processes (one unless told); ``--generate-seconds 0`` skips it.
 """
 
@@ -55,9 +55,9 @@ def bench_serving(bank: Path, requests: int) -> None:
     call_command("load_positions", str(bank))
     print(f"loaded {bank.name} in {time.perf_counter() - started:.1f} s")
 
-    from learn.models import Attempt, Position
+    from learn.models import Attempt, PracticePosition
 
-    print(f"bank: {Position.objects.count()} positions")
+    print(f"bank: {PracticePosition.objects.count()} positions")
     client = Client()
     client.get("/learn/")  # warm up: the session, the learner, the template cache
     serve, reveal = [], []
@@ -84,12 +84,13 @@ def bench_serving(bank: Path, requests: int) -> None:
 def bench_generation(seconds: float, players: list[int], workers: int) -> None:
     from contextlib import closing
 
-    from learn import generation
+    from learn.bank import generation
+    from learn.core.analysis import Budget, Keep
 
     jobs = generation.job_stream(0, players, 0)
     progress = generation.Progress()
     played = 0
-    results = generation.job_results(jobs, generation.Budget(), generation.Keep(), workers)
+    results = generation.job_results(jobs, Budget(), Keep(), workers)
     with closing(results):
         for result in results:
             played += 1

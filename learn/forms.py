@@ -7,7 +7,7 @@ from django import forms
 from game.engine.notation import preset_name
 from game.engine.variants import PRESETS
 from learn import selectors
-from learn.positions import PHASES
+from learn.core.positions import PHASES
 
 PHASE_LABELS = {
     "auction": "Auction (bid or pass)",

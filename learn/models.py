@@ -1,9 +1,14 @@
 """What the trainer stores: positions of the bank, learners, attempts and missed positions.
 
-A position's analysis is data computed once by ``learn.positions`` and stored as its
+A position's analysis is data computed once by ``learn.core.positions`` and stored as its
 JSON; the database adds only what changes as people practise: ratings, attempts and
 the missed positions due to come back. ``data`` holds the true deal of every seat, so
-pages never render it: they render ``Position.core().view()``, the seat's view alone.
+pages never render it: they render ``position.core.view()``, the seat's view alone.
+
+Two kinds of row are named for what they hold: a ``PracticePosition`` is a position the
+trainer serves (its analysis is a ``learn.core.positions.AnalysedPosition``), a
+``MissedPosition`` one a learner missed and is due to see again; the review of a
+player's own round is a ``RoundReview``.
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ from django.conf import settings
 from django.db import models
 
 from game.players import glicko
-from learn import positions as core_positions
-from learn.positions import PHASES
+from learn.core import positions as core_positions
+from learn.core.positions import PHASES
 
 ATTEMPT_TOKEN_BYTES = 12
 GUEST_TOKEN_MAX_LENGTH = 64
@@ -26,11 +31,12 @@ def new_attempt_token() -> str:
     return secrets.token_urlsafe(ATTEMPT_TOKEN_BYTES)
 
 
-class Position(models.Model):
-    """One position of the bank, keyed by its stable key; its analysis never changes."""
+class PracticePosition(models.Model):
+    """A position the trainer serves: one of the bank's, or a learner's own from the review
+    of their round. Keyed by its stable key; its analysis never changes."""
 
     key = models.CharField(max_length=32, unique=True)
-    data = models.JSONField()  # Position.to_json(): the record prefix, seat and analysis
+    data = models.JSONField()  # AnalysedPosition.to_json(): the record prefix, seat and analysis
     phase = models.CharField(max_length=10, choices=[(p, p) for p in PHASES])
     players = models.PositiveSmallIntegerField()
     # the game of the position's table (game.engine.variants.PRESETS), from its record
@@ -68,9 +74,9 @@ class Position(models.Model):
         return f"{self.phase} position {self.key}"
 
     @cached_property
-    def core(self) -> core_positions.Position:
-        """The position as ``learn.positions`` reads it: its view, options and themes."""
-        return core_positions.Position.from_json(self.data)
+    def core(self) -> core_positions.AnalysedPosition:
+        """The position as ``learn.core.positions`` reads it: its view, options and themes."""
+        return core_positions.AnalysedPosition.from_json(self.data)
 
     @property
     def themes(self) -> list[str]:
@@ -131,7 +137,9 @@ class Attempt(models.Model):
 
     token = models.CharField(max_length=32, unique=True, default=new_attempt_token)
     learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="attempts")
-    position = models.ForeignKey(Position, on_delete=models.CASCADE, related_name="attempt_set")
+    position = models.ForeignKey(
+        PracticePosition, on_delete=models.CASCADE, related_name="attempt_set"
+    )
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PRACTICE)
     lesson = models.CharField(max_length=40, blank=True, default="")
     # decided when served: a forged form field cannot turn an unrated attempt into a rated one
@@ -166,11 +174,11 @@ class Attempt(models.Model):
         return self.rating_after - self.rating_before
 
 
-class Review(models.Model):
+class MissedPosition(models.Model):
     """A position the learner missed: it comes back once due, until they solve it."""
 
-    learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="reviews")
-    position = models.ForeignKey(Position, on_delete=models.CASCADE, related_name="reviews")
+    learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="missed")
+    position = models.ForeignKey(PracticePosition, on_delete=models.CASCADE, related_name="missed")
     misses = models.PositiveIntegerField(default=1)
     due_at = models.DateTimeField()
     missed_at = models.DateTimeField()
@@ -189,9 +197,10 @@ class Review(models.Model):
 class RoundReview(models.Model):
     """The expert's review of one seat's decisions in one finished round of a live table.
 
-    Worked in the background (``learn.tasks``): a worker holds the review by a lease that
-    it renews after each decision, and stores each decision's analysis as it goes, so that
-    a worker killed mid-review leaves the rest to the next one, and none is done twice.
+    Worked in the background (``learn.round_review.tasks``): a worker holds the review by a
+    lease that it renews after each decision, and stores each decision's analysis as it
+    goes, so that a worker killed mid-review leaves the rest to the next one, and none is
+    done twice.
     """
 
     class Status(models.TextChoices):
@@ -206,7 +215,8 @@ class RoundReview(models.Model):
     requested_by = models.CharField(max_length=80, blank=True, default="")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveSmallIntegerField(null=True, blank=True)  # decisions to analyse
-    decisions = models.JSONField(default=list)  # learn.review.Decision.to_json(), in order
+    # learn.round_review.decisions.Decision.to_json() of each decision, in order
+    decisions = models.JSONField(default=list)
     worker = models.CharField(max_length=32, blank=True, default="")
     lease_until = models.DateTimeField(null=True, blank=True)
     enqueued_at = models.DateTimeField()
@@ -229,8 +239,8 @@ class RoundReview(models.Model):
 
 
 class WorkerBeat(models.Model):
-    """A review worker's heartbeat (``learn.worker_beats``): the review page says when no
-    worker has been heard from lately."""
+    """A review worker's heartbeat (``learn.round_review.worker``): the review page says
+    when no worker has been heard from lately."""
 
     name = models.CharField(max_length=64, unique=True)  # host and process id
     seen_at = models.DateTimeField()

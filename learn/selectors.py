@@ -1,9 +1,8 @@
 """Selectors: read trainer data, never write it.
 
-What a page shows of a position is built from its SeatView alone (``seat_display``):
-the seat's hand, the auction, trump, the tricks so far, the scores. The stored record
-holds every seat's cards, and nothing here passes it to a template. The reveal adds
-the analysis once the learner has answered.
+Which position to serve, the learner and attempts asked for, and the progress page's
+figures. What a page is handed is built in ``learn.presenters``, from a position's
+SeatView alone.
 """
 
 from __future__ import annotations
@@ -15,15 +14,20 @@ from random import Random
 from django.db.models import Count, F, Max, Q, QuerySet
 from django.db.models.functions import Abs
 
-from game import presenters
-from game.engine import notation, rules
-from game.engine.cards import SUIT_OF, cards_of, game_total
-from game.engine.view import SeatView
 from game.players.identity import SeatOwner
-from learn import explain, explain_family, grades, lines
-from learn import positions as core_positions
-from learn import themes as core_themes
-from learn.models import Attempt, Learner, Position, Review
+from learn.core import explain
+from learn.core import positions as core_positions
+from learn.core import themes as core_themes
+from learn.models import Attempt, Learner, MissedPosition, PracticePosition
+from learn.presenters import (
+    PROVISIONAL_DEVIATION,
+    MissedShown,
+    Progress,
+    ThemeStats,
+    attempt_shown,
+    chart_points,
+    position_shown,
+)
 
 # relative difficulty: the rating a served position aims at, around the learner's own
 DIFFICULTIES = {"easier": -300.0, "matched": 0.0, "harder": 300.0}
@@ -32,8 +36,6 @@ DIFFICULTY_LABELS = {"easier": "Easier", "matched": "Matched", "harder": "Harder
 NEAREST = 8
 # a missed position that was served and skipped comes back no sooner than this
 SKIP_WAIT = timedelta(hours=1)
-# a deviation above this marks a rating as provisional
-PROVISIONAL_DEVIATION = 110.0
 
 
 @dataclass(frozen=True)
@@ -93,22 +95,6 @@ def learner_for(*, owner: SeatOwner) -> Learner | None:
     return None
 
 
-@dataclass(frozen=True)
-class LearnerShown:
-    """What a page says of a learner: the rating line, never the row."""
-
-    rating: float
-    deviation: float
-
-    @property
-    def provisional(self) -> bool:
-        return self.deviation > PROVISIONAL_DEVIATION
-
-
-def learner_shown(learner: Learner | None) -> LearnerShown | None:
-    return None if learner is None else LearnerShown(learner.rating, learner.deviation)
-
-
 def attempt_for(*, token: str, learner: Learner | None) -> Attempt | None:
     """The learner's own attempt with this token, or None (someone else's is not found)."""
     if learner is None:
@@ -123,7 +109,7 @@ def open_attempt(
     lesson: str,
     since: datetime,
     filters: Filters | None = None,
-    position: Position | None = None,
+    position: PracticePosition | None = None,
 ) -> Attempt | None:
     attempts = Attempt.objects.select_related("position").filter(
         learner=learner, mode=mode, lesson=lesson, answered_at__isnull=True, served_at__gte=since
@@ -138,17 +124,17 @@ def open_attempt(
 
 
 def position_to_serve(
-    *, learner: Learner, filters: Filters, now: datetime, rng: Random, reviews: bool = True
-) -> Position | None:
+    *, learner: Learner, filters: Filters, now: datetime, rng: Random, missed: bool = True
+) -> PracticePosition | None:
     """A missed position that is due, else an unseen one rated near the target, else the
     one seen longest ago: all within the filters."""
-    if reviews:
+    if missed:
         # a missed position skipped a moment ago waits: "next" must move on
         skipped = Attempt.objects.filter(
             learner=learner, answered_at__isnull=True, served_at__gte=now - SKIP_WAIT
         ).values("position_id")
         due = (
-            Review.objects.select_related("position")
+            MissedPosition.objects.select_related("position")
             .filter(learner=learner, solved_at__isnull=True, due_at__lte=now)
             .filter(filters.q("position__"))
             .exclude(position_id__in=skipped)
@@ -158,7 +144,7 @@ def position_to_serve(
         if due is not None:
             return due.position
     # a decision from someone's own round comes back only through their missed positions
-    matching = Position.objects.filter(filters.q(), owner__isnull=True)
+    matching = PracticePosition.objects.filter(filters.q(), owner__isnull=True)
     target = filters.target_for(learner)
     seen = Attempt.objects.filter(learner=learner).values("position_id")
     # rated practice serves positions whose analysis is private first: a published one
@@ -179,10 +165,10 @@ def position_to_serve(
     return rng.choice(again) if again else None
 
 
-def is_right(core: core_positions.Position, code: str) -> bool:
+def is_right(core: core_positions.AnalysedPosition, code: str) -> bool:
     """The expert's choice is right, and so is any option the analysis cannot tell from it
     (the explanation then says "as good as the best within the sampling error"). The bank
-    keeps only positions whose best option leads the second clearly (generation.Keep)."""
+    keeps only positions whose best option leads the second clearly (analysis.Keep)."""
     if code not in {option.code for option in core.options}:
         return False
     return code == core.best.code or explain.is_equivalent(core, code)
@@ -203,381 +189,10 @@ def lessons_practised(*, learner: Learner | None) -> dict[str, int]:
 
 
 def bank_size() -> int:
-    return Position.objects.filter(owner__isnull=True).count()
-
-
-# --- What the seat sees ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PositionPage(presenters.SeatHand):
-    """A position as the learner's seat sees it: the table's page models (game.presenters)
-    drawn from the seat's view alone, each seat named from the learner's place."""
-
-    view: SeatView
-    phase: str
-    dealer: str
-    auction: tuple[tuple[str, str], ...]  # (seat name, "bid 3" / "pass")
-    bidder_name: str | None
-    trump: str | None  # suit letter
-    trump_name: str | None
-    tricks: tuple[presenters.Trick, ...]  # finished tricks, then the current one if begun
-    units: tuple[presenters.UnitInfo, ...]
-    # at a discard: (code, the cards it throws, words) for each discard on offer, in card
-    # order (never best first: the order must not give the answer away)
-    discards: tuple[tuple[str, tuple[str, ...], str], ...] = ()
-    game: str = ""  # the table's game, in words ("Classic four-point")
-
-    @property
-    def bidder_unit(self) -> int | None:
-        view = self.view
-        return None if view.bidder is None else view.unit_of[view.bidder]
-
-    @property
-    def bid_is_ours(self) -> bool:
-        return self.bidder_unit == self.view.unit
-
-    @property
-    def sides(self) -> tuple[tuple[presenters.UnitInfo, int], ...]:
-        """(side, the game count of what it has captured so far)."""
-        taken = self.view.taken
-        return tuple((unit, game_total(taken[unit.index])) for unit in self.units)
-
-    @property
-    def trick_in_play(self) -> presenters.Trick | None:
-        """The trick being played, if it has begun: the decision's own trick."""
-        last = self.tricks[-1] if self.tricks else None
-        return last if last is not None and last.winner is None else None
-
-    @property
-    def cards_shown(self) -> set[str]:
-        """Every card code this page may draw: the hand and the cards played."""
-        shown = {code for code, _ in self.hand}
-        for trick in self.tricks:
-            shown.update(play.code for play in trick.plays)
-        return shown
-
-
-def seat_name(view: SeatView, seat: int) -> str:
-    """ "You", or where the seat sits from yours ("On your left (partner)"), as the
-    explanation's sentences say it."""
-    if seat == view.seat:
-        return "You"
-    place = explain.seat_place(view, seat).capitalize()
-    return f"{place} (partner)" if view.unit_of[seat] == view.unit else place
-
-
-def seat_names(view: SeatView) -> dict[int, str]:
-    return {seat: seat_name(view, seat) for seat in range(view.players)}
-
-
-def option_label(code: str) -> str:
-    action = notation.parse_action(code)
-    if rules.is_discard(action):
-        return "Discard " + ", ".join(map(describe_card, notation.cards(rules.discarded(action))))
-    if not rules.is_card(action):
-        return presenters.bid_label(code)
-    return describe_card(code)
-
-
-def describe_card(code: str) -> str:
-    name = notation.card_name(code)
-    return "a joker" if name == "joker" else name
-
-
-def position_page(*, position: Position) -> PositionPage:
-    """A position drawn from the seat's view: nothing else is passed to the template."""
-    return core_position_page(position.core)
-
-
-def core_position_page(core: core_positions.Position) -> PositionPage:
-    """The page of a position not (or not yet) in the bank: a reviewed decision's."""
-    view = core.view()
-    names = seat_names(view)
-    trump, trump_name = presenters.trump_words(view)
-    return PositionPage(
-        view=view,
-        phase=core.phase,
-        dealer=names[view.dealer],
-        auction=presenters.auction(view, names),
-        bidder_name=None if view.bidder is None else names[view.bidder],
-        trump=trump,
-        trump_name=trump_name,
-        tricks=presenters.tricks(view, names),
-        units=presenters.mark_yours(presenters.units(view, names, view.scores), view.seat),
-        discards=discards_offered(core),
-        game=notation.preset_name(view.rules.preset),
-    )
-
-
-def discards_offered(
-    core: core_positions.Position,
-) -> tuple[tuple[str, tuple[str, ...], str], ...]:
-    """Each discard a discard position offers, with its cards, in the order of the cards
-    thrown; nothing at any other decision."""
-    if core.phase != "discard":
-        return ()
-    thrown = {code: rules.discarded(notation.parse_action(code)) for code in core.legal_codes()}
-    return tuple(
-        (code, notation.cards(mask), option_label(code))
-        for code, mask in sorted(thrown.items(), key=lambda item: cards_of(item[1]))
-    )
-
-
-# --- The reveal ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OptionRow:
-    code: str
-    label: str
-    is_card: bool
-    value: float
-    value_se: float
-    ours: float | None
-    theirs: float | None
-    made: float | None  # percent
-    bar: int  # 4..100, the chart's bar width in percent
-    is_best: bool
-    is_chosen: bool
-    cost: float  # expected match value lost against the best option
-    tied: bool = False  # one of several options showing the best value: "level", not "best"
-
-    @property
-    def tag(self) -> str:
-        return "level" if self.tied else "best" if self.is_best else ""
-
-    @property
-    def value_text(self) -> str:
-        return grades.points(self.value, signed=True).replace("-", "\u2212")
-
-    @property
-    def cost_text(self) -> str:
-        return grades.points(self.cost)
-
-
-@dataclass(frozen=True)
-class DealShown:
-    hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, cards)
-    auction: tuple[tuple[str, str], ...]  # the rest of the auction in the line
-    tricks: tuple[presenters.Trick, ...]
-
-
-@dataclass(frozen=True)
-class Reveal:
-    correct: bool
-    chosen: OptionRow
-    best: OptionRow
-    rows: tuple[OptionRow, ...]
-    explanation: tuple[str, ...]
-    themes: tuple[str, ...]  # labels
-    rated: bool
-    rating_before: float
-    rating_after: float
-    rating_change: float
-    deals: int
-    deal: DealShown | None
-    has_points: bool
-    has_made: bool
-
-    @property
-    def change_text(self) -> str:
-        return f"{self.rating_change:+.0f}".replace("-", "\u2212")
-
-
-def _bars(values: list[float]) -> list[int]:
-    low, high = min(values), max(values)
-    if high - low < 1e-9:
-        return [100 for _ in values]
-    return [round(4 + 96 * (v - low) / (high - low)) for v in values]
-
-
-def reveal_for(*, attempt: Attempt) -> Reveal:
-    """What the learner sees after answering: the analysis of every option and the why."""
-    core = attempt.position.core
-    options = list(core.options)
-    bars = _bars([o.value for o in options])
-    best = core.best
-    tied = len(explain.level_with_best(core)) > 1
-    rows = tuple(
-        OptionRow(
-            code=o.code,
-            label=option_label(o.code),
-            is_card=rules.is_card(notation.parse_action(o.code)),
-            value=o.value,
-            value_se=o.value_se,
-            ours=None if o.points is None else o.points[0],
-            theirs=None if o.points is None else o.points[1],
-            made=None if o.made is None else 100.0 * o.made,
-            bar=bar,
-            is_best=o.code == best.code,
-            is_chosen=o.code == attempt.answer,
-            cost=max(0.0, best.value - o.value),
-            tied=tied and grades.level(o.value, best.value),
-        )
-        for o, bar in zip(options, bars, strict=True)
-    )
-    chosen = next(row for row in rows if row.is_chosen)
-    # the full-deck tables' analysis keeps no points or line: its own words (explain_family)
-    explained = explain.explain if core.rules.is_house else explain_family.explain
-    try:
-        paragraphs = tuple(explained(core, attempt.answer))
-    except core_positions.PositionError:
-        paragraphs = ()
-    before = attempt.rating_before if attempt.rating_before is not None else 0.0
-    after = attempt.rating_after if attempt.rating_after is not None else before
-    return Reveal(
-        correct=bool(attempt.correct),
-        chosen=chosen,
-        best=next(row for row in rows if row.is_best),
-        rows=rows,
-        explanation=paragraphs,
-        themes=tuple(core_themes.THEMES.get(slug, slug) for slug in core.themes),
-        rated=attempt.rated,
-        rating_before=before,
-        rating_after=after,
-        rating_change=after - before,
-        deals=core.deals,
-        deal=deal_shown(core),
-        has_points=any(row.ours is not None for row in rows),
-        has_made=any(row.made is not None for row in rows),
-    )
-
-
-def deal_shown(core: core_positions.Position) -> DealShown | None:
-    """One sampled deal consistent with the seat's view, and the best line played in it."""
-    if not core.line_hands:
-        return None
-    view = core.view()
-    names = seat_names(view)
-    hands = tuple((names[seat], tuple(codes)) for seat, codes in enumerate(core.line_hands))
-    auction: list[tuple[str, str]] = []
-    cards: list[tuple[int, int]] = []
-    for seat, code in lines.shown_line(core):
-        action = notation.parse_action(code)
-        if rules.is_card(action):
-            cards.append((seat, action))
-        else:
-            auction.append((names[seat], notation.said(action)))
-    trump = view.trump
-    if trump is None and cards:
-        first = cards[0][1]
-        trump = SUIT_OF[first] if first < 52 else None
-    tricks: list[presenters.Trick] = []
-    pending = list(view.current_trick)
-    shown_from = len(pending)  # the cards of the current trick already played are public
-    number = len(view.trick_winners)
-    for play in cards:
-        pending.append(play)
-        if len(pending) == view.players:
-            winner = None
-            if trump is not None:
-                index = rules.trick_winner([c for _, c in pending], trump)
-                winner = names[pending[index][0]]
-            tricks.append(presenters.Trick(number, presenters.plays(pending, names), winner))
-            number += 1
-            pending = []
-            shown_from = 0
-    if pending[shown_from:]:
-        tricks.append(presenters.Trick(number, presenters.plays(pending, names), None))
-    return DealShown(hands=hands, auction=tuple(auction), tricks=tuple(tricks))
+    return PracticePosition.objects.filter(owner__isnull=True).count()
 
 
 # --- Progress ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ThemeStats:
-    slug: str
-    label: str
-    tried: int
-    right: int
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.right / self.tried) if self.tried else 0
-
-
-@dataclass(frozen=True)
-class PositionShown:
-    """What a page says of a position: never its record, which holds every hand."""
-
-    key: str
-    phase: str
-    players: int
-
-
-@dataclass(frozen=True)
-class AttemptShown:
-    """What a page says of an attempt: its position by key only."""
-
-    token: str
-    mode: str
-    rated: bool
-    correct: bool | None
-    rating_before: float | None
-    rating_after: float | None
-    rating_change: float | None
-    position_rating_after: float | None
-    position: PositionShown
-
-
-@dataclass(frozen=True)
-class ReviewShown:
-    misses: int
-    position: PositionShown
-
-
-def position_shown(position: Position) -> PositionShown:
-    return PositionShown(key=position.key, phase=position.phase, players=position.players)
-
-
-def attempt_shown(attempt: Attempt) -> AttemptShown:
-    return AttemptShown(
-        token=attempt.token,
-        mode=attempt.mode,
-        rated=attempt.rated,
-        correct=attempt.correct,
-        rating_before=attempt.rating_before,
-        rating_after=attempt.rating_after,
-        rating_change=attempt.rating_change,
-        position_rating_after=attempt.position_rating_after,
-        position=position_shown(attempt.position),
-    )
-
-
-@dataclass(frozen=True)
-class Progress:
-    rating: float
-    deviation: float
-    provisional: bool
-    answered: int
-    right: int
-    history: tuple[float, ...]  # the rating after each rated answer, oldest first
-    chart_points: str  # an SVG polyline of the history
-    themes: tuple[ThemeStats, ...]
-    due: tuple[ReviewShown, ...]
-    waiting: int  # missed positions not yet due
-    recent: tuple[AttemptShown, ...]
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.right / self.answered) if self.answered else 0
-
-
-CHART_WIDTH, CHART_HEIGHT = 300, 80
-
-
-def _chart(history: list[float]) -> str:
-    if len(history) < 2:
-        return ""
-    low, high = min(history), max(history)
-    span = max(high - low, 1.0)
-    step = CHART_WIDTH / (len(history) - 1)
-    return " ".join(
-        f"{i * step:.1f},{CHART_HEIGHT - 4 - (value - low) / span * (CHART_HEIGHT - 8):.1f}"
-        for i, value in enumerate(history)
-    )
 
 
 def progress_for(*, learner: Learner | None, now: datetime) -> Progress | None:
@@ -604,7 +219,7 @@ def progress_for(*, learner: Learner | None, now: datetime) -> Progress | None:
         ThemeStats(slug, core_themes.THEMES.get(slug, slug), tried[slug], right.get(slug, 0))
         for slug in sorted(tried, key=lambda s: (right.get(s, 0) / tried[s], s))
     )
-    open_reviews = Review.objects.filter(learner=learner, solved_at__isnull=True)
+    open_misses = MissedPosition.objects.filter(learner=learner, solved_at__isnull=True)
     return Progress(
         rating=learner.rating,
         deviation=learner.deviation,
@@ -612,13 +227,13 @@ def progress_for(*, learner: Learner | None, now: datetime) -> Progress | None:
         answered=total,
         right=correct,
         history=tuple(history),
-        chart_points=_chart([float(v) for v in history]),
+        chart_points=chart_points([float(v) for v in history]),
         themes=themes,
         due=tuple(
-            ReviewShown(misses=review.misses, position=position_shown(review.position))
-            for review in open_reviews.filter(due_at__lte=now).select_related("position")[:20]
+            MissedShown(misses=missed.misses, position=position_shown(missed.position))
+            for missed in open_misses.filter(due_at__lte=now).select_related("position")[:20]
         ),
-        waiting=open_reviews.filter(due_at__gt=now).count(),
+        waiting=open_misses.filter(due_at__gt=now).count(),
         recent=tuple(
             attempt_shown(a)
             for a in answered.select_related("position").order_by("-answered_at", "-pk")[:15]

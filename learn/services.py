@@ -22,9 +22,9 @@ from game.engine import rules
 from game.engine.variants import PRESETS
 from game.players import glicko
 from game.players.identity import SeatOwner
-from learn import positions as core_positions
 from learn import selectors, tutorial
-from learn.models import Attempt, Learner, Position, Review
+from learn.core import positions as core_positions
+from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.selectors import Filters
 from smearsite.kernel import Conflict, DomainError, NotFound, Refused
 
@@ -33,7 +33,7 @@ ATTEMPT_TTL = timedelta(hours=12)
 # one rating period: a rating's deviation grows by one period's volatility per idle day
 RATING_PERIOD = timedelta(days=1)
 # a missed position comes back after these delays, then daily, until it is solved
-REVIEW_DELAYS = (timedelta(minutes=10), timedelta(hours=1), timedelta(days=1))
+MISSED_DELAYS = (timedelta(minutes=10), timedelta(hours=1), timedelta(days=1))
 
 
 class TrainerError(DomainError):
@@ -104,15 +104,17 @@ def _create(**fields) -> Learner:
 def _merge(guest: Learner, *, into: Learner) -> None:
     """The guest's attempts and missed positions become the user's; the user's rating stays."""
     Attempt.objects.filter(learner=guest).update(learner=into)
-    for review in Review.objects.filter(learner=guest):
-        existing = Review.objects.filter(learner=into, position_id=review.position_id).first()
+    for missed in MissedPosition.objects.filter(learner=guest):
+        existing = MissedPosition.objects.filter(
+            learner=into, position_id=missed.position_id
+        ).first()
         if existing is None:
-            review.learner = into
-            review.save(update_fields=["learner"])
-        elif existing.solved_at is not None and review.solved_at is None:
+            missed.learner = into
+            missed.save(update_fields=["learner"])
+        elif existing.solved_at is not None and missed.solved_at is None:
             existing.solved_at = None
-            existing.misses += review.misses
-            existing.due_at = review.due_at
+            existing.misses += missed.misses
+            existing.due_at = missed.due_at
             existing.save(update_fields=["solved_at", "misses", "due_at"])
     guest.delete()
 
@@ -140,7 +142,7 @@ def attempt_serve(
     if key is not None:
         # someone else's own position (from their review) is not in this learner's bank
         yours = Q(owner__isnull=True) | Q(owner=learner)
-        position = Position.objects.filter(yours, key=key).first()
+        position = PracticePosition.objects.filter(yours, key=key).first()
         if position is None:
             raise UnknownPosition("There is no position with that key in the bank.")
         open_attempt = selectors.open_attempt(
@@ -160,7 +162,7 @@ def attempt_serve(
         filters=filters,
         now=now,
         rng=random,
-        reviews=mode == Attempt.Mode.PRACTICE,
+        missed=mode == Attempt.Mode.PRACTICE,
     )
     if position is None:
         return None
@@ -199,7 +201,7 @@ def learner_preset_choose(*, learner: Learner, preset: str) -> str:
 
 def _attempt_create(
     learner: Learner,
-    position: Position,
+    position: PracticePosition,
     filters: Filters,
     mode: str,
     lesson: str,
@@ -255,7 +257,7 @@ def attempt_answer(
         if attempt.learner_id != learner.pk:
             raise NotYourAttempt("That position was served to someone else: open your own.")
         if position_key is not None and position_key != attempt.position.key:
-            if not Position.objects.filter(key=position_key).exists():
+            if not PracticePosition.objects.filter(key=position_key).exists():
                 raise UnknownPosition("That answer names a position the bank does not have.")
             raise StaleAttempt("That answer was meant for another position: reload the page.")
         if attempt.is_answered:
@@ -271,7 +273,7 @@ def attempt_answer(
         correct = selectors.is_right(core, code)
 
         me = Learner.objects.select_for_update().get(pk=learner.pk)
-        position = Position.objects.select_for_update().get(pk=attempt.position_id)
+        position = PracticePosition.objects.select_for_update().get(pk=attempt.position_id)
         attempt.answer = code
         attempt.correct = correct
         attempt.answered_at = now
@@ -314,7 +316,7 @@ def attempt_answer(
             ]
         )
         if attempt.mode == Attempt.Mode.PRACTICE:
-            _review_note(me, position, correct, now)
+            _missed_note(me, position, correct, now)
     return attempt
 
 
@@ -338,27 +340,29 @@ def _idle(rating: glicko.Rating, since: datetime | None, now: datetime) -> glick
     return glicko.after_idle(rating, (now - since) / RATING_PERIOD)
 
 
-def _review_note(learner: Learner, position: Position, correct: bool, now: datetime) -> None:
-    review = Review.objects.filter(learner=learner, position=position).first()
+def _missed_note(
+    learner: Learner, position: PracticePosition, correct: bool, now: datetime
+) -> None:
+    missed = MissedPosition.objects.filter(learner=learner, position=position).first()
     if correct:
-        if review is not None and review.solved_at is None:
-            review.solved_at = now
-            review.save(update_fields=["solved_at"])
+        if missed is not None and missed.solved_at is None:
+            missed.solved_at = now
+            missed.save(update_fields=["solved_at"])
         return
-    if review is None:
-        Review.objects.create(
+    if missed is None:
+        MissedPosition.objects.create(
             learner=learner,
             position=position,
             misses=1,
             missed_at=now,
-            due_at=now + REVIEW_DELAYS[0],
+            due_at=now + MISSED_DELAYS[0],
         )
         return
-    review.misses += 1
-    review.missed_at = now
-    review.solved_at = None
-    review.due_at = now + REVIEW_DELAYS[min(review.misses, len(REVIEW_DELAYS)) - 1]
-    review.save(update_fields=["misses", "missed_at", "solved_at", "due_at"])
+    missed.misses += 1
+    missed.missed_at = now
+    missed.solved_at = None
+    missed.due_at = now + MISSED_DELAYS[min(missed.misses, len(MISSED_DELAYS)) - 1]
+    missed.save(update_fields=["misses", "missed_at", "solved_at", "due_at"])
 
 
 # --- Loading the bank ------------------------------------------------------------------
@@ -395,14 +399,14 @@ def positions_load(
     Every line is checked (a line is read back through the rules); new positions are
     written in batches of ``batch``, each batch in one transaction."""
     report = LoadReport()
-    known = set(Position.objects.values_list("key", flat=True))
-    pending: list[Position] = []
+    known = set(PracticePosition.objects.values_list("key", flat=True))
+    pending: list[PracticePosition] = []
     already_public: list[str] = []
 
     def flush() -> None:
         with transaction.atomic():
             for position in pending:
-                _, created = Position.objects.get_or_create(
+                _, created = PracticePosition.objects.get_or_create(
                     key=position.key,
                     defaults={field: getattr(position, field) for field in POSITION_FIELDS},
                 )
@@ -415,7 +419,7 @@ def positions_load(
         if not text or text.startswith("#"):
             continue
         try:
-            core = core_positions.Position.from_json(json.loads(text))
+            core = core_positions.AnalysedPosition.from_json(json.loads(text))
         except (ValueError, TypeError, KeyError) as error:
             # PositionError is a ValueError, as is a JSON syntax error
             report.errors.append((number, str(error) or type(error).__name__))
@@ -427,13 +431,13 @@ def positions_load(
             continue
         known.add(core.key)
         pending.append(
-            Position(
+            PracticePosition(
                 key=core.key,
                 data=core.to_json(),
                 phase=core.phase,
                 players=core.players,
                 preset=core.preset,
-                theme_tags=Position.tags_for(core.themes),
+                theme_tags=PracticePosition.tags_for(core.themes),
                 tricks=core.tricks_done,
                 barred=core.barred,
                 rating=core.prior_rating,
@@ -445,7 +449,7 @@ def positions_load(
     flush()
     # a bank loaded before its analyses were known to be public is marked now
     for start in range(0, len(already_public), batch):
-        Position.objects.filter(key__in=already_public[start : start + batch]).update(
+        PracticePosition.objects.filter(key__in=already_public[start : start + batch]).update(
             published=True
         )
     return report

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from learn import review_views, views
+from learn import views
+from learn.round_review import views as review_views
 
 app_name = "learn"
 

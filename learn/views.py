@@ -1,4 +1,5 @@
-"""Trainer pages: thin function views. Services write, selectors read.
+"""Trainer pages: thin function views. Services write, selectors read, presenters build
+what a template is handed.
 
 Every page works without JavaScript: an answer posts and redirects to the attempt's
 page, which then shows the reveal. With htmx the answer swaps the reveal in place.
@@ -16,7 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game.players.identity import request_owner
-from learn import quiz, selectors, services, tutorial
+from learn import presenters, quiz, selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
 from smearsite.kernel.http import status_for
@@ -34,8 +35,8 @@ def _missing(request: HttpRequest, message: str, status: int = 404) -> HttpRespo
 
 def _question_context(attempt: Attempt, *, error: str | None = None) -> dict:
     return {
-        "attempt": selectors.attempt_shown(attempt),
-        "d": selectors.position_page(position=attempt.position),
+        "attempt": presenters.attempt_shown(attempt),
+        "d": presenters.position_page(position=attempt.position),
         "error": error,
     }
 
@@ -51,7 +52,7 @@ def _next_url(attempt: Attempt, query: str) -> str:
 
 def _answered_context(attempt: Attempt, query: str = "") -> dict:
     context = _question_context(attempt)
-    context["reveal"] = selectors.reveal_for(attempt=attempt)
+    context["reveal"] = presenters.reveal_for(attempt=attempt)
     context["next_url"] = _next_url(attempt, query)
     return context
 
@@ -78,7 +79,7 @@ def practice(request: HttpRequest) -> HttpResponse:
     )
     context = {
         "form": form,
-        "learner": selectors.learner_shown(learner),
+        "learner": presenters.learner_shown(learner),
         "attempt": None,
         "query": form.query(),
         "bank_size": selectors.bank_size(),
@@ -112,7 +113,7 @@ def attempt(request: HttpRequest, token: str) -> HttpResponse:
         context = _answered_context(found, query)
     else:
         context = _question_context(found)
-    context.update(query=query, learner=selectors.learner_shown(learner))
+    context.update(query=query, learner=presenters.learner_shown(learner))
     return render(request, "learn/attempt.html", context)
 
 
@@ -139,7 +140,7 @@ def answer(request: HttpRequest, token: str) -> HttpResponse:
     )
     learner.refresh_from_db()  # the answer moved the rating
     me = render_to_string(
-        f"{PARTS}#me", {"learner": selectors.learner_shown(learner), "oob": True}, request
+        f"{PARTS}#me", {"learner": presenters.learner_shown(learner), "oob": True}, request
     )
     return HttpResponse(reveal + me)
 
@@ -207,7 +208,7 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
         "per_lesson": tutorial.PRACTICE_PER_LESSON,
         "next_lesson": tutorial.lesson_after(slug),
         "attempt": None,
-        "learner": selectors.learner_shown(learner),  # an answer updates it out of band
+        "learner": presenters.learner_shown(learner),  # an answer updates it out of band
         "bank_size": selectors.bank_size(),
         "number": tutorial.LESSONS.index(found) + 1,
         "total": len(tutorial.LESSONS),

@@ -2,10 +2,10 @@ from django.db import migrations, models
 
 
 def fill_from_data(apps, schema_editor):
-    """Work the new columns out of each stored position. learn.positions is pure code
+    """Work the new columns out of each stored position. learn.core.positions is pure code
     (the rules and the record format), so this reads the data as the loader does."""
-    from learn.positions import Position as Core
-    from learn.positions import PositionError
+    from learn.core.positions import AnalysedPosition as Core
+    from learn.core.positions import PositionError
 
     Position = apps.get_model("learn", "Position")
     for row in Position.objects.all().iterator():

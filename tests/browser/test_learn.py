@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from learn import services
-from learn.models import Position
+from learn.models import PracticePosition
 from tests.browser.conftest import watch
 from tests.learn.conftest import sample_lines
 
@@ -14,10 +14,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def live_bank(transactional_db) -> list[Position]:
+def live_bank(transactional_db) -> list[PracticePosition]:
     report = services.positions_load(lines=sample_lines())
     assert not report.errors
-    return list(Position.objects.all())
+    return list(PracticePosition.objects.all())
 
 
 def horizontal_overflow(page: Page) -> int:
@@ -48,7 +48,7 @@ def test_a_guest_filters_answers_reads_the_reveal_and_sees_the_rating_change_on_
     expect(puzzle).to_have_attribute("data-state", "reveal")
     # the position's key is on the page only once it is answered
     key = puzzle.get_attribute("data-key")
-    assert Position.objects.get(key=key).phase == phase
+    assert PracticePosition.objects.get(key=key).phase == phase
     verdict = phone.locator(".learn-verdict")
     expect(verdict).to_have_text(re.compile(r"Right!|Not the best"))
     rating = phone.locator(".learn-rating")
@@ -58,7 +58,7 @@ def test_a_guest_filters_answers_reads_the_reveal_and_sees_the_rating_change_on_
     expect(phone.locator(".learn-me")).to_contain_text(f"Your rating: {after}")
     expect(phone.get_by_role("heading", name="Why")).to_be_visible()
     options = phone.locator("[data-option]")
-    assert options.count() == len(Position.objects.get(key=key).core.options)
+    assert options.count() == len(PracticePosition.objects.get(key=key).core.options)
     expect(phone.locator(".learn-bar").first).to_be_visible()
     phone.locator(".learn-options").screenshot(path=artifacts / "phone-learn-options.png")
 

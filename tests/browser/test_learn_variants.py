@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from game.engine.rules import Phase
 from learn import services
-from learn.models import Position
+from learn.models import PracticePosition
 from tests.learn.family import FAMILY
 from tests.learn.test_views_family import family_position
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def live_family_bank(transactional_db) -> list[Position]:
+def live_family_bank(transactional_db) -> list[PracticePosition]:
     cores = [
         family_position(preset, phase)
         for preset in FAMILY
@@ -25,7 +25,7 @@ def live_family_bank(transactional_db) -> list[Position]:
     ]
     report = services.positions_load(lines=[json.dumps(core.to_json()) for core in cores])
     assert not report.errors
-    return list(Position.objects.all())
+    return list(PracticePosition.objects.all())
 
 
 def horizontal_overflow(page: Page) -> int:

@@ -7,7 +7,7 @@ import pytest
 
 from game.players.identity import SeatOwner
 from learn import selectors, services
-from learn.models import Position
+from learn.models import PracticePosition
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "sample_positions.jsonl"
 
@@ -21,20 +21,20 @@ def sample_data() -> list[dict]:
 
 
 @pytest.fixture
-def bank(db) -> list[Position]:
+def bank(db) -> list[PracticePosition]:
     report = services.positions_load(lines=sample_lines())
     assert not report.errors, report.errors
-    return list(Position.objects.order_by("pk"))
+    return list(PracticePosition.objects.order_by("pk"))
 
 
 @pytest.fixture
-def starter_bank(db) -> list[Position]:
+def starter_bank(db) -> list[PracticePosition]:
     """The starter bank the site ships: positions for every tutorial lesson."""
     from tests.learn.fixtures.factories import STARTER_BANK
 
     report = services.positions_load(lines=STARTER_BANK.read_text().splitlines())
     assert not report.errors, report.errors
-    return list(Position.objects.order_by("pk"))
+    return list(PracticePosition.objects.order_by("pk"))
 
 
 @pytest.fixture
@@ -47,11 +47,11 @@ def other_guest(db):
     return services.learner_get_or_create(owner=SeatOwner(session_key="guest-token-2"))
 
 
-def wrong_code(position: Position) -> str:
+def wrong_code(position: PracticePosition) -> str:
     """A legal option that is worse than the expert's beyond the sampling error."""
     core = position.core
     return next(o.code for o in reversed(core.options) if not selectors.is_right(core, o.code))
 
 
-def right_code(position: Position) -> str:
+def right_code(position: PracticePosition) -> str:
     return position.core.best.code

@@ -9,7 +9,7 @@ from game.engine import record as records
 from game.engine.rules import Phase
 from game.engine.state import MatchSetup, MatchState
 from game.engine.variants import PRESETS
-from learn.positions import Option, Position, phase_of
+from learn.core.positions import AnalysedPosition, Option, phase_of
 
 FAMILY = ("classic", "six_handed", "seven_point")
 
@@ -32,7 +32,7 @@ def match_at(preset: str, phase: Phase, seed: int = 0) -> MatchState:
     raise AssertionError(f"no {phase} reached at {preset}")
 
 
-def position_at(match: MatchState, codes: list[str], **fields) -> Position:
+def position_at(match: MatchState, codes: list[str], **fields) -> AnalysedPosition:
     """A position at ``match``'s decision with ``codes`` as its options, best first."""
     seat = match.current_player()
     view = match.view_for(seat)
@@ -40,7 +40,7 @@ def position_at(match: MatchState, codes: list[str], **fields) -> Position:
         Option(code=code, value=1.0 - i / 2, value_se=0.1, points=None, made=None, margin_se=0.1)
         for i, code in enumerate(codes)
     )
-    return Position(
+    return AnalysedPosition(
         record=records.write(match),
         seat=seat,
         phase=phase_of(view),

@@ -3,7 +3,7 @@
 import pytest
 from django.db import IntegrityError
 
-from learn.models import Attempt, Learner, Position
+from learn.models import Attempt, Learner, PracticePosition
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +25,9 @@ def test_a_stored_position_reads_back_its_core_and_themes(bank):
     for stored in bank:
         assert stored.core.key == stored.key
         assert list(stored.core.themes) == stored.themes
-        assert stored.theme_tags == Position.tags_for(stored.core.themes)
-    assert Position.tags_for(()) == ""
-    assert Position.tags_for(("low", "joker")) == ",low,joker,"
+        assert stored.theme_tags == PracticePosition.tags_for(stored.core.themes)
+    assert PracticePosition.tags_for(()) == ""
+    assert PracticePosition.tags_for(("low", "joker")) == ",low,joker,"
 
 
 def test_an_attempt_gets_an_unguessable_token_and_knows_its_rating_change(bank, guest):

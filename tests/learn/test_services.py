@@ -8,7 +8,7 @@ from django.utils import timezone
 from game.players import glicko
 from game.players.identity import SeatOwner
 from learn import selectors, services
-from learn.models import Attempt, Learner, Position, Review
+from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.selectors import Filters
 from learn.tutorial import LESSONS
 from tests.learn.conftest import right_code, wrong_code
@@ -20,7 +20,7 @@ def serve(learner, **filters):
     return services.attempt_serve(learner=learner, filters=Filters(**filters), fresh=True)
 
 
-def ratings(learner: Learner, position: Position) -> tuple:
+def ratings(learner: Learner, position: PracticePosition) -> tuple:
     learner.refresh_from_db()
     position.refresh_from_db()
     return (
@@ -75,7 +75,7 @@ def test_a_guest_signing_in_to_an_account_that_practised_before_merges_into_it(b
 
     assert mine.pk == account.pk
     assert mine.attempts.count() == 2
-    assert Review.objects.filter(learner=mine).count() == 1
+    assert MissedPosition.objects.filter(learner=mine).count() == 1
     assert not Learner.objects.filter(pk=guest.pk).exists()
 
 
@@ -111,7 +111,7 @@ def test_a_reload_serves_the_same_unanswered_position_and_next_serves_another(ba
 def test_difficulty_is_relative_to_the_learners_rating(bank, guest, monkeypatch):
     monkeypatch.setattr(selectors, "NEAREST", 1)
     for rank, position in enumerate(bank):
-        Position.objects.filter(pk=position.pk).update(rating=1000 + 100 * rank)
+        PracticePosition.objects.filter(pk=position.pk).update(rating=1000 + 100 * rank)
     guest.rating = 1000 + 100 * (len(bank) // 2)
     guest.save()
 
@@ -134,18 +134,18 @@ def test_a_missed_position_comes_back_once_due_until_solved(bank, guest):
     attempt = serve(guest)
     position = attempt.position
     services.attempt_answer(learner=guest, token=attempt.token, choice=wrong_code(position))
-    review = Review.objects.get(learner=guest, position=position)
-    assert review.due_at > timezone.now()
+    missed = MissedPosition.objects.get(learner=guest, position=position)
+    assert missed.due_at > timezone.now()
     assert serve(guest).position != position  # not due yet
 
-    later = timezone.now() + services.REVIEW_DELAYS[0] + timedelta(seconds=1)
+    later = timezone.now() + services.MISSED_DELAYS[0] + timedelta(seconds=1)
     back = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=later)
     assert back.position == position
     assert not back.rated  # a second look is practice, not rated again
 
     services.attempt_answer(learner=guest, token=back.token, choice=right_code(position), now=later)
-    review.refresh_from_db()
-    assert review.solved_at is not None
+    missed.refresh_from_db()
+    assert missed.solved_at is not None
     much_later = later + timedelta(days=30)
     for _ in range(3):
         served = services.attempt_serve(
@@ -163,9 +163,9 @@ def test_a_second_miss_waits_longer(bank, guest):
         learner=guest, token=again.token, choice=wrong_code(again.position), now=later
     )
 
-    review = Review.objects.get(learner=guest)
-    assert review.misses == 2
-    assert review.due_at == later + services.REVIEW_DELAYS[1]
+    missed = MissedPosition.objects.get(learner=guest)
+    assert missed.misses == 2
+    assert missed.due_at == later + services.MISSED_DELAYS[1]
 
 
 def test_unrated_mode_serves_unrated_attempts(bank, guest):
@@ -182,7 +182,7 @@ def test_a_position_asked_for_by_key_and_an_unknown_key(bank, guest):
         services.attempt_serve(learner=guest, filters=Filters(), key="0123456789abcdef")
 
 
-def test_tutorial_positions_are_unrated_and_never_become_reviews(bank, guest):
+def test_tutorial_positions_are_unrated_and_never_become_missed_positions(bank, guest):
     lesson = LESSONS[1]
     attempt = services.lesson_serve(learner=guest, lesson=lesson)
     before = ratings(guest, attempt.position)
@@ -193,7 +193,7 @@ def test_tutorial_positions_are_unrated_and_never_become_reviews(bank, guest):
     assert not attempt.rated
     after = ratings(guest, attempt.position)
     assert after[:5] == before[:5]
-    assert not Review.objects.exists()
+    assert not MissedPosition.objects.exists()
 
 
 # --- Answering ---------------------------------------------------------------------------
@@ -224,7 +224,7 @@ def test_a_wrong_answer_lowers_the_learner_and_notes_a_miss(bank, guest):
 
     assert not done.correct
     assert done.rating_after < done.rating_before
-    assert Review.objects.filter(learner=guest, position=attempt.position).exists()
+    assert MissedPosition.objects.filter(learner=guest, position=attempt.position).exists()
 
 
 def test_an_unrated_answer_changes_no_rating(bank, guest):
@@ -276,11 +276,11 @@ def test_idle_time_widens_the_learners_deviation_before_the_next_answer(bank, gu
 
 def assert_refused(error, guest, attempt, **answer):
     before = ratings(guest, attempt.position)
-    reviews = Review.objects.count()
+    misses = MissedPosition.objects.count()
     with pytest.raises(error):
         services.attempt_answer(learner=guest, token=attempt.token, **answer)
     assert ratings(guest, attempt.position) == before
-    assert Review.objects.count() == reviews
+    assert MissedPosition.objects.count() == misses
 
 
 @pytest.mark.parametrize("choice", ["", "bid:9", "XX", "54", "pass; drop table", "J3"])
@@ -334,7 +334,7 @@ def test_an_old_attempt_is_stale(bank, guest):
         services.attempt_answer(
             learner=guest, token=attempt.token, choice=right_code(attempt.position), now=later
         )
-    assert not Review.objects.exists()
+    assert not MissedPosition.objects.exists()
 
 
 def test_an_answer_for_another_or_an_unknown_position_is_refused(bank, guest):
@@ -357,7 +357,7 @@ def test_a_due_missed_position_that_is_skipped_waits_instead_of_coming_straight_
     attempt = serve(guest)
     position = attempt.position
     services.attempt_answer(learner=guest, token=attempt.token, choice=wrong_code(position))
-    later = timezone.now() + services.REVIEW_DELAYS[0] + timedelta(seconds=1)
+    later = timezone.now() + services.MISSED_DELAYS[0] + timedelta(seconds=1)
     back = services.attempt_serve(learner=guest, filters=Filters(), fresh=True, now=later)
     assert back.position == position
     Attempt.objects.filter(pk=back.pk).update(served_at=later)
@@ -428,7 +428,7 @@ def test_another_learner_still_gets_the_position_rated(bank, guest):
     first = serve(guest, rated=False)
     services.attempt_answer(learner=guest, token=first.token, choice=right_code(first.position))
     other = services.learner_get_or_create(owner=SeatOwner(session_key="someone-else"))
-    Position.objects.exclude(pk=first.position.pk).delete()  # the only one to serve
+    PracticePosition.objects.exclude(pk=first.position.pk).delete()  # the only one to serve
 
     served = serve(other)
     assert served.position == first.position and served.rated
@@ -444,7 +444,7 @@ def test_a_position_asked_for_by_its_key_is_never_rated(bank, guest):
 
 
 def test_a_published_position_is_practised_but_never_rated(bank, guest):
-    Position.objects.update(published=True)  # its analysis is in the repository
+    PracticePosition.objects.update(published=True)  # its analysis is in the repository
 
     attempt = serve(guest)
     services.attempt_answer(learner=guest, token=attempt.token, choice=right_code(attempt.position))
@@ -456,7 +456,7 @@ def test_a_published_position_is_practised_but_never_rated(bank, guest):
 
 def test_rated_practice_serves_private_positions_before_published_ones(bank, guest):
     private = bank[5]
-    Position.objects.exclude(pk=private.pk).update(published=True)
+    PracticePosition.objects.exclude(pk=private.pk).update(published=True)
 
     attempt = serve(guest)
 

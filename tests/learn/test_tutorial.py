@@ -6,8 +6,8 @@ import pytest
 
 from game.players.identity import SeatOwner
 from learn import services
-from learn.models import Position
-from learn.positions import Position as Core
+from learn.core.positions import AnalysedPosition
+from learn.models import PracticePosition
 from learn.tutorial import LESSONS, LESSONS_BY_SLUG, Lesson
 from tests.learn.conftest import sample_lines, wrong_code
 from tests.learn.fixtures.factories import STARTER_BANK
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 SERVED_PER_LESSON = 12
 
 
-def fits(slug: str, core: Core) -> bool:
+def fits(slug: str, core: AnalysedPosition) -> bool:
     """What each lesson is about, said from the position itself (not the database)."""
     view = core.view()
     return {
@@ -32,13 +32,13 @@ def fits(slug: str, core: Core) -> bool:
 
 
 @pytest.fixture
-def starter(db) -> list[Position]:
+def starter(db) -> list[PracticePosition]:
     report = services.positions_load(lines=STARTER_BANK.read_text().splitlines())
     assert not report.errors
-    return list(Position.objects.all())
+    return list(PracticePosition.objects.all())
 
 
-def practise(lesson: Lesson, owner: str, times: int) -> list[Core]:
+def practise(lesson: Lesson, owner: str, times: int) -> list[AnalysedPosition]:
     """Serve and answer the lesson's practice ``times`` times, as a learner who never stops."""
     learner = services.learner_get_or_create(owner=SeatOwner(session_key=owner))
     cores = []
@@ -84,11 +84,12 @@ def test_without_an_opening_lead_the_trump_lesson_practises_nothing(db, client):
         line
         for line in sample_lines()
         if not (
-            (core := Core.from_json(json.loads(line))).phase == "lead" and core.view().trump is None
+            (core := AnalysedPosition.from_json(json.loads(line))).phase == "lead"
+            and core.view().trump is None
         )
     ]
     services.positions_load(lines=later)
-    assert Position.objects.filter(phase="lead").exists()  # later leads are there
+    assert PracticePosition.objects.filter(phase="lead").exists()  # later leads are there
 
     assert practise(LESSONS_BY_SLUG["trump"], "no-openings", 3) == []
     page = client.get("/learn/tutorial/trump/").text

@@ -14,10 +14,10 @@ from game.engine.cards import CARD_CODES, cards_of
 from game.engine.state import Deal, MatchState, RoundState
 from game.engine.view import SeatView
 from game.players.identity import GUEST_TOKEN
-from learn import positions as core_positions
 from learn import views
-from learn.models import Attempt, Learner, Position, Review
-from learn.selectors import DealShown
+from learn.core import positions as core_positions
+from learn.models import Attempt, Learner, MissedPosition, PracticePosition
+from learn.presenters import DealShown
 from tests.learn.conftest import right_code, wrong_code
 
 pytestmark = pytest.mark.django_db
@@ -43,13 +43,13 @@ def answer(client, attempt, choice, **extra):
 
 def snapshot(attempt: Attempt) -> tuple:
     learner = Learner.objects.get(pk=attempt.learner_id)
-    position = Position.objects.get(pk=attempt.position_id)
+    position = PracticePosition.objects.get(pk=attempt.position_id)
     return (
         learner.rating,
         learner.deviation,
         position.rating,
         position.attempts,
-        Review.objects.count(),
+        MissedPosition.objects.count(),
         Attempt.objects.filter(answered_at__isnull=False).count(),
     )
 
@@ -98,7 +98,7 @@ def test_a_filter_value_not_on_offer_is_ignored(client, bank):
     assert 'name="choice"' in response.text
 
 
-def assert_only_visible_cards(html: str, position: Position) -> None:
+def assert_only_visible_cards(html: str, position: PracticePosition) -> None:
     view = position.core.view()
     visible = {CARD_CODES[c] for c in cards_of(view.hand | view.played)}
     drawn = set(re.findall(r'data-card="([^"]+)"', html))
@@ -128,7 +128,7 @@ def test_a_position_page_draws_no_card_the_seat_cannot_see(client, bank):
 NOT_THE_VIEWS = {"True", "False", "None", "request", "user", "perms", "messages"}
 NOT_THE_VIEWS |= {"DEFAULT_MESSAGE_LEVELS", "csrf_token"}
 # the truth of a deal: what no page of the trainer is ever handed
-TRUTH = (Model, core_positions.Position, MatchState, RoundState, Deal)
+TRUTH = (Model, core_positions.AnalysedPosition, MatchState, RoundState, Deal)
 
 
 def contexts_of(response) -> list[dict]:
@@ -172,7 +172,7 @@ def received(response) -> list[tuple[str, object]]:
     return found
 
 
-def assert_handed_the_learners_view_alone(response, position: Position) -> None:
+def assert_handed_the_learners_view_alone(response, position: PracticePosition) -> None:
     """No template is handed a model row, a stored record or any true state; the only
     SeatView is the learner's own; every card code named is the learner's or played,
     but for the reveal's sampled deal (dealt from the seat's view: tests/learn/test_honesty)."""
@@ -507,7 +507,7 @@ def test_a_lesson_ends_after_its_practice_positions(client, starter_bank):
     page = text_of(client.get("/learn/tutorial/deck/").text)
     assert "Lesson done" in page and "Next: The auction" in page
     assert Learner.objects.get().rating == learner_rating
-    assert not Review.objects.exists()
+    assert not MissedPosition.objects.exists()
 
 
 def test_the_pages_use_no_wider_layout_than_the_site(client, bank):

@@ -10,10 +10,10 @@ import pytest
 from game.engine.cards import CARD_CODES, cards_of
 from game.engine.rules import Phase
 from game.players.identity import SeatOwner
-from learn import selectors, services, tutorial
-from learn.models import Attempt, Learner, Position
+from learn import presenters, services, tutorial
+from learn.models import Attempt, Learner, PracticePosition
+from tests.learn.core.test_positions_family import discards, legal
 from tests.learn.family import FAMILY, match_at, position_at
-from tests.learn.test_positions_family import discards, legal
 from tests.learn.test_views import answer, served
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def family_position(preset: str, phase: Phase):
 
 
 @pytest.fixture
-def family_bank(db) -> list[Position]:
+def family_bank(db) -> list[PracticePosition]:
     cores = [
         family_position(preset, phase)
         for preset in FAMILY
@@ -33,7 +33,7 @@ def family_bank(db) -> list[Position]:
     ]
     report = services.positions_load(lines=[json.dumps(core.to_json()) for core in cores])
     assert not report.errors and report.created == len(cores)
-    return list(Position.objects.order_by("pk"))
+    return list(PracticePosition.objects.order_by("pk"))
 
 
 def test_a_loaded_position_knows_its_game(family_bank):
@@ -91,7 +91,7 @@ def test_a_discard_is_answered_by_one_button_each_and_explained_in_the_games_wor
     page = client.get(f"/learn/attempts/{attempt.token}/").text
     buttons = re.findall(r'name="choice" value="([^"]+)"', page)
     assert sorted(buttons) == sorted(core.legal_codes())
-    assert buttons == [code for code, *_ in selectors.discards_offered(core)]
+    assert buttons == [code for code, *_ in presenters.discards_offered(core)]
 
     worst = core.options[-1].code
     response = answer(client, attempt, worst)
@@ -116,10 +116,12 @@ def test_the_discards_are_offered_in_card_order_whichever_is_best():
     codes = discards(match, 4)
     one, other = position_at(match, codes), position_at(match, codes[::-1])
     assert one.best != other.best
-    assert selectors.discards_offered(one) == selectors.discards_offered(other)
-    assert [code for code, *_ in selectors.discards_offered(one)] != [
+    assert presenters.discards_offered(one) == presenters.discards_offered(other)
+    assert [code for code, *_ in presenters.discards_offered(one)] != [
         o.code for o in one.options
-    ] or [code for code, *_ in selectors.discards_offered(other)] != [o.code for o in other.options]
+    ] or [code for code, *_ in presenters.discards_offered(other)] != [
+        o.code for o in other.options
+    ]
 
 
 def test_the_lessons_teach_the_house_rules_and_never_serve_a_full_deck_position(family_bank):

@@ -13,10 +13,9 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from game.engine.variants import PRESETS
-from learn import generation
-from learn.generation import Budget, Keep
-
-DEFAULT_OUT = Path(__file__).resolve().parents[2] / "fixtures" / "starter_positions.jsonl"
+from learn.bank import generation
+from learn.bank.bank_file import STARTER, open_bank
+from learn.core.analysis import KINDS, OPENING_BY_PLAYERS, Budget, Keep
 
 
 class Command(BaseCommand):
@@ -38,7 +37,7 @@ class Command(BaseCommand):
             "discard, lead, follow); default every one: a bank short of one kind is topped up",
         )
         parser.add_argument("--workers", type=int, default=1)
-        parser.add_argument("--out", default=str(DEFAULT_OUT))
+        parser.add_argument("--out", default=str(STARTER))
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument(
             "--budget-ms",
@@ -46,7 +45,7 @@ class Command(BaseCommand):
             default=Budget.analysis_ms,
             help="analysis time per decision; the auction and the rest of trick one get "
             f"{Budget.first_trick_factor}x, the opening lead {Budget.opening_factor}x times "
-            + ", ".join(f"{f:g} at {n}" for n, f in generation.OPENING_BY_PLAYERS.items())
+            + ", ".join(f"{f:g} at {n}" for n, f in OPENING_BY_PLAYERS.items())
             + " players",
         )
         parser.add_argument("--max-deals", type=int, default=Budget.max_deals)
@@ -63,7 +62,7 @@ class Command(BaseCommand):
         # a tiny --max-deals must still let positions through
         keep = Keep(min_margin=opts["min_margin"], min_deals=min(Keep.min_deals, opts["max_deals"]))
         out = Path(opts["out"])
-        already = generation.open_bank(out).count_of(opts["preset"])
+        already = open_bank(out).count_of(opts["preset"])
         bar = tqdm(total=opts["count"], initial=already, desc="positions", file=self.stderr._out)
 
         last = generation.Progress()
@@ -108,9 +107,9 @@ class Command(BaseCommand):
 
     def _kinds(self, text: str) -> tuple[str, ...]:
         kinds = tuple(part.strip() for part in text.split(",") if part.strip())
-        unknown = set(kinds) - set(generation.KINDS)
+        unknown = set(kinds) - set(KINDS)
         if unknown:
-            raise CommandError(f"--kinds takes {', '.join(generation.KINDS)}, not {unknown.pop()}")
+            raise CommandError(f"--kinds takes {', '.join(KINDS)}, not {unknown.pop()}")
         return kinds
 
     def _report(self, progress, out: Path):

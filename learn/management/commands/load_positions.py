@@ -16,14 +16,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from learn import services
-
-STARTER = Path(__file__).resolve().parents[2] / "fixtures" / "starter_positions.jsonl"
-# the full-deck games' starter positions (generate_positions --preset), a file of their own
-FAMILY_STARTER = STARTER.with_name("starter_family_positions.jsonl")
+from learn.bank.bank_file import FAMILY_STARTER, STARTER
 
 
 class Command(BaseCommand):
-    help = "Load trainer positions from a JSON Lines file (one Position.to_json() a line)."
+    help = "Load trainer positions from a JSON Lines file (one AnalysedPosition.to_json() a line)."
 
     def add_arguments(self, parser):
         parser.add_argument("path", nargs="?", default=None)

@@ -2,29 +2,29 @@
 
 django-tasks-db's ``db_worker``, never reloading itself on code changes (its reloader
 runs the worker in a child that a ``kill -9`` takes its parent down with, and orphans when
-the parent is killed), with a heartbeat the review page reads (``learn.worker_beats``).
-Stale reviews are queued again as it starts, so a worker that replaces a dead one takes
-over its reviews at once. Run it under a supervisor that restarts it: ``make run`` uses
-``smearsite.server.supervise``, production systemd or the like (docs/deployment.md).
+the parent is killed), with its periodic work (``learn.round_review.worker``): a heartbeat
+the review page reads, and stale reviews queued again, as it starts (so a worker that
+replaces a dead one takes over its reviews at once) and every few seconds after. Run it
+under a supervisor that restarts it: ``make run`` uses ``smearsite.server.supervise``,
+production systemd or the like (docs/deployment.md).
 """
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from learn import tasks, worker_beats
+from learn.round_review import worker
 
 
 class Command(BaseCommand):
-    help = "Run the review worker (db_worker without autoreload, with a heartbeat)."
+    help = "Run the review worker (db_worker without autoreload, with its periodic work)."
 
     def add_arguments(self, parser):
         parser.add_argument("--interval", type=float, default=1.0)
 
     def handle(self, *args, interval: float, **options):
-        name = worker_beats.worker_name()
-        worker_beats.beat(name=name)
-        stop = worker_beats.beat_in_background(name=name)
-        resumed = tasks.reviews_resume()
+        name = worker.worker_name()
+        resumed = worker.periodic_work(name=name)
+        stop = worker.periodic_in_background(name=name)
         if resumed:
             self.stdout.write(f"{resumed} stale review(s) queued again")
         try:

@@ -1,0 +1,415 @@
+"""Presenters: what a trainer page is handed, built from a position's SeatView alone.
+
+A position's page (``PositionPage``) is drawn with the table's page models
+(``game.presenters``): the seat's hand, the auction, trump, the tricks so far, the scores.
+The stored record holds every seat's cards, and nothing here passes it to a template. The
+reveal adds the analysis once the learner has answered; the progress page's rows name a
+position by its key alone. Nothing here queries or writes the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game import presenters as game_presenters
+from game.engine import notation, rules
+from game.engine.cards import cards_of, game_total
+from game.engine.view import SeatView
+from learn.core import explain, explain_family, grades, lines
+from learn.core import positions as core_positions
+from learn.core import themes as core_themes
+from learn.models import Attempt, Learner, PracticePosition
+
+# a deviation above this marks a rating as provisional
+PROVISIONAL_DEVIATION = 110.0
+
+
+@dataclass(frozen=True)
+class LearnerShown:
+    """What a page says of a learner: the rating line, never the row."""
+
+    rating: float
+    deviation: float
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > PROVISIONAL_DEVIATION
+
+
+def learner_shown(learner: Learner | None) -> LearnerShown | None:
+    return None if learner is None else LearnerShown(learner.rating, learner.deviation)
+
+
+# --- What the seat sees ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PositionPage(game_presenters.SeatHand):
+    """A position as the learner's seat sees it: the table's page models (game.presenters)
+    drawn from the seat's view alone, each seat named from the learner's place."""
+
+    view: SeatView
+    phase: str
+    dealer: str
+    auction: tuple[tuple[str, str], ...]  # (seat name, "bid 3" / "pass")
+    bidder_name: str | None
+    trump: str | None  # suit letter
+    trump_name: str | None
+    tricks: tuple[game_presenters.Trick, ...]  # finished tricks, then the current one if begun
+    units: tuple[game_presenters.UnitInfo, ...]
+    # at a discard: (code, the cards it throws, words) for each discard on offer, in card
+    # order (never best first: the order must not give the answer away)
+    discards: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    game: str = ""  # the table's game, in words ("Classic four-point")
+
+    @property
+    def bidder_unit(self) -> int | None:
+        view = self.view
+        return None if view.bidder is None else view.unit_of[view.bidder]
+
+    @property
+    def bid_is_ours(self) -> bool:
+        return self.bidder_unit == self.view.unit
+
+    @property
+    def sides(self) -> tuple[tuple[game_presenters.UnitInfo, int], ...]:
+        """(side, the game count of what it has captured so far)."""
+        taken = self.view.taken
+        return tuple((unit, game_total(taken[unit.index])) for unit in self.units)
+
+    @property
+    def trick_in_play(self) -> game_presenters.Trick | None:
+        """The trick being played, if it has begun: the decision's own trick."""
+        last = self.tricks[-1] if self.tricks else None
+        return last if last is not None and last.winner is None else None
+
+    @property
+    def cards_shown(self) -> set[str]:
+        """Every card code this page may draw: the hand and the cards played."""
+        shown = {code for code, _ in self.hand}
+        for trick in self.tricks:
+            shown.update(play.code for play in trick.plays)
+        return shown
+
+
+def seat_name(view: SeatView, seat: int) -> str:
+    """ "You", or where the seat sits from yours ("On your left (partner)"), as the
+    explanation's sentences say it."""
+    if seat == view.seat:
+        return "You"
+    place = explain.seat_place(view, seat).capitalize()
+    return f"{place} (partner)" if view.unit_of[seat] == view.unit else place
+
+
+def seat_names(view: SeatView) -> dict[int, str]:
+    return {seat: seat_name(view, seat) for seat in range(view.players)}
+
+
+def option_label(code: str) -> str:
+    action = notation.parse_action(code)
+    if rules.is_discard(action):
+        return "Discard " + ", ".join(map(describe_card, notation.cards(rules.discarded(action))))
+    if not rules.is_card(action):
+        return game_presenters.bid_label(code)
+    return describe_card(code)
+
+
+def describe_card(code: str) -> str:
+    name = notation.card_name(code)
+    return "a joker" if name == "joker" else name
+
+
+def position_page(*, position: PracticePosition) -> PositionPage:
+    """A position drawn from the seat's view: nothing else is passed to the template."""
+    return core_position_page(position.core)
+
+
+def core_position_page(core: core_positions.AnalysedPosition) -> PositionPage:
+    """The page of a position not (or not yet) in the bank: a reviewed decision's."""
+    view = core.view()
+    names = seat_names(view)
+    trump, trump_name = game_presenters.trump_words(view)
+    return PositionPage(
+        view=view,
+        phase=core.phase,
+        dealer=names[view.dealer],
+        auction=game_presenters.auction(view, names),
+        bidder_name=None if view.bidder is None else names[view.bidder],
+        trump=trump,
+        trump_name=trump_name,
+        tricks=game_presenters.tricks(view, names),
+        units=game_presenters.mark_yours(
+            game_presenters.units(view, names, view.scores), view.seat
+        ),
+        discards=discards_offered(core),
+        game=notation.preset_name(view.rules.preset),
+    )
+
+
+def discards_offered(
+    core: core_positions.AnalysedPosition,
+) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """Each discard a discard position offers, with its cards, in the order of the cards
+    thrown; nothing at any other decision."""
+    if core.phase != "discard":
+        return ()
+    thrown = {code: rules.discarded(notation.parse_action(code)) for code in core.legal_codes()}
+    return tuple(
+        (code, notation.cards(mask), option_label(code))
+        for code, mask in sorted(thrown.items(), key=lambda item: cards_of(item[1]))
+    )
+
+
+# --- The reveal ------------------------------------------------------------------------------
+
+
+class OptionFigures:
+    """How an option's row shows its figures, on the reveal and on the review of a round
+    alike: match values rounded once (``grades.points``), and its tag."""
+
+    value: float
+    cost: float  # expected match value lost against the best option, unrounded
+    is_best: bool
+    tied: bool  # one of several options showing the best value: "level", not "best"
+
+    @property
+    def value_text(self) -> str:
+        return grades.points(self.value, signed=True).replace("-", "\u2212")
+
+    @property
+    def cost_text(self) -> str:
+        return grades.points(self.cost)
+
+    @property
+    def tag(self) -> str:
+        """ "best" for the one best option, "level" for each of several that tie."""
+        return "level" if self.tied else "best" if self.is_best else ""
+
+
+@dataclass(frozen=True)
+class OptionRow(OptionFigures):
+    code: str
+    label: str
+    is_card: bool
+    value: float
+    value_se: float
+    ours: float | None
+    theirs: float | None
+    made: float | None  # percent
+    bar: int  # 4..100, the chart's bar width in percent
+    is_best: bool
+    is_chosen: bool
+    cost: float  # expected match value lost against the best option
+    tied: bool = False  # one of several options showing the best value: "level", not "best"
+
+
+@dataclass(frozen=True)
+class DealShown:
+    hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, cards)
+    auction: tuple[tuple[str, str], ...]  # the rest of the auction in the line
+    tricks: tuple[game_presenters.Trick, ...]
+
+
+@dataclass(frozen=True)
+class Reveal:
+    correct: bool
+    chosen: OptionRow
+    best: OptionRow
+    rows: tuple[OptionRow, ...]
+    explanation: tuple[str, ...]
+    themes: tuple[str, ...]  # labels
+    rated: bool
+    rating_before: float
+    rating_after: float
+    rating_change: float
+    deals: int
+    deal: DealShown | None
+    has_points: bool
+    has_made: bool
+
+    @property
+    def change_text(self) -> str:
+        return f"{self.rating_change:+.0f}".replace("-", "\u2212")
+
+
+def _bars(values: list[float]) -> list[int]:
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        return [100 for _ in values]
+    return [round(4 + 96 * (v - low) / (high - low)) for v in values]
+
+
+def reveal_for(*, attempt: Attempt) -> Reveal:
+    """What the learner sees after answering: the analysis of every option and the why."""
+    core = attempt.position.core
+    options = list(core.options)
+    bars = _bars([o.value for o in options])
+    best = core.best
+    tied = len(explain.level_with_best(core)) > 1
+    rows = tuple(
+        OptionRow(
+            code=o.code,
+            label=option_label(o.code),
+            is_card=rules.is_card(notation.parse_action(o.code)),
+            value=o.value,
+            value_se=o.value_se,
+            ours=None if o.points is None else o.points[0],
+            theirs=None if o.points is None else o.points[1],
+            made=None if o.made is None else 100.0 * o.made,
+            bar=bar,
+            is_best=o.code == best.code,
+            is_chosen=o.code == attempt.answer,
+            cost=max(0.0, best.value - o.value),
+            tied=tied and grades.level(o.value, best.value),
+        )
+        for o, bar in zip(options, bars, strict=True)
+    )
+    chosen = next(row for row in rows if row.is_chosen)
+    try:
+        paragraphs = explanation(core, attempt.answer)
+    except core_positions.PositionError:
+        paragraphs = ()
+    before = attempt.rating_before if attempt.rating_before is not None else 0.0
+    after = attempt.rating_after if attempt.rating_after is not None else before
+    return Reveal(
+        correct=bool(attempt.correct),
+        chosen=chosen,
+        best=next(row for row in rows if row.is_best),
+        rows=rows,
+        explanation=paragraphs,
+        themes=tuple(core_themes.THEMES.get(slug, slug) for slug in core.themes),
+        rated=attempt.rated,
+        rating_before=before,
+        rating_after=after,
+        rating_change=after - before,
+        deals=core.deals,
+        deal=deal_shown(core),
+        has_points=any(row.ours is not None for row in rows),
+        has_made=any(row.made is not None for row in rows),
+    )
+
+
+def explanation(core: core_positions.AnalysedPosition, chosen: str) -> tuple[str, ...]:
+    """The trainer's paragraphs on ``chosen``, in the words of the position's game: the
+    full-deck tables' analysis keeps no points or line, and has words of its own
+    (``explain_family``)."""
+    explained = explain.explain if core.rules.is_house else explain_family.explain
+    return tuple(explained(core, chosen))
+
+
+def deal_shown(core: core_positions.AnalysedPosition) -> DealShown | None:
+    """One sampled deal consistent with the seat's view, and the best line played in it,
+    trick by trick as the engine plays it out (``lines.walk_through``)."""
+    walk = lines.walk_through(core, lines.shown_line(core)) if core.line_hands else None
+    if walk is None:
+        return None
+    names = seat_names(core.view())
+    hands = tuple((names[seat], tuple(codes)) for seat, codes in enumerate(core.line_hands))
+    auction = tuple((names[seat], notation.said(action)) for seat, action in walk.calls)
+    tricks = tuple(
+        game_presenters.Trick(
+            trick.number,
+            game_presenters.plays(trick.plays, names),
+            None if trick.winner is None else names[trick.winner],
+        )
+        for trick in walk.tricks
+    )
+    return DealShown(hands=hands, auction=auction, tricks=tricks)
+
+
+# --- Progress ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThemeStats:
+    slug: str
+    label: str
+    tried: int
+    right: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.right / self.tried) if self.tried else 0
+
+
+@dataclass(frozen=True)
+class PositionShown:
+    """What a page says of a position: never its record, which holds every hand."""
+
+    key: str
+    phase: str
+    players: int
+
+
+@dataclass(frozen=True)
+class AttemptShown:
+    """What a page says of an attempt: its position by key only."""
+
+    token: str
+    mode: str
+    rated: bool
+    correct: bool | None
+    rating_before: float | None
+    rating_after: float | None
+    rating_change: float | None
+    position_rating_after: float | None
+    position: PositionShown
+
+
+@dataclass(frozen=True)
+class MissedShown:
+    misses: int
+    position: PositionShown
+
+
+def position_shown(position: PracticePosition) -> PositionShown:
+    return PositionShown(key=position.key, phase=position.phase, players=position.players)
+
+
+def attempt_shown(attempt: Attempt) -> AttemptShown:
+    return AttemptShown(
+        token=attempt.token,
+        mode=attempt.mode,
+        rated=attempt.rated,
+        correct=attempt.correct,
+        rating_before=attempt.rating_before,
+        rating_after=attempt.rating_after,
+        rating_change=attempt.rating_change,
+        position_rating_after=attempt.position_rating_after,
+        position=position_shown(attempt.position),
+    )
+
+
+@dataclass(frozen=True)
+class Progress:
+    rating: float
+    deviation: float
+    provisional: bool
+    answered: int
+    right: int
+    history: tuple[float, ...]  # the rating after each rated answer, oldest first
+    chart_points: str  # an SVG polyline of the history
+    themes: tuple[ThemeStats, ...]
+    due: tuple[MissedShown, ...]
+    waiting: int  # missed positions not yet due
+    recent: tuple[AttemptShown, ...]
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.right / self.answered) if self.answered else 0
+
+
+CHART_WIDTH, CHART_HEIGHT = 300, 80
+
+
+def chart_points(history: list[float]) -> str:
+    """The rating history as an SVG polyline's points."""
+    if len(history) < 2:
+        return ""
+    low, high = min(history), max(history)
+    span = max(high - low, 1.0)
+    step = CHART_WIDTH / (len(history) - 1)
+    return " ".join(
+        f"{i * step:.1f},{CHART_HEIGHT - 4 - (value - low) / span * (CHART_HEIGHT - 8):.1f}"
+        for i, value in enumerate(history)
+    )
