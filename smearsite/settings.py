@@ -151,7 +151,7 @@ TEMPLATES = [
 DATABASES = {"default": env.database_config(os.environ, base_dir=BASE_DIR)}
 CHANNEL_LAYERS = env.channel_layers_config(os.environ)
 CACHES = env.cache_config(os.environ)
-# background work (learn.tasks) goes into the database: no broker to run
+# background work (learn.round_review.tasks) goes into the database: no broker to run
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # --- Bots at live tables (game.live.bot_runner) ----------------------------------------------

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from time import perf_counter
 
 from . import knowledge as _knowledge
@@ -28,6 +27,7 @@ from .solver_py import (
     INFINITY,
     MAX_POINTS,
     Position,
+    SampledSolve,
     SearchStats,
     SearchTimeout,
     Utility,
@@ -163,21 +163,6 @@ def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
     return _knowledge.sample_deals(known, count, seed)
 
 
-@dataclass(frozen=True)
-class SampledSolve:
-    """Deals solved in index order (with two threads, a deal the budget cut short may be
-    missing between two that finished). Mode "actions": ``values[i]`` holds the exact value of
-    each card in ``cards`` (the knowing seat's legal cards, ascending) in deal ``i``;
-    mode "value": a 1-tuple, deal ``i``'s value."""
-
-    positions: tuple[Position, ...]
-    values: tuple[tuple[int, ...], ...]
-    cards: tuple[int, ...]
-    complete: bool  # False when the budget cut the batch short
-    nodes: int
-    dropped: int = 0  # deals begun and given up to the budget
-
-
 def solve_sampled(
     known: Knowledge,
     utility: Utility,
@@ -212,23 +197,19 @@ def solve_sampled(
     if exact_tricks < 0:
         raise ValueError(f"exact tricks cannot be negative, not {exact_tricks}")
     if _backend is solver_native:
-        positions, values, cards, complete, nodes, dropped = solver_native.solve_sampled_raw(
+        return solver_native.solve_sampled(
             known, utility, count=count, seed=seed, actions=actions, budget_ms=budget_ms,
             min_count=min_count, threads=threads, deal_share=deal_share,
             exact_tricks=exact_tricks,
         )  # fmt: skip
-    elif exact_tricks:
+    if exact_tricks:
         raise ValueError("estimates (exact_tricks) need the native core")
-    else:
-        positions, values, cards, complete, nodes, dropped = _solve_sampled_py(
-            known, utility, count, seed, actions, budget_ms, min_count, deal_share
-        )
-    return SampledSolve(
-        tuple(positions), tuple(map(tuple, values)), tuple(cards), complete, nodes, dropped
-    )
+    return _solve_sampled_py(known, utility, count, seed, actions, budget_ms, min_count, deal_share)
 
 
-def _solve_sampled_py(known, utility, count, seed, actions, budget_ms, min_count, deal_share=0.0):
+def _solve_sampled_py(
+    known, utility, count, seed, actions, budget_ms, min_count, deal_share=0.0
+) -> SampledSolve:
     deadline = None if budget_ms is None else perf_counter() + budget_ms / 1000
     led = known.trick[0] if known.trick else -1
     cards = tuple(cards_of(legal_cards(known.hand, led, known.trump)))
@@ -256,7 +237,7 @@ def _solve_sampled_py(known, utility, count, seed, actions, budget_ms, min_count
         nodes += stats.nodes
         positions.append(position)
         values.append(row)
-    return positions, values, cards, complete, nodes, dropped
+    return SampledSolve(tuple(positions), tuple(values), cards, complete, nodes, dropped)
 
 
 def _deal_deadline(deadline: float, share: float, least_s: float = 0.0) -> float:

@@ -34,7 +34,7 @@ from .cards import (
 )
 from .knowledge import MASK64, Knowledge, NoConsistentDeal
 from .rules import point_roles, trumps_of
-from .solver_py import Position, SearchStats, SearchTimeout, Utility
+from .solver_py import Position, SampledSolve, SearchStats, SearchTimeout, Utility
 from .variants import Rules
 
 try:
@@ -195,7 +195,7 @@ def sample_deals(known: Knowledge, count: int, seed: int) -> list[Position]:
     return [known.position(hands) for hands in dealt]
 
 
-def solve_sampled_raw(
+def solve_sampled(
     known: Knowledge,
     utility: Utility,
     *,
@@ -207,10 +207,9 @@ def solve_sampled_raw(
     threads: int | None = None,
     deal_share: float = 0.0,
     exact_tricks: int = 0,
-) -> tuple[list[Position], list[tuple[int, ...]], tuple[int, ...], bool, int, int]:
-    """(deals, values per deal, cards, complete, nodes, dropped): the whole loop in the
-    core, on ``threads`` (1 or 2) threads, or as many as the core finds idle cores for
-    (None)."""
+) -> SampledSolve:
+    """The whole sampled solve in the core, on ``threads`` (1 or 2) threads, or as many
+    as the core finds idle cores for (None)."""
     seconds = None if budget_ms is None else budget_ms / 1000
     try:
         solved = _core.solve_sampled(
@@ -219,7 +218,7 @@ def solve_sampled_raw(
         )  # fmt: skip
     except _core.NoConsistentDeal as error:
         raise NoConsistentDeal(str(error)) from None
-    return (
-        [known.position(h) for h in solved.hands], solved.values, solved.cards,
-        solved.complete, solved.nodes, solved.dropped,
+    return SampledSolve(
+        tuple(known.position(h) for h in solved.hands), tuple(map(tuple, solved.values)),
+        tuple(solved.cards), solved.complete, solved.nodes, solved.dropped,
     )  # fmt: skip

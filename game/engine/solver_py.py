@@ -159,6 +159,21 @@ def _bisect(reaches, utility: Utility) -> int:
     return low
 
 
+@dataclass(frozen=True)
+class SampledSolve:
+    """Deals solved in index order (with two threads, a deal the budget cut short may be
+    missing between two that finished). Mode "actions": ``values[i]`` holds the exact value of
+    each card in ``cards`` (the knowing seat's legal cards, ascending) in deal ``i``;
+    mode "value": a 1-tuple, deal ``i``'s value."""
+
+    positions: tuple[Position, ...]
+    values: tuple[tuple[int, ...], ...]
+    cards: tuple[int, ...]
+    complete: bool  # False when the budget cut the batch short
+    nodes: int
+    dropped: int = 0  # deals begun and given up to the budget
+
+
 class _Root:
     """The searches below one position: one per trump the next card could set, sharing
     their transposition tables across every question asked of the position."""

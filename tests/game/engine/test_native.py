@@ -411,9 +411,9 @@ def test_a_batch_solves_each_deal_as_the_python_solver_does(case, seed, mode):
             assert set(exact) == set(batch.cards)
             assert values == tuple(exact[card] for card in batch.cards)
     python = solver._solve_sampled_py(known, utility, 4, seed, mode == "actions", None, 1)
-    assert (python[0], python[1], python[2]) == (
-        list(batch.positions),
-        [tuple(v) for v in batch.values],
+    assert (python.positions, python.values, python.cards) == (
+        batch.positions,
+        batch.values,
         batch.cards,
     )
 
@@ -469,11 +469,9 @@ def test_a_deal_over_its_share_of_the_budget_is_dropped_and_the_next_one_tried(t
 
 def test_the_python_batch_also_drops_a_deal_over_its_share_and_goes_on():
     known, utility = eight_seats_first_lead(5)
-    positions, _, _, complete, _, dropped = solver._solve_sampled_py(
-        known, utility, 50, 3, True, 3000, 0, 1e-6
-    )
-    assert (positions, complete) == ([], False)
-    assert dropped >= 2
+    batch = solver._solve_sampled_py(known, utility, 50, 3, True, 3000, 0, 1e-6)
+    assert (batch.positions, batch.complete) == ((), False)
+    assert batch.dropped >= 2
 
 
 # --- Estimates: the first tricks searched exactly, the rest from what is decided ----------
