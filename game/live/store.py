@@ -135,28 +135,23 @@ def kept_match(table: Table) -> MatchState | None:
     return owner.matches.get((table.status, table.moves))
 
 
-def match_stored(table: Table, match: MatchState) -> None:
-    """A move has just been stored and made ``match``: once its transaction commits, that
-    is the table's match at ``table``'s version, and every seat's redraw needs it.
-    (Never before the commit: a rolled-back move's match would shadow the real one.)"""
-    version = (table.pk, _identity(table), table.status, table.moves)
-    transaction.on_commit(lambda: _remember(*version, match))
-
-
-def rows_stored(table: Table, seats: list[Seat]) -> int:
-    """Keep ``table`` and ``seats`` (read under the table's lock and updated by the move)
-    once the transaction commits, as the rows of the version the move made: that version,
-    for the announcement. This process's redraws of the move then read nothing."""
-    transaction.on_commit(lambda: _keep_rows(table, seats))
+def move_stored(table: Table, seats: list[Seat], match: MatchState) -> int:
+    """A move has just been stored, leaving ``table`` and ``seats`` (read under the table's
+    lock and updated by the move) and making ``match``. Once its transaction commits the
+    owner keeps them as the table's state at the version the move made, and every seat's
+    redraw here draws from them without a read; that version is returned, for the
+    announcement. (Never before the commit: a rolled-back move would shadow the real one.)"""
+    transaction.on_commit(lambda: _keep_move(table, seats, match))
     return table.moves
 
 
-def _keep_rows(table: Table, seats: list[Seat]) -> None:
+def _keep_move(table: Table, seats: list[Seat], match: MatchState) -> None:
     with _owners_lock:
         owner = _owner(table.pk, _identity(table))
         owner.stored[table.moves] = (table, seats)
         _trim(owner.stored, key=lambda version: version)
         owner.keep_rows(table, seats)
+        owner.keep_match(table.status, table.moves, match)
 
 
 def stored_rows(table_id: int, version: int | None) -> tuple[Table, list[Seat]] | None:

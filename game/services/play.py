@@ -221,8 +221,7 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
         table.save(update_fields=["status"])
     elif match.needs_deal():
         match = _store_deal(table, match)
-    store.match_stored(table, match)  # before the announcement's redraws need it
-    _announce(table, seats, match, store.rows_stored(table, seats), move)
+    _announce(table, seats, match, store.move_stored(table, seats, match), move)
 
 
 def table_play(

@@ -236,8 +236,7 @@ def _move_stored_elsewhere(table: Table, monkeypatch) -> tuple[events.TableChang
     heard = []
     events.listen(heard.append)
     with monkeypatch.context() as elsewhere:
-        elsewhere.setattr(store, "match_stored", lambda table, match: None)
-        elsewhere.setattr(store, "_keep_rows", lambda table, seats: None)
+        elsewhere.setattr(store, "_keep_move", lambda table, seats, match: None)
         try:
             play.table_play(
                 table_id=table.pk, seat_owner=SeatOwner(session_key="the-mover"), action=action
