@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from cachetools import LRUCache
+from cachetools import LRUCache, cached
 from django.conf import settings
 from django.urls import reverse
 
@@ -385,7 +385,7 @@ def public_page(
     finished = [r for r in match.rounds if r.is_terminal()]
     previous = None
     if finished:
-        previous = _summary_kept(len(finished) - 1, finished[-1], names)
+        _, previous = _summary_kept(len(finished) - 1, finished[-1], names)
     shown, shown_winner, shown_key = _shown_trick(view, finished, names)
     trump, trump_name = trump_words(view)
     winner = match.winner
@@ -462,22 +462,22 @@ def exchange_notes(view: PublicView, names: dict[int, str]) -> tuple[str, ...]:
 
 
 # The round just finished, summed up once: every move of the next round shows it again.
-# Kept by the round itself (an immutable state, checked by identity) and the seats' names.
+# Kept by the round itself (an immutable state, known by its id: the entry holds the state,
+# so no other object can take that id while it is kept) and the seats' names.
 SUMMARIES_KEPT = 1024
 _SUMMARIES: LRUCache[tuple, tuple[RoundState, RoundSummary]] = LRUCache(SUMMARIES_KEPT)
 _SUMMARIES_LOCK = threading.Lock()  # a cachetools cache is not thread-safe
 
 
-def _summary_kept(number: int, state: RoundState, names: dict[int, str]) -> RoundSummary:
-    key = (id(state), number, tuple(names.items()))
-    with _SUMMARIES_LOCK:
-        kept = _SUMMARIES.get(key)
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    summary = round_summary(number, state.public_view(), names)
-    with _SUMMARIES_LOCK:
-        _SUMMARIES[key] = (state, summary)  # holding the state: its id is not reused
-    return summary
+@cached(
+    _SUMMARIES,
+    key=lambda number, state, names: (id(state), number, tuple(names.items())),
+    lock=_SUMMARIES_LOCK,
+)
+def _summary_kept(
+    number: int, state: RoundState, names: dict[int, str]
+) -> tuple[RoundState, RoundSummary]:
+    return state, round_summary(number, state.public_view(), names)
 
 
 def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], int | None, str]:

@@ -25,7 +25,7 @@ from functools import cache, lru_cache
 from operator import attrgetter
 from typing import NamedTuple
 
-from cachetools import LRUCache
+from cachetools import LRUCache, cached
 from django import template
 from django.template import Context
 from django.template.base import TextNode
@@ -174,17 +174,16 @@ def _draw_part(name: str, public, item=None, inputs: tuple[str, ...] = ()) -> st
 def _kept_or_drawn(name: str, item, source, fields, draw, *, keep: bool = True) -> str:
     """``draw(inputs)``, or what it drew before from equal inputs (``fields`` of ``source``)."""
     values = _getter(fields)(source)
-    key = (name, item, values)
-    if keep:
-        with _kept_lock:
-            drawn = _kept.get(key)
-            if drawn is not None:
-                return drawn
-    drawn = draw(PartInputs(zip(fields, values, strict=True)))
-    if keep:
-        with _kept_lock:
-            _kept[key] = drawn
-    return drawn
+
+    def draw_now() -> str:
+        return draw(PartInputs(zip(fields, values, strict=True)))
+
+    return _drawn(name, item, values, draw_now) if keep else draw_now()
+
+
+@cached(_kept, key=lambda name, item, values, draw_now: (name, item, values), lock=_kept_lock)
+def _drawn(name: str, item, values: tuple, draw_now) -> str:
+    return draw_now()
 
 
 class SeatPartNode(template.Node):
