@@ -6,8 +6,9 @@ positions the generator keeps per minute at its default budget.
 
 Serving runs through Django's test client (middleware, views, templates) against a
 temporary SQLite database loaded with the bank (the starter bank, else the test sample).
-Prints p50/p95/max of a practice page (serve a position) and of an htmx answer (grade,
-rate, render the reveal). The analysis is precomputed, so both should take tens of ms.
+Prints p50/p95/max of serving a position (the post, and the practice page it redirects
+to) and of an htmx answer (grade, rate, render the reveal). The analysis is precomputed,
+so both should take tens of ms.
 Generation plays real matches with ``learn.bank.generation.run_job`` at the default Budget and
 Keep on ``--workers`` processes (one unless told); ``--generate-seconds 0`` skips it.
 """
@@ -55,15 +56,20 @@ def bench_serving(bank: Path, requests: int) -> None:
     call_command("load_positions", str(bank))
     print(f"loaded {bank.name} in {time.perf_counter() - started:.1f} s")
 
+    from learn import services
     from learn.models import Attempt, PracticePosition
+
+    # one client asks for every position within a minute or two: no limit to hit here
+    services.SERVES_PER_MINUTE = services.SERVES_PER_ADDRESS = requests + 1
 
     print(f"bank: {PracticePosition.objects.count()} positions")
     client = Client()
-    client.get("/learn/")  # warm up: the session, the learner, the template cache
+    client.post("/learn/serve/")  # warm up: the session, the learner, the template cache
     serve, reveal = [], []
     for _ in range(requests):
         started = time.perf_counter()
-        page = client.get("/learn/?next=1")
+        # the button's post, and the page it redirects to
+        page = client.post("/learn/serve/", {"next": "1"}, follow=True)
         serve.append(time.perf_counter() - started)
         assert page.status_code == 200, page.status_code
         token = re.search(r'/learn/attempts/([^/"]+)/answer/', page.text).group(1)
@@ -77,7 +83,7 @@ def bench_serving(bank: Path, requests: int) -> None:
         )
         reveal.append(time.perf_counter() - started)
         assert answered.status_code == 200 and 'data-state="reveal"' in answered.text
-    report("serve a position (GET /learn/)", serve)
+    report("serve a position (POST + page)", serve)
     report("answer + reveal (htmx POST)", reveal)
 
 

@@ -1,6 +1,9 @@
-"""The practice filters: a GET form. A value that is not on offer is dropped, not an error page."""
+"""The practice filters. On a page's address a value that is not on offer is dropped, not
+an error page; a form posting one to be served is refused (learn.views.serve)."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 from django import forms
 
@@ -68,12 +71,14 @@ class FilterForm(forms.Form):
             rated=(data.get("mode") or "rated") == "rated",
         )
 
-    def query(self) -> str:
-        """The filters as a query string, for "next position" links."""
+    def fields_asked(self) -> tuple[tuple[str, str], ...]:
+        """The filters asked for, as the hidden fields of a form that serves a position:
+        those left at their default are left out, and the game is passed on only when one
+        was asked for ("any" too), so that without it the learner's kept game is served."""
         filters = self.filters()
-        parts = []
+        cleaned = getattr(self, "cleaned_data", {})
+        asked = [("game", cleaned["game"])] if "game" in self.data and "game" in cleaned else []
         for name, value in (
-            ("game", filters.preset),
             ("phase", filters.phase),
             ("theme", filters.theme),
             ("players", filters.players),
@@ -81,5 +86,9 @@ class FilterForm(forms.Form):
             ("mode", None if filters.rated else "unrated"),
         ):
             if value:
-                parts.append(f"{name}={value}")
-        return "&".join(parts)
+                asked.append((name, str(value)))
+        return tuple(asked)
+
+    def query(self) -> str:
+        """The filters as a query string, for the practice page's address."""
+        return urlencode(self.fields_asked())

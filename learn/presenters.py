@@ -15,6 +15,7 @@ from game import presenters as game_presenters
 from game.engine import notation, rules
 from game.engine.cards import cards_of, game_total
 from game.engine.view import SeatView
+from game.players import glicko
 from learn.core import explain, explain_family, grades, lines
 from learn.core import positions as core_positions
 from learn.core import themes as core_themes
@@ -36,8 +37,21 @@ class LearnerShown:
         return self.deviation > PROVISIONAL_DEVIATION
 
 
-def learner_shown(learner: Learner | None) -> LearnerShown | None:
-    return None if learner is None else LearnerShown(learner.rating, learner.deviation)
+def learner_shown(learner: Learner | None) -> LearnerShown:
+    """The rating line; someone who has not practised yet is shown the rating they start at."""
+    if learner is None:
+        return LearnerShown(glicko.DEFAULT_RATING, glicko.DEFAULT_DEVIATION)
+    return LearnerShown(learner.rating, learner.deviation)
+
+
+@dataclass(frozen=True)
+class ServeButton:
+    """A button that posts for a position to be served: the trainer's pages only read, so
+    a new position is asked for by a form (``fields``: its hidden inputs)."""
+
+    url: str
+    label: str
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 # --- What the seat sees ------------------------------------------------------------------

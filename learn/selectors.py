@@ -13,8 +13,10 @@ from random import Random
 
 from django.db.models import Count, F, Max, Q, QuerySet
 from django.db.models.functions import Abs
+from django.utils import timezone
 
 from game.players.identity import SeatOwner
+from learn import tutorial
 from learn.core import explain
 from learn.core import positions as core_positions
 from learn.core import themes as core_themes
@@ -36,6 +38,8 @@ DIFFICULTY_LABELS = {"easier": "Easier", "matched": "Matched", "harder": "Harder
 NEAREST = 8
 # a missed position that was served and skipped comes back no sooner than this
 SKIP_WAIT = timedelta(hours=1)
+# an attempt answered later than this is stale: the page was left open for too long
+ATTEMPT_TTL = timedelta(hours=12)
 
 
 @dataclass(frozen=True)
@@ -102,15 +106,40 @@ def attempt_for(*, token: str, learner: Learner | None) -> Attempt | None:
     return Attempt.objects.select_related("position").filter(token=token, learner=learner).first()
 
 
+def lesson_filters(lesson: tutorial.Lesson) -> Filters:
+    """The positions a tutorial lesson practises on: unrated, easy, of the kind the lesson
+    teaches (its phase, point in the round, barred cards) and one of its themes."""
+    return Filters(
+        preset="house",  # the lessons teach the house rules' game
+        phase=lesson.phase,
+        themes_any=lesson.themes,
+        max_tricks=lesson.max_tricks,
+        barred=lesson.barred,
+        rated=False,
+        target=tutorial.TUTORIAL_TARGET,
+    )
+
+
+def position_for(*, key: str, learner: Learner | None) -> PracticePosition | None:
+    """The bank's position with this key; someone's own (from their review) is theirs alone."""
+    yours = Q(owner__isnull=True)
+    if learner is not None:
+        yours |= Q(owner=learner)
+    return PracticePosition.objects.filter(yours, key=key).first()
+
+
 def open_attempt(
     *,
     learner: Learner,
     mode: str,
     lesson: str,
-    since: datetime,
+    since: datetime | None = None,
     filters: Filters | None = None,
     position: PracticePosition | None = None,
 ) -> Attempt | None:
+    """The learner's newest attempt, served since ``since`` (by default: not stale yet) and
+    not answered, that fits the filters or is at the position."""
+    since = since or timezone.now() - ATTEMPT_TTL
     attempts = Attempt.objects.select_related("position").filter(
         learner=learner, mode=mode, lesson=lesson, answered_at__isnull=True, served_at__gte=since
     )
@@ -129,22 +158,10 @@ def position_to_serve(
     """A missed position that is due, else an unseen one rated near the target, else the
     one seen longest ago: all within the filters."""
     if missed:
-        # a missed position skipped a moment ago waits: "next" must move on
-        skipped = Attempt.objects.filter(
-            learner=learner, answered_at__isnull=True, served_at__gte=now - SKIP_WAIT
-        ).values("position_id")
-        due = (
-            MissedPosition.objects.select_related("position")
-            .filter(learner=learner, solved_at__isnull=True, due_at__lte=now)
-            .filter(filters.q("position__"))
-            .exclude(position_id__in=skipped)
-            .order_by("due_at", "pk")
-            .first()
-        )
+        due = _missed_due(learner, filters, now).order_by("due_at", "pk").first()
         if due is not None:
             return due.position
-    # a decision from someone's own round comes back only through their missed positions
-    matching = PracticePosition.objects.filter(filters.q(), owner__isnull=True)
+    matching = _bank(filters)
     target = filters.target_for(learner)
     seen = Attempt.objects.filter(learner=learner).values("position_id")
     # rated practice serves positions whose analysis is private first: a published one
@@ -163,6 +180,33 @@ def position_to_serve(
         ).order_by(F("last").asc(nulls_first=True), "pk")[:NEAREST]
     )
     return rng.choice(again) if again else None
+
+
+def can_serve(
+    *, learner: Learner | None, filters: Filters, now: datetime, missed: bool = True
+) -> bool:
+    """Whether ``position_to_serve`` would find a position, asked without serving one."""
+    if _bank(filters).exists():
+        return True
+    return missed and learner is not None and _missed_due(learner, filters, now).exists()
+
+
+def _bank(filters: Filters) -> QuerySet[PracticePosition]:
+    # a decision from someone's own round comes back only through their missed positions
+    return PracticePosition.objects.filter(filters.q(), owner__isnull=True)
+
+
+def _missed_due(learner: Learner, filters: Filters, now: datetime) -> QuerySet[MissedPosition]:
+    # a missed position skipped a moment ago waits: "next" must move on
+    skipped = Attempt.objects.filter(
+        learner=learner, answered_at__isnull=True, served_at__gte=now - SKIP_WAIT
+    ).values("position_id")
+    return (
+        MissedPosition.objects.select_related("position")
+        .filter(learner=learner, solved_at__isnull=True, due_at__lte=now)
+        .filter(filters.q("position__"))
+        .exclude(position_id__in=skipped)
+    )
 
 
 def is_right(core: core_positions.AnalysedPosition, code: str) -> bool:

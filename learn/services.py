@@ -1,9 +1,10 @@
 """Services: the only code that writes trainer data. Keyword-only, named <thing>_<verb>.
 
-Serving a position records an Attempt; answering it rates the learner and the position
-in one transaction with both rows locked. An answer the trainer refuses (not a legal
-option, answered already, served to someone else, too old, or for another position)
-raises a ``TrainerError`` with a message for the learner and changes nothing.
+Serving a position (only ever on a POST: a look at a page writes nothing) records an
+Attempt; answering it rates the learner and the position in one transaction with both
+rows locked. An answer the trainer refuses (not a legal option, answered already, served
+to someone else, too old, or for another position) raises a ``TrainerError`` with a
+message for the learner and changes nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from game.engine import rules
@@ -25,15 +26,19 @@ from game.players.identity import SeatOwner
 from learn import selectors, tutorial
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition
-from learn.selectors import Filters
-from smearsite.kernel import Conflict, DomainError, NotFound, Refused
+from learn.selectors import ATTEMPT_TTL, Filters
+from smearsite.kernel import Conflict, DomainError, NotFound, Refused, ratelimit
 
-# an attempt answered later than this is stale: the page was left open for too long
-ATTEMPT_TTL = timedelta(hours=12)
+# positions served a minute: a learner's quickest pace many times over, not a script's flood
+SERVES_PER_MINUTE = 60
+SERVES_PER_ADDRESS = 240
+
 # one rating period: a rating's deviation grows by one period's volatility per idle day
 RATING_PERIOD = timedelta(days=1)
 # a missed position comes back after these delays, then daily, until it is solved
 MISSED_DELAYS = (timedelta(minutes=10), timedelta(hours=1), timedelta(days=1))
+# a key the bank lacks, or a position of someone else's own (from their review)
+UNKNOWN_KEY = "There is no position with that key in the bank."
 
 
 class TrainerError(DomainError):
@@ -140,11 +145,9 @@ def attempt_serve(
     near the difficulty asked for."""
     now = now or timezone.now()
     if key is not None:
-        # someone else's own position (from their review) is not in this learner's bank
-        yours = Q(owner__isnull=True) | Q(owner=learner)
-        position = PracticePosition.objects.filter(yours, key=key).first()
+        position = selectors.position_for(key=key, learner=learner)
         if position is None:
-            raise UnknownPosition("There is no position with that key in the bank.")
+            raise UnknownPosition(UNKNOWN_KEY)
         open_attempt = selectors.open_attempt(
             learner=learner, mode=mode, lesson=lesson, position=position, since=now - ATTEMPT_TTL
         )
@@ -170,22 +173,27 @@ def attempt_serve(
 
 
 def lesson_serve(*, learner: Learner, lesson: tutorial.Lesson) -> Attempt | None:
-    """A practice position for a tutorial lesson: unrated, easy, of the kind the lesson
-    teaches (its phase, point in the round, barred cards) and one of its themes. None when
+    """A practice position for a tutorial lesson (``selectors.lesson_filters``). None when
     the bank has no position of that kind: a lesson never practises on a position it does
     not teach, so there is no fallback to a position of the phase alone."""
-    fits = Filters(
-        preset="house",  # the lessons teach the house rules' game
-        phase=lesson.phase,
-        themes_any=lesson.themes,
-        max_tricks=lesson.max_tricks,
-        barred=lesson.barred,
-        rated=False,
-        target=tutorial.TUTORIAL_TARGET,
-    )
     return attempt_serve(
-        learner=learner, filters=fits, mode=Attempt.Mode.TUTORIAL, lesson=lesson.slug
+        learner=learner,
+        filters=selectors.lesson_filters(lesson),
+        mode=Attempt.Mode.TUTORIAL,
+        lesson=lesson.slug,
     )
+
+
+def serving_allowed(*, owner: SeatOwner, address: str) -> bool:
+    """Count one position served to ``owner`` from ``address``: False once the person or
+    the address asked for more than their limit this minute, so nobody floods the attempts."""
+    by_address = ratelimit.allow(
+        "learn-serve", f"address:{address}", limit=SERVES_PER_ADDRESS, per_s=60
+    )
+    if owner.user_id is None and not owner.session_key:
+        return by_address  # a first visit has only its address to be counted by
+    by_person = ratelimit.allow("learn-serve", owner.person_key, limit=SERVES_PER_MINUTE, per_s=60)
+    return by_person and by_address
 
 
 def learner_preset_choose(*, learner: Learner, preset: str) -> str:

@@ -1,12 +1,17 @@
 """Trainer pages: thin function views. Services write, selectors read, presenters build
 what a template is handed.
 
+A GET or HEAD writes nothing (no learner, attempt or session is made by a look, or by a
+crawler following links): a page shows the position still open, or a button that posts
+for one to be served, and the post redirects to the page that shows it.
+
 Every page works without JavaScript: an answer posts and redirects to the attempt's
 page, which then shows the reveal. With htmx the answer swaps the reveal in place.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
@@ -21,12 +26,29 @@ from learn import presenters, quiz, selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
 from smearsite.kernel.http import status_for
+from smearsite.kernel.ratelimit import request_address
 
 PARTS = "learn/parts.html"
+NEXT = ("next", "1")  # a posted field: serve a new position, not the one still open
+TOO_MANY_SERVED = (
+    "Many positions were served to you in the last minute. Nothing more was stored: "
+    "wait a minute, then ask for the next one."
+)
 
 
-def _learner(request: HttpRequest) -> Learner:
+def _learner_serving(request: HttpRequest) -> Learner | None:
+    """The learner a position is served to, made on first use (with a guest's session);
+    None, with nothing stored, when they asked for too many positions a minute."""
+    allowed = services.serving_allowed(
+        owner=request_owner(request), address=request_address(request)
+    )
+    if not allowed:
+        return None
     return services.learner_get_or_create(owner=request_owner(request, start_session=True))
+
+
+def _too_many(request: HttpRequest) -> HttpResponse:
+    return render(request, "429.html", {"reason": TOO_MANY_SERVED}, status=429)
 
 
 def _missing(request: HttpRequest, message: str, status: int = 404) -> HttpResponse:
@@ -41,19 +63,19 @@ def _question_context(attempt: Attempt, *, error: str | None = None) -> dict:
     }
 
 
-def _next_url(attempt: Attempt, query: str) -> str:
+def _next_button(attempt: Attempt, query: str) -> presenters.ServeButton:
     if attempt.mode == Attempt.Mode.TUTORIAL and attempt.lesson:
-        return reverse("learn:lesson", args=[attempt.lesson])
-    url = reverse("learn:practice") + "?next=1"
+        url = reverse("learn:lesson_serve", args=[attempt.lesson])
+        return presenters.ServeButton(url, "Continue the lesson")
     # only the filters the form knows pass on from a posted or linked query string
-    query = FilterForm(QueryDict(query)).query()
-    return f"{url}&{query}" if query else url
+    fields = FilterForm(QueryDict(query)).fields_asked()
+    return presenters.ServeButton(reverse("learn:serve"), "Next position", (*fields, NEXT))
 
 
 def _answered_context(attempt: Attempt, query: str = "") -> dict:
     context = _question_context(attempt)
     context["reveal"] = presenters.reveal_for(attempt=attempt)
-    context["next_url"] = _next_url(attempt, query)
+    context["next"] = _next_button(attempt, query)
     return context
 
 
@@ -62,21 +84,32 @@ def _answered_context(attempt: Attempt, query: str = "") -> dict:
 
 @require_safe
 def practice(request: HttpRequest) -> HttpResponse:
+    """The position still open for these filters, or a button that serves one."""
+    learner = selectors.learner_for(owner=request_owner(request))
     data = request.GET.copy()
-    learner = _learner(request)
-    # the game chosen is kept for the next visit; with none chosen, the one kept
-    if "game" in data:
-        services.learner_preset_choose(learner=learner, preset=data["game"])
-    else:
-        data["game"] = learner.preset
+    if learner is not None:
+        data.setdefault("game", learner.preset)  # with no game asked for, the one kept
     # an absent choice is the default one, and the form shows it selected
     data.setdefault("difficulty", "matched")
     data.setdefault("mode", "rated")
-    form = FilterForm(data)
+    fresh = request.GET.get("next") == "1"
+    return _practice_page(request, FilterForm(data), learner, fresh=fresh)
+
+
+def _practice_page(
+    request: HttpRequest,
+    form: FilterForm,
+    learner: Learner | None,
+    *,
+    fresh: bool = False,
+    status: int = 200,
+) -> HttpResponse:
     filters = form.filters()
-    attempt = services.attempt_serve(
-        learner=learner, filters=filters, fresh=request.GET.get("next") == "1"
-    )
+    attempt = None
+    if learner is not None and not fresh:
+        attempt = selectors.open_attempt(
+            learner=learner, mode=Attempt.Mode.PRACTICE, lesson="", filters=filters
+        )
     context = {
         "form": form,
         "learner": presenters.learner_shown(learner),
@@ -86,19 +119,70 @@ def practice(request: HttpRequest) -> HttpResponse:
     }
     if attempt is not None:
         context.update(_question_context(attempt))
-    return render(request, "learn/practice.html", context)
+    elif selectors.can_serve(learner=learner, filters=filters, now=timezone.now()):
+        label = "Next position" if fresh else "Show me a position"
+        fields = (*form.fields_asked(), NEXT) if fresh else form.fields_asked()
+        context["serve"] = presenters.ServeButton(reverse("learn:serve"), label, fields)
+    return render(request, "learn/practice.html", context, status=status)
+
+
+@require_POST
+def serve(request: HttpRequest) -> HttpResponse:
+    """Serve a position with the filters posted, then show it on the practice page."""
+    form = FilterForm(request.POST)
+    if not form.is_valid():
+        learner = selectors.learner_for(owner=request_owner(request))
+        return _practice_page(request, form, learner, status=400)
+    learner = _learner_serving(request)
+    if learner is None:
+        return _too_many(request)
+    filters = form.filters()
+    # the game chosen is kept for the next visit; with none chosen, the one kept
+    if "game" in request.POST:
+        services.learner_preset_choose(learner=learner, preset=form.cleaned_data["game"])
+    else:
+        filters = dataclasses.replace(filters, preset=learner.preset or None)
+    services.attempt_serve(learner=learner, filters=filters, fresh=request.POST.get("next") == "1")
+    # the practice page shows the attempt just served: the newest open one in these filters
+    query = form.query()
+    url = reverse("learn:practice")
+    return redirect(f"{url}?{query}" if query else url)
 
 
 @require_safe
 def position(request: HttpRequest, key: str) -> HttpResponse:
-    """One position by its key: the dashboard's missed positions link here."""
-    learner = _learner(request)
-    try:
-        attempt = services.attempt_serve(
-            learner=learner, filters=selectors.Filters(), key=key, fresh=True
+    """One position by its key (the progress page's missed positions link here): the
+    attempt still open at it, or a button that serves it."""
+    learner = selectors.learner_for(owner=request_owner(request))
+    found = selectors.position_for(key=key, learner=learner)
+    if found is None:
+        return _missing(request, services.UNKNOWN_KEY)
+    if learner is not None:
+        open_attempt = selectors.open_attempt(
+            learner=learner, mode=Attempt.Mode.PRACTICE, lesson="", position=found
         )
-    except services.UnknownPosition as error:
-        return _missing(request, str(error))
+        if open_attempt is not None:
+            return redirect("learn:attempt", token=open_attempt.token)
+    context = {
+        "position": presenters.position_shown(found),
+        "learner": presenters.learner_shown(learner),
+        "serve": presenters.ServeButton(
+            reverse("learn:position_serve", args=[key]), "Try this position"
+        ),
+    }
+    return render(request, "learn/position.html", context)
+
+
+@require_POST
+def position_serve(request: HttpRequest, key: str) -> HttpResponse:
+    """Serve the position with this key, then show it on its attempt's page."""
+    mine = selectors.learner_for(owner=request_owner(request))
+    if selectors.position_for(key=key, learner=mine) is None:
+        return _missing(request, services.UNKNOWN_KEY)  # and nothing is stored
+    learner = _learner_serving(request)
+    if learner is None:
+        return _too_many(request)
+    attempt = services.attempt_serve(learner=learner, filters=selectors.Filters(), key=key)
     return redirect("learn:attempt", token=attempt.token)
 
 
@@ -192,22 +276,39 @@ def tutorial_index(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_safe
-def lesson(request: HttpRequest, slug: str) -> HttpResponse:
+def _lesson(slug: str) -> tutorial.Lesson:
     found = tutorial.LESSONS_BY_SLUG.get(slug)
     if found is None:
         raise Http404("no such lesson")
-    learner = _learner(request)
+    return found
+
+
+@require_safe
+def lesson(request: HttpRequest, slug: str) -> HttpResponse:
+    """A lesson, then its practice: the position still open, or a button that serves one."""
+    found = _lesson(slug)
+    learner = selectors.learner_for(owner=request_owner(request))
     practised = selectors.lessons_practised(learner=learner).get(slug, 0)
-    attempt = None
+    fits = selectors.lesson_filters(found)
+    attempt = serve = None
     if practised < tutorial.PRACTICE_PER_LESSON:
-        attempt = services.lesson_serve(learner=learner, lesson=found)
+        if learner is not None:
+            attempt = selectors.open_attempt(
+                learner=learner, mode=Attempt.Mode.TUTORIAL, lesson=slug, filters=fits
+            )
+        can_serve = selectors.can_serve(
+            learner=learner, filters=fits, now=timezone.now(), missed=False
+        )
+        if attempt is None and can_serve:
+            url = reverse("learn:lesson_serve", args=[slug])
+            serve = presenters.ServeButton(url, "Show me a position")
     context = {
         "lesson": found,
         "practised": practised,
         "per_lesson": tutorial.PRACTICE_PER_LESSON,
         "next_lesson": tutorial.lesson_after(slug),
         "attempt": None,
+        "serve": serve,
         "learner": presenters.learner_shown(learner),  # an answer updates it out of band
         "bank_size": selectors.bank_size(),
         "number": tutorial.LESSONS.index(found) + 1,
@@ -216,6 +317,20 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     if attempt is not None:
         context.update(_question_context(attempt))
     return render(request, "learn/lesson.html", context)
+
+
+@require_POST
+def lesson_serve(request: HttpRequest, slug: str) -> HttpResponse:
+    """Serve the lesson's next practice position (none once the lesson is done), then
+    show it on the lesson's page."""
+    found = _lesson(slug)
+    learner = _learner_serving(request)
+    if learner is None:
+        return _too_many(request)
+    practised = selectors.lessons_practised(learner=learner).get(slug, 0)
+    if practised < tutorial.PRACTICE_PER_LESSON:
+        services.lesson_serve(learner=learner, lesson=found)
+    return redirect("learn:lesson", slug=slug)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -15,7 +15,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
 from django.core.asgi import get_asgi_application
 from django.core.management import call_command
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from smearsite.asgi import application
@@ -47,6 +49,20 @@ def test_home_page_refuses_post(client):
 def test_head_on_a_page_that_only_reads_answers_200_like_get(client, path):
     # uptime monitors ask with HEAD; a page GET serves must answer it too
     assert client.head(path).status_code == client.get(path).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/rules/", "/play/", "/tables/", "/donate/", "/learn/", "/learn/tutorial/deck/"],
+)
+@pytest.mark.django_db
+def test_a_crawlers_look_at_a_public_page_starts_no_session_and_writes_nothing(client, path):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+    assert response.status_code == 200
+    writes = ("INSERT", "UPDATE", "DELETE")
+    assert [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith(writes)] == []
+    assert settings.SESSION_COOKIE_NAME not in response.cookies
 
 
 def _our_views(patterns=None, prefix=""):

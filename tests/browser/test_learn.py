@@ -67,9 +67,10 @@ def test_a_guest_filters_answers_reads_the_reveal_and_sees_the_rating_change_on_
     assert horizontal_overflow(phone) <= 0, "the reveal scrolls sideways at 390 px"
     phone.screenshot(path=artifacts / "phone-learn-reveal.png", full_page=True)
 
-    phone.get_by_role("link", name="Next position").click()
+    phone.get_by_role("button", name="Next position").click()
     expect(phone.locator(".learn-me")).to_contain_text(f"Your rating: {after}")
     expect(phone.locator("#puzzle")).to_have_attribute("data-state", "question")
+    expect(phone.get_by_label("Phase")).to_have_value(phase)  # the same filters
 
     phone.get_by_role("link", name="progress").click()
     expect(phone.get_by_role("heading", name=re.compile(rf"Rating {after}"))).to_be_visible()
@@ -86,13 +87,17 @@ def test_the_tutorial_teaches_a_newcomer_with_a_practice_position(
     phone.get_by_role("link", name="What you may play").click()
     expect(phone.get_by_role("heading", name="What you may play")).to_be_visible()
     expect(phone.get_by_text("Practice 1 of 3")).to_be_visible()
+    phone.get_by_role("button", name="Show me a position").click()
+    expect(phone.locator("#puzzle")).to_have_attribute("data-state", "question")
+    expect(phone.get_by_text("Practice 1 of 3")).to_be_visible()
     assert horizontal_overflow(phone) <= 0
     phone.screenshot(path=artifacts / "phone-learn-lesson.png", full_page=True)
     phone.locator("#puzzle form button").first.click()
     expect(phone.locator("#puzzle")).to_have_attribute("data-state", "reveal")
     expect(phone.locator(".learn-rating")).to_contain_text("Not rated")
-    phone.get_by_role("link", name="Continue the lesson").click()
+    phone.get_by_role("button", name="Continue the lesson").click()
     expect(phone.get_by_text("Practice 2 of 3")).to_be_visible()
+    expect(phone.locator("#puzzle")).to_have_attribute("data-state", "question")
     assert horizontal_overflow(phone) <= 0
     phone.locator("#puzzle form button").first.click()  # a second answer, out of band again
     expect(phone.locator("#puzzle")).to_have_attribute("data-state", "reveal")

@@ -58,6 +58,7 @@ def assert_fits(page: Page) -> None:
 def test_the_trainers_position_is_above_the_fold(sized: Page, transactional_db, artifacts):
     assert not services.positions_load(lines=sample_lines()).errors
     sized.goto("/learn/")
+    sized.get_by_role("button", name="Show me a position").click()
     puzzle = sized.locator("#puzzle")
     expect(puzzle).to_have_attribute("data-state", "question")
     height = sized.viewport_size["height"]

@@ -81,9 +81,10 @@ def test_a_passed_monster_hand_is_marked_and_practised_in_the_trainer(page: Page
     expect(marked).to_contain_text("a serious mistake")
     marked.get_by_role("button", name="Practise this").click()
 
+    expect(page.get_by_text("In your practice queue")).to_be_visible()
+    page.get_by_role("button", name="Try this position").click()
     expect(page).to_have_url(re.compile(r"/learn/attempts/[^/]+/$"))
     expect(page.get_by_role("heading", name="Practise", exact=True)).to_be_visible()
-    expect(page.get_by_text("In your practice queue")).to_be_visible()
     for card in ("AH", "KH", "QH", "JH", "10H", "J1"):
         expect(page.locator(f'[data-card="{card}"]').first).to_be_visible()
     expect(page.get_by_role("button", name="Pass")).to_be_visible()

@@ -1,5 +1,6 @@
 """Trainer selectors: which answers are right, progress, filters."""
 
+from random import Random
 from unittest.mock import patch
 
 import pytest
@@ -7,6 +8,7 @@ from django.utils import timezone
 
 from learn import selectors, services
 from learn.core import explain
+from learn.models import Attempt, MissedPosition, PracticePosition
 from learn.selectors import Filters
 from tests.learn.conftest import right_code, wrong_code
 
@@ -59,3 +61,23 @@ def test_filters_combine_phase_players_and_theme(bank):
 
     assert position in found
     assert all(p.phase == position.phase and position.themes[0] in p.themes for p in found)
+
+
+def test_can_serve_says_without_serving_whether_serving_finds_a_position(bank, guest):
+    now = timezone.now()
+    missing = next(n for n in range(3, 9) if not any(p.players == n for p in bank))
+    for filters in (Filters(), Filters(phase=bank[0].phase), Filters(players=missing)):
+        found = selectors.position_to_serve(learner=guest, filters=filters, now=now, rng=Random(1))
+        assert selectors.can_serve(learner=guest, filters=filters, now=now) == (found is not None)
+        assert selectors.can_serve(learner=None, filters=filters, now=now) == (found is not None)
+
+    # a position of the learner's own (from a review) is served only as a missed one, due
+    own = PracticePosition.objects.create(
+        key="f" * 16, data=bank[0].data, phase="auction", players=missing, owner=guest
+    )
+    MissedPosition.objects.create(learner=guest, position=own, due_at=now, missed_at=now)
+    at_own = Filters(players=missing)
+    assert selectors.can_serve(learner=guest, filters=at_own, now=now)
+    assert not selectors.can_serve(learner=guest, filters=at_own, now=now, missed=False)
+    assert not selectors.can_serve(learner=None, filters=at_own, now=now)
+    assert Attempt.objects.count() == 0

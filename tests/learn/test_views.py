@@ -6,15 +6,20 @@ import re
 
 import pytest
 from django import forms
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import connection
 from django.db.models import Model
 from django.template import loader
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from game.engine import record
 from game.engine.cards import CARD_CODES, cards_of
 from game.engine.state import Deal, MatchState, RoundState
 from game.engine.view import SeatView
 from game.players.identity import GUEST_TOKEN
-from learn import views
+from learn import services, views
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.presenters import DealShown
@@ -23,17 +28,47 @@ from tests.learn.conftest import right_code, wrong_code
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+FORM = "application/x-www-form-urlencoded"
 
 
 def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
-def served(client, url="/learn/") -> Attempt:
-    response = client.get(url)
+def serve(client, query: str = ""):
+    """Ask for a position as the practice page's button does: a post of the filters (given
+    as a query string), followed to the page that shows the position served."""
+    return client.post("/learn/serve/", query, content_type=FORM, follow=True)
+
+
+def served(client, query: str = "") -> Attempt:
+    response = serve(client, query)
     assert response.status_code == 200
-    token = re.search(r'action="/learn/attempts/([^/"]+)/answer/"', response.text).group(1)
+    return shown(response.text)
+
+
+def shown(html: str) -> Attempt:
+    """The attempt whose question a page shows."""
+    token = re.search(r'action="/learn/attempts/([^/"]+)/answer/"', html).group(1)
     return Attempt.objects.select_related("position", "learner").get(token=token)
+
+
+def button(html: str, label: str) -> tuple[str, dict[str, str]]:
+    """Where the form of the button ``label`` posts, and its hidden fields (but the CSRF
+    token, which the test client does not ask for)."""
+    for action, inside in re.findall(r'<form[^>]*action="([^"]+)"[^>]*>(.*?)</form>', html, re.S):
+        if re.search(rf">\s*{re.escape(label)}\s*</button>", inside):
+            hidden = r'<input type="hidden" name="([^"]+)" value="([^"]*)"'
+            fields = dict(re.findall(hidden, inside))
+            fields.pop("csrfmiddlewaretoken", None)
+            return action, fields
+    raise AssertionError(f"no button {label!r} on the page")
+
+
+def press(client, html: str, label: str):
+    """Press a page's button (a form that posts), following the redirect."""
+    action, fields = button(html, label)
+    return client.post(action, fields, follow=True)
 
 
 def answer(client, attempt, choice, **extra):
@@ -76,7 +111,7 @@ def test_a_guest_gets_a_position_with_its_legal_options_as_buttons(client, bank)
 
 def test_filters_choose_the_position_and_a_filter_with_no_match_says_so(client, bank):
     position = bank[0]
-    attempt = served(client, f"/learn/?phase={position.phase}&players={position.players}")
+    attempt = served(client, f"phase={position.phase}&players={position.players}")
     assert attempt.position.phase == position.phase
     assert attempt.position.players == position.players
 
@@ -84,6 +119,11 @@ def test_filters_choose_the_position_and_a_filter_with_no_match_says_so(client, 
     response = client.get(f"/learn/?players={missing}")
     assert response.status_code == 200
     assert "No position matches these filters" in response.text
+    assert "Show me a position" not in response.text
+    response = serve(client, f"players={missing}")
+    assert response.status_code == 200
+    assert "No position matches these filters" in response.text
+    assert Attempt.objects.count() == 1
 
 
 def test_an_empty_bank_says_how_to_fill_it(client, db):
@@ -92,10 +132,11 @@ def test_an_empty_bank_says_how_to_fill_it(client, db):
     assert "The position bank is empty" in response.text
 
 
-def test_a_filter_value_not_on_offer_is_ignored(client, bank):
+def test_a_filter_value_not_on_offer_in_the_address_is_ignored(client, bank):
     response = client.get("/learn/?phase=bogus&theme=nope&players=99&difficulty=x")
     assert response.status_code == 200
-    assert 'name="choice"' in response.text
+    assert button(response.text, "Show me a position") == ("/learn/serve/", {})
+    assert 'name="choice"' in press(client, response.text, "Show me a position").text
 
 
 def assert_only_visible_cards(html: str, position: PracticePosition) -> None:
@@ -107,14 +148,14 @@ def assert_only_visible_cards(html: str, position: PracticePosition) -> None:
 
 def test_the_practice_page_draws_no_card_the_seat_cannot_see(client, bank):
     for _ in bank:
-        page = client.get("/learn/?next=1")
-        token = re.search(r'/learn/attempts/([^/"]+)/answer/', page.text).group(1)
-        assert_only_visible_cards(page.text, Attempt.objects.get(token=token).position)
+        page = serve(client, "next=1")
+        assert_only_visible_cards(page.text, shown(page.text).position)
 
 
 def test_a_position_page_draws_no_card_the_seat_cannot_see(client, bank):
     for position in bank:
-        response = client.get(f"/learn/positions/{position.key}/", follow=True)
+        assert 'data-card="' not in client.get(f"/learn/positions/{position.key}/").text
+        response = client.post(f"/learn/positions/{position.key}/serve/", follow=True)
         assert response.status_code == 200
         assert_only_visible_cards(response.text, position)
         drawn = set(re.findall(r'data-card="([^"]+)"', response.text))
@@ -211,7 +252,7 @@ def test_the_trainers_templates_are_handed_the_learners_view_and_nothing_more(
 
     monkeypatch.setattr(views, "render_to_string", render_to_string)
     for position in bank:
-        question = client.get(f"/learn/positions/{position.key}/", follow=True)
+        question = client.post(f"/learn/positions/{position.key}/serve/", follow=True)
         assert_handed_the_learners_view_alone(question, position)
         attempt = Attempt.objects.filter(position=position).latest("served_at")
 
@@ -225,12 +266,10 @@ def test_the_trainers_templates_are_handed_the_learners_view_and_nothing_more(
         assert "Show me a deal" in reveal.text
         assert_handed_the_learners_view_alone(reveal, position)
 
-    practice = client.get("/learn/?next=1")
-    token = re.search(r'/learn/attempts/([^/"]+)/answer/', practice.text).group(1)
-    assert_handed_the_learners_view_alone(practice, Attempt.objects.get(token=token).position)
-    lesson = client.get("/learn/tutorial/deck/")
-    token = re.search(r'/learn/attempts/([^/"]+)/answer/', lesson.text).group(1)
-    assert_handed_the_learners_view_alone(lesson, Attempt.objects.get(token=token).position)
+    practice = serve(client, "next=1")
+    assert_handed_the_learners_view_alone(practice, shown(practice.text).position)
+    lesson = client.post("/learn/tutorial/deck/serve/", follow=True)
+    assert_handed_the_learners_view_alone(lesson, shown(lesson.text).position)
     assert not any(isinstance(v, TRUTH) for _, v in received(client.get("/learn/progress/")))
 
 
@@ -252,7 +291,7 @@ def test_a_right_answer_without_htmx_redirects_to_the_reveal(client, bank):
 
 def test_show_me_a_deal_on_an_auction_plays_the_round_after_the_auction(client, bank):
     position = next(p for p in bank if p.phase == "auction")
-    client.get(f"/learn/positions/{position.key}/", follow=True)
+    client.post(f"/learn/positions/{position.key}/serve/")
     attempt = Attempt.objects.get(position=position)
 
     page = client.get(answer(client, attempt, right_code(position))["Location"]).text
@@ -303,18 +342,19 @@ def test_the_reveal_shows_every_options_numbers(client, bank):
 
 def test_next_position_serves_a_new_one_with_the_same_filters(client, bank):
     position = bank[0]
-    first = served(client, f"/learn/?phase={position.phase}")
+    first = served(client, f"phase={position.phase}")
     answer(client, first, right_code(first.position), q=f"phase={position.phase}")
     reveal = client.get(f"/learn/attempts/{first.token}/?q=phase={position.phase}").text
-    link = re.search(r'href="(/learn/\?next=1[^"]*)"', reveal).group(1).replace("&amp;", "&")
-    assert f"phase={position.phase}" in link
+    action, fields = button(reveal, "Next position")
+    assert action == "/learn/serve/"
+    assert fields == {"phase": position.phase, "next": "1"}
 
-    second = served(client, link)
+    second = shown(press(client, reveal, "Next position").text)
     assert second.pk != first.pk and second.position.phase == position.phase
 
 
 def test_unrated_mode_shows_no_rating_change(client, bank):
-    attempt = served(client, "/learn/?mode=unrated")
+    attempt = served(client, "mode=unrated")
     before = snapshot(attempt)
 
     answer(client, attempt, right_code(attempt.position))
@@ -372,8 +412,6 @@ def test_someone_elses_attempt_is_not_found_and_changes_nothing(client, bank, dj
     attempt = served(client)
     before = snapshot(attempt)
     intruder = django_user_model.objects.create_user("intruder", password="x-123-456-x")
-    from django.test import Client
-
     other = Client()
     other.force_login(intruder)
     served(other)  # the intruder practises too
@@ -404,6 +442,9 @@ def test_an_unknown_attempt_or_position_is_not_found(client, bank):
     response = client.get("/learn/positions/0123456789abcdef/")
     assert response.status_code == 404
     assert "no position with that key" in response.text
+    response = client.post("/learn/positions/0123456789abcdef/serve/")
+    assert response.status_code == 404
+    assert "no position with that key" in response.text
 
     assert client.get("/learn/attempts/no-such-token/").status_code == 404
 
@@ -419,7 +460,7 @@ def test_the_question_does_not_name_its_position_until_it_is_answered(client, ba
 
 
 def test_forged_fields_are_refused_or_ignored(client, bank):
-    attempt = served(client, "/learn/?mode=unrated")
+    attempt = served(client, "mode=unrated")
     other = next(p for p in bank if p != attempt.position)
     before = snapshot(attempt)
 
@@ -445,13 +486,184 @@ def test_the_answer_url_takes_only_posts(client, bank):
     assert client.get(f"/learn/attempts/{attempt.token}/answer/").status_code == 405
 
 
+# --- A look writes nothing: a position is served by a post ------------------------------
+
+WRITES = ("INSERT", "UPDATE", "DELETE")
+
+
+def stored() -> tuple[int, ...]:
+    return (
+        Learner.objects.count(),
+        Attempt.objects.count(),
+        MissedPosition.objects.count(),
+        Session.objects.count(),
+    )
+
+
+def assert_a_look_writes_nothing(client, method: str, url: str):
+    before = stored()
+    with CaptureQueriesContext(connection) as queries:
+        response = getattr(client, method)(url)
+    written = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith(WRITES)]
+    assert written == [], url
+    assert stored() == before, url
+    assert settings.SESSION_COOKIE_NAME not in response.cookies, url
+    return response
+
+
+def trainer_pages(position: PracticePosition, attempt: Attempt) -> dict[str, int]:
+    """Every trainer page a visitor (or a crawler) may look at, and its status to a guest
+    who never practised."""
+    return {
+        "/learn/": 200,
+        f"/learn/?phase={position.phase}&players={position.players}": 200,
+        "/learn/?next=1&mode=unrated": 200,
+        "/learn/?game=classic": 200,
+        f"/learn/positions/{position.key}/": 200,
+        "/learn/positions/0123456789abcdef/": 404,
+        f"/learn/attempts/{attempt.token}/": 404,
+        "/learn/progress/": 200,
+        "/learn/tutorial/": 200,
+        "/learn/tutorial/deck/": 200,
+        "/learn/quiz/": 200,
+    }
+
+
+@pytest.mark.parametrize("method", ["get", "head"])
+def test_a_first_look_at_any_trainer_page_writes_nothing(client, bank, method):
+    someone = Client()
+    attempt = served(someone)
+    for url, status in trainer_pages(bank[0], attempt).items():
+        response = assert_a_look_writes_nothing(client, method, url)
+        assert response.status_code == status, url
+    assert GUEST_TOKEN not in client.session
+
+
+@pytest.mark.parametrize("method", ["get", "head"])
+def test_a_learners_look_at_any_trainer_page_writes_nothing(client, bank, method):
+    answered = served(client, "next=1")
+    answer(client, answered, wrong_code(answered.position))  # a missed position, due later
+    still_open = served(client, "next=1")
+    pages = trainer_pages(answered.position, answered)
+    pages[f"/learn/attempts/{answered.token}/"] = 200  # the reveal
+    pages[f"/learn/attempts/{still_open.token}/"] = 200  # the question
+    pages[f"/learn/positions/{still_open.position.key}/"] = 302  # to the attempt still open
+    for url, status in pages.items():
+        response = assert_a_look_writes_nothing(client, method, url)
+        assert response.status_code == status, url
+    assert Learner.objects.get().preset == ""  # ?game= only preselects the game
+
+
+def test_the_practice_page_shows_the_position_still_open_or_a_button_that_serves_one(client, bank):
+    page = client.get("/learn/").text
+    assert 'data-state="ready"' in page and 'name="choice"' not in page
+    assert button(page, "Show me a position") == ("/learn/serve/", {})
+
+    attempt = served(client)
+    assert shown(client.get("/learn/").text) == attempt  # a reload shows it again
+    page = client.get("/learn/?next=1").text  # "next" offers another, serving nothing yet
+    assert 'name="choice"' not in page
+    assert button(page, "Next position")[1] == {"game": "", "next": "1"}
+    assert Attempt.objects.count() == 1
+
+
+def test_serving_is_a_post_that_stores_one_attempt_and_redirects_to_its_page(client, bank):
+    position = bank[0]
+    response = client.post("/learn/serve/", {"phase": position.phase, "mode": "unrated"})
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/learn/?phase={position.phase}&mode=unrated"
+    attempt = Attempt.objects.get()
+    assert attempt.position.phase == position.phase and not attempt.rated
+    assert shown(client.get(response["Location"]).text) == attempt
+    assert client.session[GUEST_TOKEN] == attempt.learner.guest_token
+
+    # the same filters again serve the position still open; "next" a new one
+    client.post("/learn/serve/", {"phase": position.phase, "mode": "unrated"})
+    assert Attempt.objects.count() == 1
+    client.post("/learn/serve/", {"phase": position.phase, "mode": "unrated", "next": "1"})
+    assert Attempt.objects.count() == 2
+    assert client.get("/learn/serve/").status_code == 405
+
+
+def test_a_position_asked_for_by_its_key_is_served_by_its_pages_button(client, bank):
+    position = bank[0]
+    page = client.get(f"/learn/positions/{position.key}/").text
+    assert button(page, "Try this position") == (f"/learn/positions/{position.key}/serve/", {})
+
+    response = client.post(f"/learn/positions/{position.key}/serve/")
+
+    attempt = Attempt.objects.get()
+    assert attempt.position == position and not attempt.rated  # asked for: never rated
+    assert response.status_code == 302
+    assert response["Location"] == f"/learn/attempts/{attempt.token}/"
+    # while it is open, the position's page shows it; pressing again serves no other
+    assert client.get(f"/learn/positions/{position.key}/")["Location"] == response["Location"]
+    client.post(f"/learn/positions/{position.key}/serve/")
+    assert Attempt.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        {"phase": "bogus"},
+        {"players": "99"},
+        {"game": "bogus"},
+        {"difficulty": "x"},
+        {"mode": "maybe"},
+        {"theme": "<script>"},
+    ],
+)
+def test_a_forged_filter_is_refused_with_a_message_and_writes_nothing(client, bank, forged):
+    before = stored()
+
+    response = client.post("/learn/serve/", forged)
+
+    assert response.status_code == 400
+    text = text_of(response.text)
+    assert "Nothing was served" in text and "is not one of the choices on offer" in text
+    assert "<script>" not in response.text
+    assert stored() == before
+    assert settings.SESSION_COOKIE_NAME not in response.cookies
+
+
+def test_an_unknown_position_or_lesson_is_refused_and_writes_nothing(client, bank):
+    before = stored()
+    response = client.post("/learn/positions/0123456789abcdef/serve/")
+    assert response.status_code == 404 and "no position with that key" in response.text
+    assert client.post("/learn/tutorial/no-such-lesson/serve/").status_code == 404
+    assert stored() == before
+    assert settings.SESSION_COOKIE_NAME not in response.cookies
+
+
+def test_serving_is_rate_limited_per_learner(client, bank, monkeypatch):
+    monkeypatch.setattr(services, "SERVES_PER_MINUTE", 3)
+    served(client)  # a first visit has no guest token yet: its address alone counts it
+    for _ in range(3):
+        assert client.post("/learn/serve/", {"next": "1"}).status_code == 302
+
+    for url in ("/learn/serve/", f"/learn/positions/{bank[0].key}/serve/"):
+        refused = client.post(url, {"next": "1"})
+        assert refused.status_code == 429
+        assert "Many positions were served to you in the last minute" in refused.text
+    assert client.post("/learn/tutorial/deck/serve/").status_code == 429
+    assert Attempt.objects.count() == 4
+    assert Client().post("/learn/serve/").status_code == 302  # someone else is served
+
+
+def test_serving_is_rate_limited_per_address(bank, monkeypatch):
+    monkeypatch.setattr(services, "SERVES_PER_ADDRESS", 2)
+    assert [Client().post("/learn/serve/").status_code for _ in range(3)] == [302, 302, 429]
+    assert Learner.objects.count() == Attempt.objects.count() == Session.objects.count() == 2
+
+
 # --- Progress, sign-in, tutorial ---------------------------------------------------------
 
 
 def test_progress_shows_rating_history_themes_and_due_misses(client, bank):
     assert "Nothing yet" in client.get("/learn/progress/").text
     for _ in range(3):
-        attempt = served(client, "/learn/?next=1")
+        attempt = served(client, "next=1")
         answer(client, attempt, wrong_code(attempt.position))
 
     page = client.get("/learn/progress/").text
@@ -471,7 +683,7 @@ def test_a_guest_who_signs_in_keeps_their_progress(client, bank, django_user_mod
 
     text = text_of(client.get("/learn/progress/").text)
     assert "1 position answered, 1 right" in text
-    served(client, "/learn/?next=1")
+    served(client, "next=1")
     assert Learner.objects.get(user=user).attempts.count() == 2
 
 
@@ -485,8 +697,10 @@ def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, start
         response = client.get(f"/learn/tutorial/{slug}/")
         assert response.status_code == 200
         assert "Practice 1 of 3" in text_of(response.text)
-        token = re.search(r'/learn/attempts/([^/"]+)/answer/', response.text).group(1)
-        attempt = Attempt.objects.get(token=token)
+        response = press(client, response.text, "Show me a position")
+        assert response.redirect_chain == [(f"/learn/tutorial/{slug}/", 302)]
+        assert "Practice 1 of 3" in text_of(response.text)
+        attempt = shown(response.text)
         assert attempt.mode == "tutorial" and attempt.lesson == slug and not attempt.rated
 
     assert client.get("/learn/tutorial/no-such-lesson/").status_code == 404
@@ -494,17 +708,18 @@ def test_the_tutorial_lists_six_lessons_each_with_unrated_practice(client, start
 
 def test_a_lesson_ends_after_its_practice_positions(client, starter_bank):
     learner_rating = None
+    page = press(client, client.get("/learn/tutorial/deck/").text, "Show me a position").text
     for number in range(1, 4):
-        page = client.get("/learn/tutorial/deck/").text
         assert f"Practice {number} of 3" in text_of(page)
-        token = re.search(r'/learn/attempts/([^/"]+)/answer/', page).group(1)
-        attempt = Attempt.objects.select_related("position", "learner").get(token=token)
+        attempt = shown(page)
         learner_rating = learner_rating or attempt.learner.rating
         response = answer(client, attempt, wrong_code(attempt.position))
         reveal = client.get(response["Location"]).text
-        assert "Continue the lesson" in reveal and "Not rated" in reveal
+        assert "Not rated" in reveal
+        page = press(client, reveal, "Continue the lesson").text
 
-    page = text_of(client.get("/learn/tutorial/deck/").text)
+    assert Attempt.objects.count() == 3  # a lesson done serves no more
+    page = text_of(page)
     assert "Lesson done" in page and "Next: The auction" in page
     assert Learner.objects.get().rating == learner_rating
     assert not MissedPosition.objects.exists()

@@ -14,7 +14,7 @@ from learn import presenters, services, tutorial
 from learn.models import Attempt, Learner, PracticePosition
 from tests.learn.core.test_positions_family import discards, legal
 from tests.learn.family import FAMILY, match_at, position_at
-from tests.learn.test_views import answer, served
+from tests.learn.test_views import answer, serve, served, shown
 
 pytestmark = pytest.mark.django_db
 
@@ -42,23 +42,31 @@ def test_a_loaded_position_knows_its_game(family_bank):
 
 
 def test_the_game_chosen_is_served_and_kept_for_the_next_visit(client, family_bank):
-    attempt = served(client, "/learn/?game=seven_point")
+    attempt = served(client, "game=seven_point")
     assert attempt.position.preset == "seven_point"
     assert Learner.objects.get(pk=attempt.learner_id).preset == "seven_point"
 
     page = client.get("/learn/?next=1").text  # no game in the query: the one kept
     assert re.search(r'<option value="seven_point" selected>', page)
+    page = serve(client, "next=1").text  # nor in the post
+    assert re.search(r'<option value="seven_point" selected>', page)
     again = Attempt.objects.filter(learner_id=attempt.learner_id).order_by("-pk").first()
-    assert again.position.preset == "seven_point"
+    assert again != attempt and again.position.preset == "seven_point"
+    assert shown(page) == again
 
-    served(client, "/learn/?game=")  # "any game" is a choice too, and is kept
+    # a game in the query only preselects it; the post keeps it
+    page = client.get("/learn/?game=classic").text
+    assert re.search(r'<option value="classic" selected>', page)
+    assert Learner.objects.get(pk=attempt.learner_id).preset == "seven_point"
+    served(client, "game=")  # "any game" is a choice too, and is kept
     assert Learner.objects.get(pk=attempt.learner_id).preset == ""
 
 
 def test_a_game_that_is_no_preset_is_ignored_and_not_kept(client, family_bank):
-    served(client, "/learn/?game=classic")
+    served(client, "game=classic")
     response = client.get("/learn/?game=bogus")
     assert response.status_code == 200
+    assert client.post("/learn/serve/", {"game": "bogus"}).status_code == 400
     assert Learner.objects.get().preset == "classic"
 
 
@@ -67,15 +75,15 @@ def test_a_signed_in_learner_gets_their_game_back_in_a_new_session(
 ):
     user = django_user_model.objects.create_user("ann", password="pw-ann-12345")
     client.force_login(user)
-    served(client, "/learn/?game=six_handed")
+    served(client, "game=six_handed")
     client.logout()
     client.force_login(user)
-    attempt = served(client, "/learn/")
+    attempt = served(client)
     assert attempt.position.preset == "six_handed"
 
 
 def test_naming_trump_offers_the_four_suits(client, family_bank):
-    attempt = served(client, "/learn/?game=classic&phase=trump")
+    attempt = served(client, "game=classic&phase=trump")
     page = client.get(f"/learn/attempts/{attempt.token}/").text
     buttons = re.findall(r'name="choice" value="([^"]+)"', page)
     assert sorted(buttons) == ["trump:C", "trump:D", "trump:H", "trump:S"]
@@ -86,7 +94,7 @@ def test_naming_trump_offers_the_four_suits(client, family_bank):
 def test_a_discard_is_answered_by_one_button_each_and_explained_in_the_games_words(
     client, family_bank, preset
 ):
-    attempt = served(client, f"/learn/?game={preset}&phase=discard")
+    attempt = served(client, f"game={preset}&phase=discard")
     core = attempt.position.core
     page = client.get(f"/learn/attempts/{attempt.token}/").text
     buttons = re.findall(r'name="choice" value="([^"]+)"', page)
@@ -103,7 +111,7 @@ def test_a_discard_is_answered_by_one_button_each_and_explained_in_the_games_wor
 
 def test_every_family_page_draws_only_what_the_seat_may_see(client, family_bank):
     for position in family_bank:
-        page = client.get(f"/learn/positions/{position.key}/", follow=True).text
+        page = client.post(f"/learn/positions/{position.key}/serve/", follow=True).text
         view = position.core.view()
         visible = view.hand | view.played | view.discard | view.fill
         drawn = set(re.findall(r'data-card="([^"]+)"', page))

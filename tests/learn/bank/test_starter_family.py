@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from game.engine import notation
 from game.engine.cards import CARD_CODES, cards_of
+from learn import services
 from learn.bank.bank_file import FAMILY_STARTER
 from learn.core import explain_family
 from learn.core.analysis import Keep
@@ -48,8 +49,11 @@ def test_the_family_starter_bank_has_no_repeats_and_only_clear_verdicts(starter)
 
 @pytest.mark.django_db
 def test_every_family_starter_position_loads_published_and_shows_only_what_its_seat_sees(
-    client, starter
+    client, starter, monkeypatch
 ):
+    # every position served within the minute: far more than a learner's limit
+    monkeypatch.setattr(services, "SERVES_PER_MINUTE", len(starter))
+    monkeypatch.setattr(services, "SERVES_PER_ADDRESS", len(starter))
     call_command("load_positions", str(FAMILY_STARTER), verbosity=0, stdout=None)
     loaded = {p.key: p for p in PracticePosition.objects.all()}
     assert set(loaded) == {p.key for p in starter}
@@ -60,7 +64,7 @@ def test_every_family_starter_position_loads_published_and_shows_only_what_its_s
         visible = {
             CARD_CODES[c] for c in cards_of(view.hand | view.played | view.discard | view.fill)
         }
-        page = client.get(f"/learn/positions/{core.key}/", follow=True).text
+        page = client.post(f"/learn/positions/{core.key}/serve/", follow=True).text
         drawn = set(re.findall(r'data-card="([^"]+)"', page))
         assert drawn and drawn <= visible, (core.key, drawn - visible)
         choices = set(re.findall(r'name="choice" value="([^"]+)"', page))

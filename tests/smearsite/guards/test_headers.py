@@ -26,6 +26,8 @@ def test_only_the_donate_page_may_send_its_form_to_stripe(client, settings):
     settings.STRIPE_API_BASE = ""
 
     assert directives(client.get("/"))["form-action"] == ["'self'"]
+    # the trainer's buttons that serve a position are forms posting to the site itself
+    assert directives(client.get("/learn/"))["form-action"] == ["'self'"]
     assert directives(client.get("/donate/"))["form-action"] == [
         "'self'",
         "https://checkout.stripe.com",
