@@ -177,31 +177,11 @@ def discards_offered(
 # --- The reveal ------------------------------------------------------------------------------
 
 
-class OptionFigures:
-    """How an option's row shows its figures, on the reveal and on the review of a round
-    alike: match values rounded once (``grades.points``), and its tag."""
-
-    value: float
-    cost: float  # expected match value lost against the best option, unrounded
-    is_best: bool
-    tied: bool  # one of several options showing the best value: "level", not "best"
-
-    @property
-    def value_text(self) -> str:
-        return grades.points(self.value, signed=True).replace("-", "\u2212")
-
-    @property
-    def cost_text(self) -> str:
-        return grades.points(self.cost)
-
-    @property
-    def tag(self) -> str:
-        """ "best" for the one best option, "level" for each of several that tie."""
-        return "level" if self.tied else "best" if self.is_best else ""
-
-
 @dataclass(frozen=True)
-class OptionRow(OptionFigures):
+class OptionRow:
+    """An option's row, on the reveal and on the review of a round alike: match values
+    rounded once (``grades.points``), and its tag."""
+
     code: str
     label: str
     is_card: bool
@@ -215,6 +195,19 @@ class OptionRow(OptionFigures):
     is_chosen: bool
     cost: float  # expected match value lost against the best option
     tied: bool = False  # one of several options showing the best value: "level", not "best"
+
+    @property
+    def value_text(self) -> str:
+        return grades.points(self.value, signed=True).replace("-", "\u2212")
+
+    @property
+    def cost_text(self) -> str:
+        return grades.points(self.cost)
+
+    @property
+    def tag(self) -> str:
+        """ "best" for the one best option, "level" for each of several that tie."""
+        return "level" if self.tied else "best" if self.is_best else ""
 
 
 @dataclass(frozen=True)
@@ -253,14 +246,13 @@ def _bars(values: list[float]) -> list[int]:
     return [round(4 + 96 * (v - low) / (high - low)) for v in values]
 
 
-def reveal_for(*, attempt: Attempt) -> Reveal:
-    """What the learner sees after answering: the analysis of every option and the why."""
-    core = attempt.position.core
+def option_rows(core: core_positions.AnalysedPosition, chosen: str) -> tuple[OptionRow, ...]:
+    """Every option of ``core`` as a row, against the best and with ``chosen`` marked."""
     options = list(core.options)
     bars = _bars([o.value for o in options])
     best = core.best
     tied = len(explain.level_with_best(core)) > 1
-    rows = tuple(
+    return tuple(
         OptionRow(
             code=o.code,
             label=option_label(o.code),
@@ -272,12 +264,18 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
             made=None if o.made is None else 100.0 * o.made,
             bar=bar,
             is_best=o.code == best.code,
-            is_chosen=o.code == attempt.answer,
+            is_chosen=o.code == chosen,
             cost=max(0.0, best.value - o.value),
             tied=tied and grades.level(o.value, best.value),
         )
         for o, bar in zip(options, bars, strict=True)
     )
+
+
+def reveal_for(*, attempt: Attempt) -> Reveal:
+    """What the learner sees after answering: the analysis of every option and the why."""
+    core = attempt.position.core
+    rows = option_rows(core, attempt.answer)
     chosen = next(row for row in rows if row.is_chosen)
     try:
         paragraphs = explanation(core, attempt.answer)

@@ -9,27 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from learn.core import explain, grades
+from learn.core import grades
 from learn.models import RoundReview
 from learn.presenters import (
-    OptionFigures,
+    OptionRow,
     PositionPage,
     core_position_page,
     explanation,
     option_label,
+    option_rows,
 )
 from learn.round_review import decisions
-
-
-@dataclass(frozen=True)
-class OptionShown(OptionFigures):
-    code: str
-    label: str
-    value: float
-    cost: float  # against the best option, unrounded: shown through grades.points alone
-    is_best: bool
-    is_chosen: bool
-    tied: bool  # one of several options showing the best value: "level", not "best"
 
 
 @dataclass(frozen=True)
@@ -42,7 +32,7 @@ class DecisionShown:
     cost_text: str  # the chosen option's row's figure: a header and its table agree
     grade: str | None
     grade_label: str
-    options: tuple[OptionShown, ...]
+    options: tuple[OptionRow, ...]
     explanation: tuple[str, ...]  # the trainer's paragraphs for the choice made
     deals: int
     page: PositionPage  # the position as the seat saw it: hand, auction, tricks
@@ -86,19 +76,7 @@ def review_page(*, review: RoundReview) -> ReviewPage:
 def _shown(decision: decisions.Decision) -> DecisionShown:
     position = decision.position
     best = position.best
-    tied = len(explain.level_with_best(position)) > 1
-    options = tuple(
-        OptionShown(
-            code=o.code,
-            label=option_label(o.code),
-            value=o.value,
-            cost=max(0.0, best.value - o.value),
-            is_best=o.code == best.code,
-            is_chosen=o.code == decision.chosen,
-            tied=tied and grades.level(o.value, best.value),
-        )
-        for o in position.options
-    )
+    options = option_rows(position, decision.chosen)
     chosen = next(o for o in options if o.is_chosen)
     return DecisionShown(
         index=decision.index,
