@@ -135,6 +135,29 @@ class Attempt(models.Model):
         PRACTICE = "practice", "practice"
         TUTORIAL = "tutorial", "tutorial"
 
+    class Unrated(models.TextChoices):
+        """Why an attempt does not count toward a rating, in the words the page says."""
+
+        TUTORIAL = "tutorial", "lesson positions are never rated"
+        UNRATED_MODE = "unrated_mode", "you chose unrated practice"
+        BY_ADDRESS = (
+            "by_address",
+            ("you opened this position by its address, where its answer may have been read"),
+        )
+        OWN_REVIEW = (
+            "own_review",
+            ("it comes from the review of your own round, which showed you its best answer"),
+        )
+        PUBLISHED = (
+            "published",
+            (
+                "it is a starter position, whose answer anyone can read in the site's source; "
+                "rated positions of this kind are still being prepared"
+            ),
+        )
+        SEEN = "seen", "you have met this position before"
+        ANSWERED = "answered", "you answered this position already, in another tab or page"
+
     token = models.CharField(max_length=32, unique=True, default=new_attempt_token)
     learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="attempts")
     position = models.ForeignKey(
@@ -144,6 +167,9 @@ class Attempt(models.Model):
     lesson = models.CharField(max_length=40, blank=True, default="")
     # decided when served: a forged form field cannot turn an unrated attempt into a rated one
     rated = models.BooleanField(default=True)
+    unrated_reason = models.CharField(
+        max_length=16, blank=True, default="", choices=Unrated.choices
+    )
     served_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
     # an action code: a discard names every card it throws (17 at the six-handed dealer's)

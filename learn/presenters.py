@@ -366,6 +366,7 @@ class AttemptShown:
     rating_change: float | None
     position_rating_after: float | None
     position: PositionShown
+    unrated_because: str = ""  # why it does not count toward a rating, in words
 
 
 @dataclass(frozen=True)
@@ -389,7 +390,17 @@ def attempt_shown(attempt: Attempt) -> AttemptShown:
         rating_change=attempt.rating_change,
         position_rating_after=attempt.position_rating_after,
         position=position_shown(attempt.position),
+        unrated_because=_unrated_because(attempt),
     )
+
+
+def _unrated_because(attempt: Attempt) -> str:
+    if attempt.rated:
+        return ""
+    if attempt.unrated_reason:
+        return Attempt.Unrated(attempt.unrated_reason).label
+    # an attempt served before the reasons were kept (December 2026)
+    return "a practice position, or one you had met before"
 
 
 @dataclass(frozen=True)

@@ -216,21 +216,41 @@ def _attempt_create(
     *,
     chosen: bool = False,
 ) -> Attempt:
-    # A position counts toward the rating only when the server chose it for the learner
-    # (a learner who asks for one by its key may have looked its answer up), only when its
-    # analysis is not published (the starter bank's is in the repository), and only on
-    # first sight: once it was shown (served in any mode, answered or not) the learner may
-    # know its answer, so every later look, by whatever URL, is practice only.
-    rated = (
-        filters.rated
-        and mode == Attempt.Mode.PRACTICE
-        and not chosen
-        and not position.published
-        and not Attempt.objects.filter(learner=learner, position=position).exists()
-    )
+    reason = _unrated_reason(learner, position, filters, mode, chosen=chosen)
     return Attempt.objects.create(
-        learner=learner, position=position, mode=mode, lesson=lesson, rated=rated
+        learner=learner,
+        position=position,
+        mode=mode,
+        lesson=lesson,
+        rated=not reason,
+        unrated_reason=reason,
     )
+
+
+def _unrated_reason(
+    learner: Learner, position: PracticePosition, filters: Filters, mode: str, *, chosen: bool
+) -> str:
+    """Why the attempt will not count toward a rating, or "" when it will.
+
+    It counts only when the learner cannot have read the answer: a position the server
+    chose (one asked for by its key may have been looked up), whose analysis is private
+    (the starter bank's is in the repository, and a decision from the learner's own review
+    was shown with its best answer), on first sight (once shown, in any mode, its answer
+    may be known, so every later look, by whatever URL, is practice only)."""
+    Unrated = Attempt.Unrated
+    if mode == Attempt.Mode.TUTORIAL:
+        return Unrated.TUTORIAL
+    if not filters.rated:
+        return Unrated.UNRATED_MODE
+    if chosen:
+        return Unrated.BY_ADDRESS
+    if position.owner_id is not None:
+        return Unrated.OWN_REVIEW
+    if position.published:
+        return Unrated.PUBLISHED
+    if Attempt.objects.filter(learner=learner, position=position).exists():
+        return Unrated.SEEN
+    return ""
 
 
 # --- Answering -------------------------------------------------------------------------
@@ -289,6 +309,7 @@ def attempt_answer(
         attempt.position_rating_before = position.rating
         if attempt.rated and _answer_known(attempt):
             attempt.rated = False
+            attempt.unrated_reason = Attempt.Unrated.ANSWERED
         if attempt.rated:
             mine, theirs = glicko.rate_game(
                 _idle(me.glicko, me.rated_at, now),
@@ -321,6 +342,7 @@ def attempt_answer(
                 "position_rating_before",
                 "position_rating_after",
                 "rated",
+                "unrated_reason",
             ]
         )
         if attempt.mode == Attempt.Mode.PRACTICE:
@@ -407,7 +429,46 @@ def positions_load(
     Every line is checked (a line is read back through the rules); new positions are
     written in batches of ``batch``, each batch in one transaction."""
     report = LoadReport()
-    known = set(PracticePosition.objects.values_list("key", flat=True))
+    cores: list[core_positions.AnalysedPosition] = []
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            cores.append(core_positions.AnalysedPosition.from_json(json.loads(text)))
+        except (ValueError, TypeError, KeyError) as error:
+            # PositionError is a ValueError, as is a JSON syntax error
+            report.errors.append((number, str(error) or type(error).__name__))
+    _positions_store(cores, report, batch=batch, published=published)
+    return report
+
+
+def positions_add(*, items: Iterable[dict]) -> LoadReport:
+    """Add freshly analysed positions (``AnalysedPosition.to_json()`` of each, as a
+    generation job returns them) to the bank, private: written nowhere else, so rated."""
+    report = LoadReport()
+    cores = []
+    for number, item in enumerate(items, start=1):
+        try:
+            cores.append(core_positions.AnalysedPosition.from_json(item))
+        except (ValueError, TypeError, KeyError) as error:
+            report.errors.append((number, str(error) or type(error).__name__))
+    _positions_store(cores, report, batch=200, published=False)
+    return report
+
+
+def _positions_store(
+    cores: list[core_positions.AnalysedPosition],
+    report: LoadReport,
+    *,
+    batch: int,
+    published: bool,
+) -> None:
+    keys = [core.key for core in cores]
+    known = set()
+    for start in range(0, len(keys), batch):
+        chunk = keys[start : start + batch]
+        known.update(PracticePosition.objects.filter(key__in=chunk).values_list("key", flat=True))
     pending: list[PracticePosition] = []
     already_public: list[str] = []
 
@@ -422,16 +483,7 @@ def positions_load(
                 report.existing += not created
         pending.clear()
 
-    for number, line in enumerate(lines, start=1):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        try:
-            core = core_positions.AnalysedPosition.from_json(json.loads(text))
-        except (ValueError, TypeError, KeyError) as error:
-            # PositionError is a ValueError, as is a JSON syntax error
-            report.errors.append((number, str(error) or type(error).__name__))
-            continue
+    for core in cores:
         if core.key in known:
             report.existing += 1
             if published:
@@ -460,4 +512,3 @@ def positions_load(
         PracticePosition.objects.filter(key__in=already_public[start : start + batch]).update(
             published=True
         )
-    return report

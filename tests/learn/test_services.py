@@ -450,6 +450,7 @@ def test_a_published_position_is_practised_but_never_rated(bank, guest):
     services.attempt_answer(learner=guest, token=attempt.token, choice=right_code(attempt.position))
 
     assert not attempt.rated
+    assert attempt.unrated_reason == Attempt.Unrated.PUBLISHED
     guest.refresh_from_db()
     assert guest.rating == glicko.DEFAULT_RATING
 
@@ -461,3 +462,69 @@ def test_rated_practice_serves_private_positions_before_published_ones(bank, gue
     attempt = serve(guest)
 
     assert attempt.position == private and attempt.rated
+
+
+def test_a_decision_from_your_own_review_is_never_rated(bank, guest):
+    """Its best option was shown in the review: answering it is no test of the learner.
+    (Rated, three such positions answered as the review listed took a rating from 1500
+    to 2079 in a minute.)"""
+    own = bank[2]
+    PracticePosition.objects.filter(pk=own.pk).update(owner=guest)
+    MissedPosition.objects.create(
+        learner=guest, position=own, misses=1, missed_at=timezone.now(), due_at=timezone.now()
+    )
+
+    attempt = serve(guest)
+    done = services.attempt_answer(learner=guest, token=attempt.token, choice=right_code(own))
+
+    assert attempt.position == own
+    assert not done.rated and done.unrated_reason == Attempt.Unrated.OWN_REVIEW
+    guest.refresh_from_db()
+    assert guest.rating == glicko.DEFAULT_RATING
+
+
+@pytest.mark.parametrize(
+    "how, reason",
+    [
+        ("unrated", Attempt.Unrated.UNRATED_MODE),
+        ("by key", Attempt.Unrated.BY_ADDRESS),
+        ("seen", Attempt.Unrated.SEEN),
+        ("lesson", Attempt.Unrated.TUTORIAL),
+    ],
+)
+def test_an_unrated_attempt_keeps_its_true_reason(bank, guest, how, reason):
+    if how == "unrated":
+        attempt = serve(guest, rated=False)
+    elif how == "by key":
+        attempt = _by_key(guest, bank[1])
+    elif how == "seen":
+        shown = serve(guest, rated=False)
+        Attempt.objects.filter(pk=shown.pk).update(
+            served_at=timezone.now() - services.ATTEMPT_TTL - timedelta(minutes=1)
+        )
+        PracticePosition.objects.exclude(pk=shown.position.pk).delete()
+        attempt = serve(guest)
+    else:
+        attempt = services.lesson_serve(learner=guest, lesson=LESSONS[1])
+
+    assert not attempt.rated and attempt.unrated_reason == reason
+
+
+def test_a_rated_attempt_has_no_reason_and_one_answered_elsewhere_says_so(bank, guest):
+    rated = serve(guest)
+    assert rated.rated and rated.unrated_reason == ""
+    other = services.attempt_serve(
+        learner=guest,
+        filters=Filters(rated=False),
+        key=rated.position.key,
+        mode=Attempt.Mode.TUTORIAL,
+        lesson="any",
+        fresh=True,
+    )
+    services.attempt_answer(learner=guest, token=other.token, choice=right_code(rated.position))
+
+    done = services.attempt_answer(
+        learner=guest, token=rated.token, choice=right_code(rated.position)
+    )
+
+    assert not done.rated and done.unrated_reason == Attempt.Unrated.ANSWERED
