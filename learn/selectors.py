@@ -191,6 +191,15 @@ def can_serve(
     return missed and learner is not None and _missed_due(learner, filters, now).exists()
 
 
+def rated_in_stock(*, learner: Learner | None, filters: Filters) -> bool:
+    """Whether a position of these filters could be served rated: private (its analysis
+    published nowhere) and never served to the learner."""
+    pool = _bank(filters).filter(published=False)
+    if learner is not None:
+        pool = pool.exclude(pk__in=Attempt.objects.filter(learner=learner).values("position_id"))
+    return pool.exists()
+
+
 def _bank(filters: Filters) -> QuerySet[PracticePosition]:
     # a decision from someone's own round comes back only through their missed positions
     return PracticePosition.objects.filter(filters.q(), owner__isnull=True)

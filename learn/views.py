@@ -25,6 +25,7 @@ from game.players.identity import request_owner
 from learn import presenters, quiz, selectors, services, tutorial
 from learn.forms import FilterForm
 from learn.models import Attempt, Learner
+from learn.round_review import worker
 from smearsite.kernel.http import status_for
 from smearsite.kernel.ratelimit import request_address
 
@@ -117,6 +118,8 @@ def _practice_page(
         "query": form.query(),
         "bank_size": selectors.bank_size(),
     }
+    if filters.rated and (attempt is None or not attempt.rated):
+        context["rated_waiting"] = _rated_waiting(learner, filters)
     if attempt is not None:
         context.update(_question_context(attempt))
     elif selectors.can_serve(learner=learner, filters=filters, now=timezone.now()):
@@ -124,6 +127,22 @@ def _practice_page(
         fields = (*form.fields_asked(), NEXT) if fresh else form.fields_asked()
         context["serve"] = presenters.ServeButton(reverse("learn:serve"), label, fields)
     return render(request, "learn/practice.html", context, status=status)
+
+
+def _rated_waiting(learner: Learner | None, filters) -> str:
+    """Why rated practice has no position for these filters yet, in words ("" if it has)."""
+    if selectors.rated_in_stock(learner=learner, filters=filters):
+        return ""
+    if worker.worker_running():
+        return (
+            "Rated positions of this kind are being analysed in the background: the first "
+            "are ready within a couple of minutes. Until then the positions served are "
+            "starter positions, for practice only."
+        )
+    return (
+        "Rated positions are analysed by the site's background worker, which is not "
+        "running right now: until it is, the positions served are for practice only."
+    )
 
 
 @require_POST

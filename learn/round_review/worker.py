@@ -14,6 +14,7 @@ import logging
 import os
 import socket
 import threading
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from django.db import close_old_connections, connection
@@ -44,13 +45,20 @@ def worker_running(*, now: datetime | None = None) -> bool:
     return WorkerBeat.objects.filter(seen_at__gte=now - timedelta(seconds=BEAT_FRESH_S)).exists()
 
 
-def periodic_work(*, name: str) -> int:
-    """One round of the worker's periodic work: its heartbeat, then every stale review
-    queued again; how many were. A database hiccup in either is left to the next round."""
+def periodic_work(*, name: str, jobs: Sequence[Callable[[], object]] = ()) -> int:
+    """One round of the worker's periodic work: its heartbeat, the worker's other
+    periodic ``jobs`` (the trainer's stock: ``learn.stock.refill_enqueue``), then every
+    stale review queued again; how many were. A database hiccup in any of them is left
+    to the next round."""
     try:
         beat(name=name)
     except Exception:  # the next beat tries again
         logger.warning("review worker %s: no heartbeat this time", name, exc_info=True)
+    for job in jobs:
+        try:
+            job()
+        except Exception:  # the next round tries again
+            logger.warning("review worker %s: %s failed", name, job.__name__, exc_info=True)
     try:
         return tasks.reviews_resume()
     except Exception:  # the next round looks again
@@ -58,7 +66,9 @@ def periodic_work(*, name: str) -> int:
         return 0
 
 
-def periodic_in_background(*, name: str) -> threading.Event:
+def periodic_in_background(
+    *, name: str, jobs: Sequence[Callable[[], object]] = ()
+) -> threading.Event:
     """Run ``periodic_work`` every BEAT_EVERY_S from a daemon thread, the first after one
     interval, until the returned event is set (or the process ends)."""
     done = threading.Event()
@@ -67,7 +77,7 @@ def periodic_in_background(*, name: str) -> threading.Event:
         try:
             while not done.wait(BEAT_EVERY_S):
                 close_old_connections()
-                periodic_work(name=name)
+                periodic_work(name=name, jobs=jobs)
         finally:
             connection.close()
 

@@ -23,6 +23,7 @@ from learn import services, views
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.presenters import DealShown
+from learn.round_review.worker import beat
 from tests.learn.conftest import right_code, wrong_code
 
 pytestmark = pytest.mark.django_db
@@ -361,7 +362,37 @@ def test_unrated_mode_shows_no_rating_change(client, bank):
 
     after = snapshot(attempt)
     assert after[:3] == before[:3]
-    assert "Not rated" in client.get(f"/learn/attempts/{attempt.token}/").text
+    page = text_of(client.get(f"/learn/attempts/{attempt.token}/").text)
+    assert "Not rated: you chose unrated practice." in page
+
+
+def test_a_starter_position_served_in_rated_mode_says_why_it_is_not_rated(client, bank):
+    PracticePosition.objects.update(published=True)
+
+    page = text_of(serve(client).text)
+
+    assert "Not rated: it is a starter position" in page
+    assert "rated positions of this kind are still being prepared" in page
+
+
+@pytest.mark.parametrize("worker_heard", [True, False])
+def test_rated_practice_with_no_private_position_says_so_in_plain_words(client, bank, worker_heard):
+    PracticePosition.objects.update(published=True)
+    if worker_heard:
+        beat(name="worker-1")
+
+    page = text_of(client.get("/learn/").text)
+
+    if worker_heard:
+        assert "Rated positions of this kind are being analysed in the background" in page
+    else:
+        assert "background worker, which is not running right now" in page
+    assert "being analysed" not in text_of(client.get("/learn/?mode=unrated").text)
+
+
+def test_rated_practice_with_a_private_position_says_nothing_of_waiting(client, bank):
+    page = text_of(client.get("/learn/").text)
+    assert "being analysed" not in page and "not running" not in page
 
 
 # --- Bad input: a clear message, and no rating changes ----------------------------------
