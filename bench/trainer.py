@@ -2,7 +2,7 @@
 positions the generator keeps per minute at its default budget.
 
     python bench/trainer.py [--bank PATH] [--requests 200] [--generate-seconds 60]
-                            [--players 3,4,5,6] [--workers 1]
+                            [--players 3,4,5,6] [--workers 1] [--stock-seconds 0]
 
 Serving runs through Django's test client (middleware, views, templates) against a
 temporary SQLite database loaded with the bank (the starter bank, else the test sample).
@@ -11,6 +11,8 @@ to) and of an htmx answer (grade, rate, render the reveal). The analysis is prec
 so both should take tens of ms.
 Generation plays real matches with ``learn.bank.generation.run_job`` at the default Budget and
 Keep on ``--workers`` processes (one unless told); ``--generate-seconds 0`` skips it.
+``--stock-seconds N`` fills the worker's stock of private positions (``learn.bank.stock``)
+game by game from empty, at most N s each, and prints each game's refill rate.
 """
 
 from __future__ import annotations
@@ -113,6 +115,50 @@ def bench_generation(seconds: float, players: list[int], workers: int) -> None:
         print(f"  {line}")
 
 
+def bench_stock(seconds: float) -> None:
+    """The worker's stock refill, game by game, from empty: the jobs ``learn.bank.stock``
+    plans, run one after another as the worker runs them (one process, default budget)."""
+    from collections import Counter
+
+    from game.engine.variants import PRESETS
+    from learn.bank import generation
+    from learn.bank import stock as plan
+
+    per_bucket = 3  # learn.stock.PER_BUCKET, without importing Django
+    for preset in PRESETS:
+        held = Counter({b: per_bucket for b in plan.buckets() if b.preset != preset})
+        wanted = sum(1 for b in plan.buckets() if b.preset == preset) * per_bucket
+        started = time.perf_counter()
+        first = None
+        number = 0
+        while time.perf_counter() - started < seconds:
+            job = plan.next_job(held, per_bucket=per_bucket, seed=f"bench/{preset}/{number}")
+            if job is None:
+                break
+            number += 1
+            for item in generation.run_job(job).positions:
+                position = _core(item)
+                bucket = plan.bucket_of(
+                    preset, position.players, position.phase, position.tricks_done
+                )
+                held[bucket] += 1
+                first = first or time.perf_counter() - started
+        elapsed = time.perf_counter() - started
+        stocked = sum(min(held[b], per_bucket) for b in plan.buckets() if b.preset == preset)
+        kept = sum(held[b] for b in plan.buckets() if b.preset == preset)
+        print(
+            f"stock {preset:<12} {kept} positions in {elapsed:.0f} s "
+            f"({60 * kept / elapsed:.1f}/minute, {number} jobs); first after "
+            f"{first or float('nan'):.1f} s; {stocked} of {wanted} places filled"
+        )
+
+
+def _core(item: dict):
+    from learn.core.positions import AnalysedPosition
+
+    return AnalysedPosition.from_json(item)
+
+
 def serve_from(bank: Path, requests: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
@@ -130,6 +176,12 @@ def main() -> None:
     parser.add_argument("--generate-seconds", type=float, default=60.0)
     parser.add_argument("--players", default="3,4,5,6")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--stock-seconds",
+        type=float,
+        default=0.0,
+        help="fill the worker's stock of private positions, each game for at most this long",
+    )
     args = parser.parse_args()
 
     if args.requests > 0:
@@ -137,6 +189,8 @@ def main() -> None:
     if args.generate_seconds > 0:
         players = [int(n) for n in args.players.split(",")]
         bench_generation(args.generate_seconds, players, args.workers)
+    if args.stock_seconds > 0:
+        bench_stock(args.stock_seconds)
 
 
 if __name__ == "__main__":
