@@ -132,6 +132,10 @@ def test_the_discards_are_offered_in_card_order_whichever_is_best():
     ]
 
 
-def test_the_lessons_teach_the_house_rules_and_never_serve_a_full_deck_position(family_bank):
+def test_a_lesson_serves_only_its_own_games_positions(family_bank):
     learner = services.learner_get_or_create(owner=SeatOwner(session_key="lesson-guest"))
-    assert all(services.lesson_serve(learner=learner, lesson=x) is None for x in tutorial.LESSONS)
+    house = tutorial.BY_GAME["house"]
+    assert all(services.lesson_serve(learner=learner, lesson=x) is None for x in house)
+    for lesson in tutorial.LESSONS:
+        attempt = services.lesson_serve(learner=learner, lesson=lesson)
+        assert attempt is None or attempt.position.preset == lesson.preset
