@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game.players.identity import request_owner
 from learn import presenters, quiz, selectors, services, tutorial
-from learn.forms import FilterForm
+from learn.forms import FilterForm, chosen_discard
 from learn.models import Attempt, Learner
 from smearsite.kernel.http import status_for
 from smearsite.kernel.ratelimit import request_address
@@ -211,7 +211,7 @@ def answer(request: HttpRequest, token: str) -> HttpResponse:
         done = services.attempt_answer(
             learner=learner,
             token=token,
-            choice=request.POST.get("choice", ""),
+            choice=request.POST.get("choice") or chosen_discard(request.POST),
             position_key=request.POST.get("position") or None,
         )
     except services.TrainerError as error:
