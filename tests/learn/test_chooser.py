@@ -1,10 +1,14 @@
 """The card chooser's presenter: a discard tapped card by card, the rule's fixed cards shown
-fixed, and the mode that takes fewer taps offered first."""
+fixed, and the mode that takes fewer taps offered first; and the reveal's line on a
+discard the analysis had not priced."""
+
+import pytest
 
 from game.engine import notation
 from game.engine.cards import cards_of
-from game.engine.rules import DiscardRule, Phase
+from game.engine.rules import DiscardRule, Phase, discarded
 from learn import presenters
+from learn.core.discards import Afresh
 from tests.learn.core.test_positions_family import discards, legal
 from tests.learn.family import match_at, position_at
 
@@ -75,3 +79,38 @@ def test_a_discard_position_is_asked_with_the_chooser_and_no_other_is():
     )
     trump = match_at("classic", Phase.TRUMP)
     assert presenters.core_position_page(position_at(trump, legal(trump))).chooser is None
+
+
+@pytest.mark.parametrize(
+    "cost, error, words",
+    [
+        (0.003, 0.1, "level with it"),
+        (-0.4, 0.1, "0.40 match points better"),
+        (0.08, 0.1, "0.08 match points less, within the sampling error (0.10)"),
+        (0.7, 0.2, "0.70 match points less (the error of that margin: 0.20)"),
+    ],
+)
+def test_the_reveal_says_how_an_unpriced_discard_compares_with_the_experts(cost, error, words):
+    found = Afresh("discard:2C,3C,4C", best_value=1.0, value=1.0 - cost, error=error, deals=300)
+    row = presenters.OptionRow(
+        "discard:2C,3C,4C", "", False, 0.0, 0.0, None, None, None, 4, False, True, 0.0
+    )
+    shown = presenters.UnpricedShown(afresh=found, priced=3, kept=(), best_kept=(), row=row)
+    assert shown.verdict == words
+
+
+def test_an_unpriced_discard_is_shown_with_both_keep_sets_and_its_cost(monkeypatch):
+    match = match_at("classic", Phase.EXCHANGE)
+    found = discards(match, 6)
+    core = position_at(match, found[:2])
+    monkeypatch.setattr(
+        presenters.core_discards,
+        "afresh",
+        lambda position, code: Afresh(code, 1.0, 0.25, 0.2, 300),
+    )
+    shown = presenters.unpriced_shown(core, found[-1])
+    hand = core.view().hand
+    thrown = discarded(notation.parse_action(found[-1]))
+    assert shown.kept == notation.cards(hand & ~thrown) and len(shown.best_kept) == 6
+    assert shown.priced == 2
+    assert shown.row.is_chosen and shown.row.cost == 0.75 and shown.row.value == 0.25

@@ -3,6 +3,7 @@ to throw), any discard the rule allows is an answer, one the analysis did not pr
 priced against the expert's, and a forged set is refused with the rule's reason and
 changes nothing."""
 
+import dataclasses
 import json
 import re
 
@@ -13,6 +14,7 @@ from game.engine.rules import Phase, discarded
 from learn import services
 from learn.core import discards as core_discards
 from learn.models import Attempt, PracticePosition
+from learn.selectors import Filters
 from tests.learn.core.test_positions_family import discards
 from tests.learn.family import FAMILY, match_at, position_at
 from tests.learn.test_views import HTMX, served, snapshot
@@ -193,3 +195,40 @@ def test_a_mode_that_is_neither_is_refused(client, discard_bank):
     assert response.status_code == 400
     assert "is no discard" in response.text and "<script>" not in response.text
     assert snapshot(attempt) == before
+
+
+# --- Grading, through the service ---------------------------------------------------------
+
+
+def answered_with(guest, core, mode: str, code: str) -> Attempt:
+    report = services.positions_load(lines=[json.dumps(core.to_json())])
+    assert not report.errors
+    attempt = services.attempt_serve(learner=guest, filters=Filters(), key=core.key)
+    choice = f"{mode}:{','.join(taps(core, code, mode))}"
+    return services.attempt_answer(learner=guest, token=attempt.token, choice=choice)
+
+
+def test_a_priced_discard_level_with_the_best_is_right_and_one_beyond_the_error_wrong(guest):
+    match = exchange("six_handed")
+    core = position_at(match, discards(match, 3))
+    level = (1.0, 1.0 - 0.004, 0.3)  # the second shows the best's value: "level"
+    options = tuple(
+        dataclasses.replace(o, value=v, margin_se=0.0 if i == 0 else 0.001)
+        for i, (o, v) in enumerate(zip(core.options, level, strict=True))
+    )
+    core = dataclasses.replace(core, options=options)
+    assert answered_with(guest, core, "keep", core.options[1].code).correct
+    again = services.attempt_serve(learner=guest, filters=Filters(), key=core.key)
+    worst = f"throw:{','.join(taps(core, core.options[2].code, 'throw'))}"
+    done = services.attempt_answer(learner=guest, token=again.token, choice=worst)
+    assert done.answer == core.options[2].code and done.correct is False
+
+
+def test_a_discard_the_analysis_did_not_price_is_graded_by_the_deals_it_was_priced_on(guest):
+    match = exchange("classic")
+    found = discards(match, 6)
+    core = position_at(match, found[:2])
+    done = answered_with(guest, core, "keep", found[-1])
+    priced = core_discards.afresh(core, found[-1])
+    assert done.answer == found[-1] and priced is not None
+    assert done.correct is priced.correct
