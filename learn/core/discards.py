@@ -28,8 +28,10 @@ are not. Pure Python: no Django here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from random import Random
+from threading import Lock
+
+from cachetools import LRUCache, cached
 
 from game.bots.rollouts import price_each
 from game.engine.cards import card_code, cards_of, parse_card
@@ -183,7 +185,12 @@ def afresh(position: AnalysedPosition, code: str) -> Afresh | None:
     return _priced_afresh(position, code)
 
 
-@lru_cache(maxsize=256)
+# kept by the position's key and the discard: never the position itself, which holds its
+# replayed match
+_afresh_kept: LRUCache = LRUCache(maxsize=256)
+
+
+@cached(_afresh_kept, key=lambda position, code: (position.key, code), lock=Lock())
 def _priced_afresh(position: AnalysedPosition, code: str) -> Afresh:
     view = position.view()
     best, chosen = parse_action_code(position.best.code), parse_action_code(code)
