@@ -153,3 +153,23 @@ def test_without_javascript_the_boxes_are_ticked_and_the_discard_posted(
     expect(page.locator(".learn-verdict")).to_have_text(re.compile("Right!"))
     assert Attempt.objects.get(pk=attempt.pk).answer == core.best.code
     context.close()
+
+
+def test_a_set_the_server_refuses_comes_back_with_its_reason_and_the_chooser_counting(
+    phone: Page, live_discards
+):
+    problems = watch(phone)
+    attempt = ask(phone, "Six-handed")
+    chooser = phone.locator("[data-card-chooser]")
+    for code in notation.cards(attempt.position.core.view().hand)[:5]:
+        tap(phone, code)
+    # a page that let five through (an old script, a forged form): the server says no
+    chooser.get_by_role("button").evaluate("button => { button.disabled = false; }")
+    chooser.get_by_role("button").click()
+    expect(phone.get_by_role("alert")).to_contain_text("keep 6 cards, not 5")
+    expect(phone.locator("#puzzle")).to_have_attribute("data-state", "question")
+    expect(chooser.locator("[data-chooser-count]")).to_have_text("Keep 6: 0 chosen")
+    tap(phone, notation.cards(attempt.position.core.view().hand)[0])
+    expect(chooser.locator("[data-chooser-count]")).to_have_text("Keep 6: 1 chosen")
+    assert not Attempt.objects.get(pk=attempt.pk).is_answered
+    assert not problems
