@@ -101,7 +101,10 @@ def test_a_priced_discard_is_not_priced_again():
     assert all(afresh(position, option.code) is None for option in position.options)
 
 
-def test_an_unpriced_discard_is_priced_against_the_experts_on_the_same_seeded_deals():
+def test_an_unpriced_discard_is_priced_against_the_experts_on_the_same_seeded_deals(
+    monkeypatch,
+):
+    monkeypatch.setattr(discards, "ANSWER_BUDGET_MS", 60_000.0)  # all 300, however loaded
     match = match_at("classic", Phase.EXCHANGE)
     found = some_discards(match, 6)
     position = position_at(match, found[:2])
