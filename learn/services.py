@@ -24,6 +24,7 @@ from game.engine.variants import PRESETS
 from game.players import glicko
 from game.players.identity import SeatOwner
 from learn import selectors, tutorial
+from learn.core import discards
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.selectors import ATTEMPT_TTL, Filters
@@ -295,10 +296,18 @@ def attempt_answer(
         if now - attempt.served_at > ATTEMPT_TTL:
             raise StaleAttempt("This position was served too long ago: open a new one.")
         core = attempt.position.core
-        code = canonical_code(choice)
-        if code is None or code not in core.legal_codes():
-            raise IllegalAnswer(f"{choice[:12]!r} is not one of the legal options here.")
-        correct = selectors.is_right(core, code)
+        if core.phase == "discard":  # any discard the rule allows, priced or not
+            try:
+                code = discards.discard_code(core.view(), choice)
+            except discards.DiscardRefused as error:
+                raise IllegalAnswer(str(error)) from None
+        else:
+            code = canonical_code(choice)
+            if code is None or code not in core.legal_codes():
+                raise IllegalAnswer(f"{choice[:12]!r} is not one of the legal options here.")
+        # a discard the analysis did not price is priced now, against the expert's
+        unpriced = discards.afresh(core, code)
+        correct = unpriced.correct if unpriced else selectors.is_right(core, code)
 
         me = Learner.objects.select_for_update().get(pk=learner.pk)
         position = PracticePosition.objects.select_for_update().get(pk=attempt.position_id)
@@ -307,7 +316,7 @@ def attempt_answer(
         attempt.answered_at = now
         attempt.rating_before = me.rating
         attempt.position_rating_before = position.rating
-        if attempt.rated and _answer_known(attempt):
+        if attempt.rated and (_answer_known(attempt) or (unpriced and not unpriced.rated)):
             attempt.rated = False
             attempt.unrated_reason = Attempt.Unrated.ANSWERED
         if attempt.rated:

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from game.engine.notation import preset_name
 from game.players.identity import request_owner
 from learn import presenters, quiz, selectors, services, tutorial
-from learn.forms import FilterForm
+from learn.forms import FilterForm, chosen_discard
 from learn.models import Attempt, Learner
 from learn.round_review import worker
 from smearsite.kernel.http import status_for
@@ -231,7 +231,7 @@ def answer(request: HttpRequest, token: str) -> HttpResponse:
         done = services.attempt_answer(
             learner=learner,
             token=token,
-            choice=request.POST.get("choice", ""),
+            choice=request.POST.get("choice") or chosen_discard(request.POST),
             position_key=request.POST.get("position") or None,
         )
     except services.TrainerError as error:
