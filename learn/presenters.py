@@ -350,7 +350,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
     """What the learner sees after answering: the analysis of every option and the why."""
     core = attempt.position.core
     rows = option_rows(core, attempt.answer)
-    unpriced = unpriced_shown(core, attempt.answer)
+    unpriced = unpriced_shown(core, attempt.answer, priced=attempt.priced)
     chosen = unpriced.row if unpriced else next(row for row in rows if row.is_chosen)
     try:
         paragraphs = explanation(core, attempt.answer)
@@ -402,9 +402,15 @@ class UnpricedShown:
         return f"{cost} match points less (the error of that margin: {error})"
 
 
-def unpriced_shown(core: core_positions.AnalysedPosition, answer: str) -> UnpricedShown | None:
-    """The reveal's line on ``answer`` when it is a discard the analysis had not priced."""
-    found = core_discards.afresh(core, answer)
+def unpriced_shown(
+    core: core_positions.AnalysedPosition, answer: str, *, priced: dict | None = None
+) -> UnpricedShown | None:
+    """The reveal's line on ``answer`` when it is a discard the analysis had not priced:
+    by the figures it was graded on (``priced``, kept with the answer), else priced."""
+    if priced is not None:
+        found = core_discards.Afresh(**priced)
+    else:
+        found = core_discards.afresh(core, answer)
     if found is None:
         return None
     hand = core.view().hand

@@ -125,7 +125,47 @@ def test_an_unpriced_discard_on_too_few_deals_is_practice_only(client, discard_b
     assert response.status_code == 302
     done = Attempt.objects.get(pk=attempt.pk)
     assert not done.rated and done.rating_after == done.rating_before
+    assert done.unrated_reason == Attempt.Unrated.THIN
     assert "too few to rate an answer by" in client.get(response.url).text
+
+
+def test_the_reveal_shows_the_figures_the_discard_was_graded_on(client, discard_bank, monkeypatch):
+    attempt = served(client, "game=classic&phase=discard")
+    core = attempt.position.core
+    unpriced = next(
+        code for code in discards(exchange("classic"), 20) if code not in core.legal_codes()
+    )
+    post(client, attempt, "throw", taps(core, unpriced, "throw"))
+    done = Attempt.objects.get(pk=attempt.pk)
+    assert done.priced["code"] == unpriced and done.priced["deals"] >= 60
+
+    def priced_again(*args):
+        raise AssertionError("the reveal priced the discard again")
+
+    monkeypatch.setattr(core_discards, "afresh", priced_again)
+    reveal = client.get(f"/learn/attempts/{attempt.token}/").text
+    assert f"over the same {done.priced['deals']} deals" in reveal
+
+
+def test_pricing_unpriced_discards_is_paced_per_learner_and_changes_nothing_past_it(
+    client, discard_bank, monkeypatch
+):
+    monkeypatch.setattr(services, "PRICINGS_PER_MINUTE", 0)
+    attempt = served(client, "game=classic&phase=discard")
+    core = attempt.position.core
+    unpriced = next(
+        code for code in discards(exchange("classic"), 20) if code not in core.legal_codes()
+    )
+    before = snapshot(attempt)
+
+    response = post(client, attempt, "throw", taps(core, unpriced, "throw"))
+
+    assert response.status_code == 429
+    assert "at most 0 a minute" in response.text
+    assert snapshot(attempt) == before
+    assert not Attempt.objects.get(pk=attempt.pk).is_answered
+    priced = post(client, attempt, "keep", taps(core, core.best.code, "keep"))
+    assert priced.status_code == 302  # a discard the analysis priced costs nothing more
 
 
 def forged(core, kind: str) -> tuple[str, list[str]]:
