@@ -168,7 +168,7 @@ def _reason(code: str, view: SeatView) -> str:
         amount = bid_amount(action)
         return (
             f"it promises {amount} of the {view.rules.point_count} points in play "
-            f"({', '.join(notation.point_names(view.rules))})"
+            f"({', '.join(notation.point_names(view.rules))}), and a miss costs all {amount}"
         )
     if code == "pass":
         return ""
@@ -227,11 +227,11 @@ def _kept(view: SeatView, thrown: int) -> str:
 def capture_words(card: int, view: SeatView) -> str:
     """Whether a card that scores for whoever captures it (the jack, the jick, a joker) can
     be captured if played now, from what the seat can see: the card in this trick that
-    outranks it, or how many trumps it has not seen do. Empty for any other card."""
+    outranks it, or how many trumps it has not seen do; said of "it", after the card's
+    name ("Leading the high joker: ..."). Empty for any other card."""
     trumps = view.trumps
     if trumps is None or not point_roles(view.rules.points, trumps)[0] >> card & 1:
         return ""
-    name = trump_card(card, trumps)
     trick = view.current_trick
     if trick:
         played = [c for _, c in trick]
@@ -240,22 +240,19 @@ def capture_words(card: int, view: SeatView) -> str:
             who = _whose(view, winner_seat)
             their = trump_card(winning, trumps).removeprefix("the ")
             if view.unit_of[winner_seat] == view.unit:
-                return (
-                    f"{who} {their} is winning this trick, so {name} played to it scores "
-                    "for your side"
-                )
+                return f"{who} {their} is winning this trick, so it would score for your side"
             return (
-                f"{who} {their} in this trick outranks {name}, so {name} played now is "
-                "captured unless a later card takes the trick"
+                f"{who} {their} in this trick outranks it, so played now it is captured "
+                "unless a later card takes the trick"
             )
     strength = trumps.strength[card]
     above = [c for c in cards_of(view.unseen & trumps.cards) if trumps.strength[c] > strength]
     if above:
         return (
             f"{len(above)} higher trump{'s' * (len(above) != 1)} you have not seen could "
-            f"capture {name}, a point to whoever takes it"
+            "capture it, a point to whoever takes it"
         )
-    return f"no trump you have not seen outranks {name}: nobody can capture it"
+    return "no trump you have not seen outranks it: nobody can capture it"
 
 
 def _whose(view: SeatView, seat: int) -> str:

@@ -120,9 +120,9 @@ def test_a_joker_played_under_a_higher_trump_is_told_who_captures_it():
     joker_name = "the high joker" if joker == JOKER_1 else "the low joker"
     capturer = explain_family.trump_card(winning, view.trumps).removeprefix("the ")
     # the card that captures it, named, and before the verdict
-    capture = f"an opponent's {capturer} in this trick outranks {joker_name}"
+    capture = f"Playing {joker_name}: an opponent's {capturer} in this trick outranks it"
     assert capture in first
-    assert f"{joker_name} played now is captured unless a later card takes the trick" in first
+    assert "so played now it is captured unless a later card takes the trick" in first
     assert first.index(capture) < first.index(f"Playing {joker_name} is ")
     assert "match value" not in " ".join(told.paragraphs)
 

@@ -9,6 +9,7 @@ adds (made up here, until the bank is regenerated with them).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,11 +26,25 @@ from game.engine.cards import (
     jack_of,
     parse_card,
 )
-from game.engine.rules import MAX_BID, is_bid, trick_winner
+from game.engine.rules import (
+    MAX_BID,
+    is_bid,
+    point_roles,
+    trick_winner,
+    trick_winner_full,
+    trumps_of,
+)
 from game.engine.view import SeatView
 from learn.core.explain import explain, is_equivalent
+from learn.core.explain_family import explain as explain_family
+from learn.core.explain_family import trump_card
 from learn.core.positions import AnalysedPosition, Option
-from tests.learn.fixtures.factories import sample_positions, starter_positions, with_outcomes
+from tests.learn.fixtures.factories import (
+    STARTER_BANK,
+    sample_positions,
+    starter_positions,
+    with_outcomes,
+)
 
 SENTENCE = re.compile(r"(?<=\.)\s+")
 
@@ -663,6 +678,149 @@ def test_the_checks_catch_a_contradiction():
         fired = [
             rule(m, case)
             for pattern, rule in CHECKS
+            for m in pattern.finditer(sentence)
+            if rule(m, case)
+        ]
+        assert fired, sentence
+
+
+# --- The full-deck tables: the same verdict, and what captures a card ------------------------
+
+FAMILY_BANK = STARTER_BANK.parent / "starter_family_positions.jsonl"
+# the checks that read only the options and the deals, whatever the table
+SHARED = {
+    "found",
+    "level_with",
+    "as_good",
+    "marked",
+    "close",
+    "too_few",
+    "no_negative_zero",
+    "deals",
+    "costs",
+    "best_leads",
+    "plural_agrees",
+    "zero_that_could",
+}
+FAMILY_CHECKS: list[tuple[re.Pattern, Check]] = []
+
+
+def family_check(pattern: str):
+    def register(function: Check) -> Check:
+        FAMILY_CHECKS.append((re.compile(pattern), function))
+        return function
+
+    return register
+
+
+def _family_card(case: Case, words: str) -> int | None:
+    """The card option whose words ("the high joker", "the jack of clubs (the jick)") these are."""
+    for option in case.position.options:
+        if ":" in option.code or option.code == "pass":
+            continue
+        card = parse_card(option.code)
+        if trump_card(card, case.view.trumps) == words:
+            return card
+    return None
+
+
+@family_check(r"(?:Leading|Playing) (.+?): (\d+) higher trumps? you have not seen could capture it")
+def unseen_capturers(m, case):
+    card = _family_card(case, m[1])
+    if card is None:
+        return f"{m[1]} is no card on offer"
+    trumps = case.view.trumps
+    above = [
+        c
+        for c in _cards(case.view.unseen & trumps.cards)
+        if trumps.strength[c] > trumps.strength[card]
+    ]
+    if int(m[2]) != len(above) or not above:
+        return f"says {m[2]} higher trumps are out, the view has {len(above)}"
+    if not point_roles(case.view.rules.points, trumps)[0] >> card & 1:
+        return f"{m[1]} scores for no capture"
+    return None
+
+
+@family_check(
+    r"(?:Leading|Playing) (.+?): (your partner's|an opponent's) (.+?) "
+    r"(?:in this trick outranks it|is winning this trick)"
+)
+def capturer_in_the_trick(m, case):
+    card = _family_card(case, m[1])
+    trick = case.view.current_trick
+    if card is None or not trick:
+        return f"{m[1]} faces no trick"
+    trumps = case.view.trumps
+    seat, winning = trick[trick_winner_full([c for _, c in trick], trumps)]
+    ours = case.view.unit_of[seat] == case.view.unit
+    if trump_card(winning, trumps) != f"the {m[3]}" or (m[2] == "your partner's") != ours:
+        return f"{m[2]} {m[3]} is not what wins this trick"
+    if trumps.strength[winning] <= trumps.strength[card]:
+        return f"{m[3]} does not outrank {m[1]}"
+    return None
+
+
+@family_check(r"with (\w+) trump you hold (\d+|no) trumps?")
+def family_trumps_held(m, case):
+    suit = "SHDC"[["spades", "hearts", "diamonds", "clubs"].index(m[1])]
+    trumps = trumps_of("SHDC".index(suit), case.view.rules.jick, case.view.rules.jokers)
+    held = (case.view.hand & trumps.cards).bit_count()
+    if (0 if m[2] == "no" else int(m[2])) != held:
+        return f"says {m[2]} {m[1]} trumps held, the hand has {held}"
+    return None
+
+
+def family_problems(position: AnalysedPosition) -> list[str]:
+    view = position.view()
+    checks = [(p, rule) for p, rule in CHECKS if rule.__name__ in SHARED] + FAMILY_CHECKS
+    found = []
+    for option in position.options:
+        case = Case(position, view, option)
+        for sentence in sentences(explain_family(position, option.code)):
+            for pattern, rule in checks:
+                for m in pattern.finditer(sentence):
+                    why = rule(m, case)
+                    if why:
+                        found.append(f"{position.key} {option.code}: {why}: {sentence!r}")
+    return found
+
+
+def test_every_full_deck_explanation_in_the_starter_bank_agrees_with_its_position():
+    bank = [
+        AnalysedPosition.from_json(json.loads(line))
+        for line in FAMILY_BANK.read_text().splitlines()
+    ]
+    found = [problem for position in bank for problem in family_problems(position)]
+    assert not found, f"{len(found)} clauses disagree, e.g.:\n" + "\n".join(found[:15])
+    said = [
+        sentence
+        for position in bank
+        for option in position.options
+        for sentence in sentences(explain_family(position, option.code))
+    ]
+    idle = [
+        rule.__name__ for pattern, rule in FAMILY_CHECKS if not any(pattern.search(s) for s in said)
+    ]
+    assert not idle
+
+
+def test_the_full_deck_checks_catch_a_contradiction():
+    bank = [
+        AnalysedPosition.from_json(json.loads(line))
+        for line in FAMILY_BANK.read_text().splitlines()
+    ]
+    position = next(p for p in bank if p.phase == "lead" and "J1" in p.legal_codes())
+    case = Case(position, position.view(), position.option("J1"))
+    bad = [
+        "Leading the high joker: 9 higher trumps you have not seen could capture it.",
+        "Leading the high joker: an opponent's ace of spades in this trick outranks it.",
+        "Naming spades: with spades trump you hold 9 trumps.",
+    ]
+    for sentence in bad:
+        fired = [
+            rule(m, case)
+            for pattern, rule in FAMILY_CHECKS
             for m in pattern.finditer(sentence)
             if rule(m, case)
         ]
