@@ -197,16 +197,17 @@ def level(a: float, b: float) -> bool:
 
 
 def odds(chance: float) -> str:
-    """A chance in tenths, as a player counts: "8 times in 10", "nearly every time"."""
+    """A chance in tenths, as a player counts, said after its verb ("is made 8 times in
+    10"): "every time" and "0 times in 10" only when no sampled deal says otherwise."""
     if chance >= 0.995:
         return "every time"
     if chance <= 0.005:
-        return "never"
+        return "0 times in 10"
     tenths = round(chance * 10)
     if tenths >= 10:
-        return "nearly every time"
+        return "more than 9 times in 10"
     if tenths <= 0:
-        return "hardly ever"
+        return "less than 1 time in 10"
     return f"{tenths} time{'s' if tenths != 1 else ''} in 10"
 
 

@@ -401,8 +401,9 @@ def test_a_lead_sure_only_of_high_says_so_alone():
 def test_chances_are_said_in_tenths():
     assert grades.odds(0.8) == "8 times in 10"
     assert grades.odds(0.14) == "1 time in 10"
-    assert grades.odds(1.0) == "every time" and grades.odds(0.0) == "never"
-    assert grades.odds(0.97) == "nearly every time" and grades.odds(0.03) == "hardly ever"
+    assert grades.odds(1.0) == "every time" and grades.odds(0.0) == "0 times in 10"
+    assert grades.odds(0.97) == "more than 9 times in 10"
+    assert grades.odds(0.03) == "less than 1 time in 10"
 
 
 def _we_bid_card_position(bank) -> AnalysedPosition:

@@ -265,7 +265,7 @@ def higher_trumps_named(m, case):
 
 # --- Chances in words ------------------------------------------------------------------------
 
-ODDS = r"(every time|nearly every time|never|hardly ever|\d+ times? in 10)"
+ODDS = r"(every time|more than 9 times in 10|less than 1 time in 10|\d+ times? in 10)"
 
 
 def _odds_disagree(said: str, share: float | None) -> str | None:
@@ -275,12 +275,12 @@ def _odds_disagree(said: str, share: float | None) -> str | None:
         return f"{said!r} of a chance the analysis does not have"
     if said == "every time":
         fits = share >= 0.995
-    elif said == "never":
+    elif said == "0 times in 10":
         fits = share <= 0.005
-    elif said == "nearly every time":
-        fits = 0.95 <= share < 0.995
-    elif said == "hardly ever":
-        fits = 0.005 < share <= 0.05
+    elif said == "more than 9 times in 10":
+        fits = 0.9 < share < 0.995
+    elif said == "less than 1 time in 10":
+        fits = 0.005 < share < 0.1
     else:
         tenths = int(said.split()[0])
         fits = 1 <= tenths <= 9 and abs(share * 10 - tenths) <= 0.5 + 1e-9
