@@ -249,11 +249,11 @@ class OptionRow:
 
     @property
     def ours_text(self) -> str:
-        return "" if self.ours is None else f"{self.ours:.1f}"
+        return "" if self.ours is None else grades.round_points(self.ours)
 
     @property
     def theirs_text(self) -> str:
-        return "" if self.theirs is None else f"{self.theirs:.1f}"
+        return "" if self.theirs is None else grades.round_points(self.theirs)
 
 
 @dataclass(frozen=True)

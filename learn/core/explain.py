@@ -232,8 +232,7 @@ def _made_or_failed(chance: float) -> str:
 
 
 def _round_points(points: float) -> str:
-    """The round's points (High, Low, Jack, Game), as every sentence shows them."""
-    return f"{points:.1f}"
+    return grades.round_points(points)
 
 
 # --- The details: the analyst's figures ---------------------------------------------------

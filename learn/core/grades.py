@@ -27,7 +27,8 @@ unmarked.
 
 Match values are shown rounded once, here (``points``): a header and its table, a
 sentence and its figures, all print the same number, and options whose shown values are
-equal are "level". Chances are said in tenths, here too (``odds``).
+equal are "level". The round's points (``round_points``) and chances, in tenths
+(``odds``), are said here too.
 """
 
 from __future__ import annotations
@@ -189,6 +190,12 @@ def points(value: float, *, signed: bool = False) -> str:
     if text in ("-0.00", "+0.00"):  # a value that rounds to nothing has no sign to show
         return "0.00"
     return text
+
+
+def round_points(value: float) -> str:
+    """The round's points (High, Low, Jack, Game) a side expects, as every page and
+    sentence shows them: one decimal, rounded here once."""
+    return f"{value:.1f}"
 
 
 def level(a: float, b: float) -> bool:
