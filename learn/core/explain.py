@@ -156,15 +156,15 @@ def _compared(position: AnalysedPosition, view: SeatView, best: Option, other: O
     if phase == "auction":
         return _calls_compared(view, best, other)
     facts = []
-    made = _made_compared(view, phase, best, other)
+    made = _made_compared(view, best, other)
     if made:
         facts.append(made)
     if best.points is not None and other.points is not None:
-        facts.append(_points_compared(view, phase, best, other))
+        facts.append(_points_compared(view, best, other))
     return facts
 
 
-def _made_compared(view: SeatView, phase: str, best: Option, other: Option) -> str:
+def _made_compared(view: SeatView, best: Option, other: Option) -> str:
     """ "Your bid of 5 is made 8 times in 10 with the ace of clubs, 3 times in 10 with the
     queen of clubs." """
     if best.made is None or other.made is None or view.bid is None:
@@ -180,7 +180,7 @@ def _made_compared(view: SeatView, phase: str, best: Option, other: Option) -> s
     return f"{subject} {first} with {_named(best.code)}, {second} with {_named(other.code)}."
 
 
-def _points_compared(view: SeatView, phase: str, best: Option, other: Option) -> str:
+def _points_compared(view: SeatView, best: Option, other: Option) -> str:
     """ "You take about 4.9 of the round's points to the others' 1.0 with the ace of
     clubs; 4.2 to 1.7 with the queen of clubs." """
     us = "Your side takes" if not _cutthroat(view) else "You take"
