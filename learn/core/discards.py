@@ -45,7 +45,6 @@ from game.engine.rules import (
 from game.engine.view import SeatView
 
 from . import grades
-from .explain import EQUAL_WITHIN
 from .positions import AnalysedPosition
 
 MODES = ("keep", "throw")
@@ -160,12 +159,19 @@ class Afresh:
         return grades.level(self.value, self.best_value)
 
     @property
+    def verdict(self) -> grades.Verdict:
+        """The discard judged against the expert's on the one scale (``grades``)."""
+        return grades.Verdict(
+            cost=max(0.0, self.cost), error=self.error, deals=self.deals, tie=self.level
+        )
+
+    @property
     def correct(self) -> bool:
-        """As good as the expert's within the sampling error: the test the priced options
-        pass (``explain.is_equivalent``), level or better included."""
+        """As good as the expert's as far as the figures tell (level, better, or within
+        the noise): the test the priced options pass (``explain.is_equivalent``)."""
         if not self.deals:
             return False  # priced on no deal: nothing says it is as good
-        return self.level or self.cost <= max(EQUAL_WITHIN, self.error)
+        return self.cost < 0 or self.verdict.as_good
 
     @property
     def rated(self) -> bool:
