@@ -120,10 +120,16 @@ def seat_names(view: SeatView) -> dict[int, str]:
     return {seat: seat_name(view, seat) for seat in range(view.players)}
 
 
-def option_label(code: str) -> str:
+def option_label(code: str, hand: int | None = None) -> str:
+    """An option as a player names it. A discard by the fewer of its two halves: the cards
+    kept, when ``hand`` is known and they are fewer (the six-handed dealer keeps 6 of 23),
+    else the cards thrown."""
     action = notation.parse_action(code)
     if rules.is_discard(action):
-        return "Discard " + ", ".join(map(describe_card, notation.cards(rules.discarded(action))))
+        thrown = rules.discarded(action)
+        if hand is not None and (hand & ~thrown).bit_count() < thrown.bit_count():
+            return "Keep " + ", ".join(map(describe_card, notation.cards(hand & ~thrown)))
+        return "Discard " + ", ".join(map(describe_card, notation.cards(thrown)))
     if not rules.is_card(action):
         return game_presenters.bid_label(code)
     return describe_card(code)
@@ -421,10 +427,11 @@ def option_rows(core: core_positions.AnalysedPosition, chosen: str) -> tuple[Opt
     bars = _bars([o.value for o in options])
     best = core.best
     tied = len(explain.level_with_best(core)) > 1
+    hand = core.view().hand if core.phase == "discard" else None
     return tuple(
         OptionRow(
             code=o.code,
-            label=option_label(o.code),
+            label=option_label(o.code, hand),
             is_card=rules.is_card(notation.parse_action(o.code)),
             value=o.value,
             value_se=o.value_se,
@@ -449,9 +456,11 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
     unpriced = unpriced_shown(core, attempt.answer, priced=attempt.priced)
     chosen = unpriced.row if unpriced else next(row for row in rows if row.is_chosen)
     try:
-        # a discard priced as it was answered: why the expert's is best (the reveal's
-        # line on the answer says how it compares)
-        told = explanation(core, core.best.code if unpriced else attempt.answer)
+        # a discard priced as it was answered is explained among the priced ones
+        told = explanation(
+            core_discards.with_answer(core, unpriced.afresh) if unpriced else core,
+            attempt.answer,
+        )
     except core_positions.PositionError:
         told = Explained((), ())
     before = attempt.rating_before if attempt.rating_before is not None else 0.0
@@ -521,7 +530,7 @@ def unpriced_shown(
     best = core.best
     row = OptionRow(
         code=answer,
-        label=option_label(answer),
+        label=option_label(answer, hand),
         is_card=False,
         value=round(best.value - found.cost, 3),
         value_se=found.error,

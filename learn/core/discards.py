@@ -27,6 +27,7 @@ are not. Pure Python: no Django here.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from random import Random
 from threading import Lock
@@ -45,7 +46,7 @@ from game.engine.rules import (
 from game.engine.view import SeatView
 
 from . import grades
-from .positions import AnalysedPosition
+from .positions import AnalysedPosition, Option
 
 MODES = ("keep", "throw")
 # the deals a discard the analysis did not price is priced on, against the expert's: the
@@ -177,6 +178,24 @@ class Afresh:
     def rated(self) -> bool:
         """Enough deals stand behind the verdict for it to count toward a rating."""
         return not grades.is_thin(self.deals)
+
+
+def with_answer(position: AnalysedPosition, found: Afresh) -> AnalysedPosition:
+    """The position with the discard priced as it was answered among its options (its
+    value behind the best by the cost measured over its own deals): so the explanation
+    compares the answer with the expert's discard as it compares any priced option."""
+    if is_priced(position, found.code):
+        return position
+    best = position.best
+    answer = Option(
+        code=found.code,
+        value=round(best.value - found.cost, 3),
+        value_se=found.error,
+        points=None,
+        made=None,
+        margin_se=found.error,
+    )
+    return dataclasses.replace(position, options=(*position.options, answer))
 
 
 def is_priced(position: AnalysedPosition, code: str) -> bool:

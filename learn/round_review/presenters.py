@@ -129,12 +129,13 @@ def review_page(*, review: RoundReview) -> ReviewPage:
 
 def _shown(decision: decisions.Decision) -> DecisionShown:
     position = decision.position
+    hand = position.view().hand if position.phase == "discard" else None
     return DecisionShown(
         index=decision.index,
         phase=position.phase,
-        chosen=option_label(decision.chosen),
+        chosen=option_label(decision.chosen, hand),
         chosen_code=decision.chosen,
-        best=option_label(position.best.code),
+        best=option_label(position.best.code, hand),
         verdict=grades.verdict_of(position, decision.chosen),
         options=option_rows(position, decision.chosen),
         explanation=explanation(position, decision.chosen),
