@@ -41,8 +41,10 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.env_bool(
 SECURE_HSTS_PRELOAD = env.env_bool(os.environ, "SECURE_HSTS_PRELOAD", default=True)
 # Reverse proxies we run in front of the server: they set X-Forwarded-Proto (so a request
 # that reached the proxy over TLS counts as secure) and X-Forwarded-For (so rate limits
-# count the client's address, not the proxy's). With none, both headers are ignored.
-TRUSTED_PROXY_COUNT = env.env_int(os.environ, "TRUSTED_PROXY_COUNT", default=int(HTTPS_ONLY))
+# count the client's address, not the proxy's). With none, both headers are ignored. 0
+# unless told: a server reached directly that trusted them would take a made-up address
+# per request from anyone (the server says at start which it does: smearsite.server.serve).
+TRUSTED_PROXY_COUNT = env.env_int(os.environ, "TRUSTED_PROXY_COUNT", default=0)
 if TRUSTED_PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT

@@ -7,7 +7,8 @@ before any byte reaches Django.
 daphne (twisted, autobahn) serves ``smearsite.asgi:application``: HTTP and websockets, as
 the design names it. Its own reading of proxy headers is off: the site trusts
 X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.kernel.ratelimit``,
-``SECURE_PROXY_SSL_HEADER``). ``smearsite.server.serve_daphne`` bounds its HTTP side:
+``SECURE_PROXY_SSL_HEADER``), none unless told, and says at start which
+(``forwarded_headers_notice``). ``smearsite.server.serve_daphne`` bounds its HTTP side:
 
 - **new connections per address are paced**: every new connection costs the one event
   loop its HTTP parsing and, for a websocket, the handshake, before any of the site's own
@@ -135,6 +136,31 @@ def max_open() -> int:
     return max(64, soft - FILES_RESERVED)
 
 
+def forwarded_headers_notice() -> str:
+    """What the server says at start about X-Forwarded-For and -Proto: trusted from how
+    many proxies, or ignored (TRUSTED_PROXY_COUNT=0, the default), and what follows."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies:
+        return (
+            f"Trusting X-Forwarded-For and X-Forwarded-Proto from {proxies} reverse "
+            f"prox{'y' if proxies == 1 else 'ies'} (TRUSTED_PROXY_COUNT={proxies}): this "
+            "server must be reachable only through them, or anyone can claim any address "
+            "and the limits per address, pace and count of connections included, are off."
+        )
+    notice = (
+        "X-Forwarded-For and X-Forwarded-Proto are ignored (TRUSTED_PROXY_COUNT=0): every "
+        "client is counted by its own address. Behind reverse proxies, set "
+        "TRUSTED_PROXY_COUNT to how many stand in front of this server."
+    )
+    if settings.HTTPS_ONLY:
+        notice += (
+            " SITE_URL is https:// and this server speaks plain HTTP, so TLS must end at a "
+            "proxy: until TRUSTED_PROXY_COUNT says so, every request looks like plain HTTP "
+            "and is redirected to HTTPS."
+        )
+    return notice
+
+
 def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
     # daphne.server installs the asyncio reactor: before anything else imports twisted's
     from daphne.server import Server  # isort: skip
@@ -168,6 +194,7 @@ def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
         application_close_timeout=GRACEFUL_SHUTDOWN_S,
         server_name="",  # no Server header
     )
+    print(f"serve: {forwarded_headers_notice()}", file=sys.stderr, flush=True)
     spare_the_collector()
     server.run()
 
