@@ -203,12 +203,20 @@ SMEAR_CONNECTIONS_MAX = env.env_int(os.environ, "SMEAR_CONNECTIONS_MAX", default
 # the request's body
 SMEAR_HEADER_TIMEOUT_S = env.env_int(os.environ, "SMEAR_HEADER_TIMEOUT_S", default=10)
 SMEAR_BODY_TIMEOUT_S = env.env_int(os.environ, "SMEAR_BODY_TIMEOUT_S", default=30)
-# the largest request body accepted (a form or a Stripe event is a few KiB): refused with
-# 413 by the server and by smearsite.guards.body_limit before it is buffered, and Django never
-# spools a body to disk (FILE_UPLOAD_MAX_MEMORY_SIZE) nor keeps a bigger one in memory
-SMEAR_MAX_BODY_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODY_BYTES", default=1024 * 1024)
-DATA_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
-FILE_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
+# the largest request body accepted: a form's, at most ~36 KB (the score sheet's longest
+# fields, every character a 4-byte one, percent-encoded), and the Stripe webhook's own,
+# larger (its events are a few KiB, but their metadata may reach 25 KB). Refused with
+# 413 by the server and by smearsite.guards.body_limit before it is buffered; what is
+# accepted is kept in memory (never spooled to a temporary file by the server, nor by
+# Django: FILE_UPLOAD_MAX_MEMORY_SIZE), so what bodies in flight hold is bounded by these
+SMEAR_MAX_BODY_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODY_BYTES", default=64 * 1024)
+SMEAR_MAX_WEBHOOK_BODY_BYTES = env.env_int(
+    os.environ, "SMEAR_MAX_WEBHOOK_BODY_BYTES", default=256 * 1024
+)
+# paths whose bodies may be larger than SMEAR_MAX_BODY_BYTES (a test holds it to the URL)
+SMEAR_MAX_BODY_BYTES_BY_PATH = {"/donate/stripe/webhook/": SMEAR_MAX_WEBHOOK_BODY_BYTES}
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(SMEAR_MAX_BODY_BYTES, *SMEAR_MAX_BODY_BYTES_BY_PATH.values())
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 # codes that match nothing one address, or one session, may look up in ten minutes;
 # then every code lookup of theirs is answered 429 (smearsite.kernel.code_guard)
 SMEAR_CODE_MISSES = env.env_int(os.environ, "SMEAR_CODE_MISSES", default=20)

@@ -26,7 +26,9 @@ X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.ke
   last response), however slowly it trickles in, then its body SMEAR_BODY_TIMEOUT_S
   (408); an idle kept-alive connection is closed after SMEAR_HEADER_TIMEOUT_S too;
 - **a head is at most MAX_HEADER_BYTES in MAX_HEADERS lines** (431), and **a body at most
-  SMEAR_MAX_BODY_BYTES** (413, as soon as its length says so or it passes the limit).
+  SMEAR_MAX_BODY_BYTES**, or its path's own (SMEAR_MAX_BODY_BYTES_BY_PATH: the Stripe
+  webhook's), 413 as soon as its length says so or it passes the limit; a body accepted
+  is kept in memory, never spooled to a temporary file.
 
 Behind reverse proxies (TRUSTED_PROXY_COUNT > 0) every connection comes from a proxy's
 address, so the pace and the count per address are off: the proxy does both (docs/deployment.md).
@@ -40,10 +42,12 @@ import gc
 import resource
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from django.conf import settings
+
+from smearsite.guards.body_limit import BodyLimits
 
 APPLICATION = "smearsite.asgi:application"
 MAX_MESSAGE_BYTES = 64 * 1024  # a move is some 40 bytes (game.live.consumers: 512 chars at most)
@@ -97,7 +101,8 @@ def configured_pace() -> ConnectionPace | None:
 
 @dataclass(frozen=True)
 class Limits:
-    """What one connection may cost (``smearsite.server.serve_daphne``); None: not counted."""
+    """What one connection may cost (``smearsite.server.serve_daphne``); None: not counted.
+    A body is at most ``max_body_bytes``, or its path's own in ``max_body_bytes_by_path``."""
 
     header_timeout_s: float
     body_timeout_s: float
@@ -105,6 +110,10 @@ class Limits:
     open_per_address: int | None
     max_header_bytes: int = MAX_HEADER_BYTES
     max_headers: int = MAX_HEADERS
+    max_body_bytes_by_path: Mapping[str, int] = field(default_factory=dict)
+
+    def body_limits(self) -> BodyLimits:
+        return BodyLimits(default=self.max_body_bytes, by_path=self.max_body_bytes_by_path)
 
 
 def configured_limits() -> Limits:
@@ -118,6 +127,7 @@ def configured_limits() -> Limits:
         body_timeout_s=settings.SMEAR_BODY_TIMEOUT_S,
         max_body_bytes=settings.SMEAR_MAX_BODY_BYTES,
         open_per_address=open_per_address or None,
+        max_body_bytes_by_path=dict(settings.SMEAR_MAX_BODY_BYTES_BY_PATH),
     )
 
 

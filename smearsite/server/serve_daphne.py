@@ -3,7 +3,9 @@
 daphne (twisted) reads a request's head line by line and buffers its whole body before the
 application sees any of it. Its own bounds are loose for a site with nothing in front of
 it: an idle timer that every byte resets (a header sent a byte a second never times out),
-and a body of any size written to a temporary file. Here:
+and a body of any size, chunked or declared at 100,000 bytes or more, written to a
+temporary file until it is whole (300 connections each sending a 1 MB chunk and no last
+one held 300 MB of files to the body timeout). Here:
 
 - ``Door`` stands at the listening socket: each address's new connections are paced
   (``smearsite.server.serve.ConnectionPace``) and its open ones counted; one past either is
@@ -16,8 +18,10 @@ and a body of any size written to a temporary file. Here:
 - ``BoundedChannel`` gives a request ``header_timeout_s`` for its head, counted from the
   connection's opening or its last response and never reset by a trickle, then
   ``body_timeout_s`` for its body; bounds its head's size and count (431);
-  and refuses a body over ``max_body_bytes`` (413) as soon as its length is declared or,
-  chunked, as soon as it passes the limit.
+  and refuses a body over its path's limit (``Limits.body_limits``, 413) as soon as its
+  length is declared or, chunked, as soon as it passes the limit. ``BoundedRequest``
+  keeps the body it accepts in memory: what it holds is bounded by that limit, never a
+  file.
 
 A refusal is written, the connection half-closed, and what the client still sends is read
 and dropped for a moment (closing with it unread would reset the connection, refusal and
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from io import BytesIO
 
 from daphne.http_protocol import HTTPFactory, WebRequest
 from twisted.internet.protocol import Protocol
@@ -268,9 +273,12 @@ class BoundedChannel(http.HTTPChannel):
 
     def allHeadersReceived(self) -> None:
         self.head_done()
-        if self.length is not None and self.length > self.limits.max_body_bytes:
-            self.requests[-1].gotLength(0)  # an empty body to close with the request
-            self.refuse(body_too_large(self.limits.max_body_bytes))
+        request = self.requests[-1]
+        path = self._path.split(b"?", 1)[0].decode("latin1")  # the request line's
+        request.max_body_bytes = self.limits.body_limits().for_path(path)
+        if self.length is not None and self.length > request.max_body_bytes:
+            request.gotLength(0)  # an empty body to close with the request
+            self.refuse(body_too_large(request.max_body_bytes))
             return
         self.await_request(self.limits.body_timeout_s)  # cancelled once the body is in
         super().allHeadersReceived()
@@ -309,15 +317,21 @@ def _drop(*args) -> None:
 
 
 class BoundedRequest(WebRequest):
-    """daphne's request, refusing a chunked body once it passes the limit."""
+    """daphne's request, its body in memory and refused once it passes its path's limit
+    (``max_body_bytes``, set by the channel as the head is in)."""
 
     received = 0
+    max_body_bytes = 0
+
+    def gotLength(self, length: int | None) -> None:
+        # twisted's own spools a body to a temporary file unless it is declared under
+        # 100,000 bytes; every body here is bounded, so memory holds it
+        self.content = BytesIO()
 
     def handleContentChunk(self, data: bytes) -> None:
         self.received += len(data)
-        limit = self.channel.limits.max_body_bytes
-        if self.received > limit:
-            self.channel.refuse(body_too_large(limit))
+        if self.received > self.max_body_bytes:
+            self.channel.refuse(body_too_large(self.max_body_bytes))
             return
         super().handleContentChunk(data)
 
