@@ -2,7 +2,10 @@
 before any byte reaches Django.
 
     python -m smearsite.server.serve [--host 127.0.0.1] [--port 8000] [--backlog 1024]
-                                     [--access-log]
+                                     [--access-log] [--worker COMMAND]
+
+With ``--worker`` the server also keeps COMMAND running (``make run``: the review worker)
+under ``smearsite.server.supervise``, and starts that supervisor again if it dies.
 
 daphne (twisted, autobahn) serves ``smearsite.asgi:application``: HTTP and websockets, as
 the design names it. Its own reading of proxy headers is off: the site trusts
@@ -40,6 +43,7 @@ from __future__ import annotations
 import argparse
 import gc
 import resource
+import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -48,6 +52,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from smearsite.guards.body_limit import BodyLimits
+from smearsite.server.supervise import Keeper
 
 APPLICATION = "smearsite.asgi:application"
 MAX_MESSAGE_BYTES = 64 * 1024  # a move is some 40 bytes (game.live.consumers: 512 chars at most)
@@ -171,7 +176,9 @@ def forwarded_headers_notice() -> str:
     return notice
 
 
-def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
+def serve(
+    host: str, port: int, *, backlog: int, access_log: bool, worker: list[str] | None = None
+) -> None:
     # daphne.server installs the asyncio reactor: before anything else imports twisted's
     from daphne.server import Server  # isort: skip
 
@@ -205,8 +212,15 @@ def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
         server_name="",  # no Server header
     )
     print(f"serve: {forwarded_headers_notice()}", file=sys.stderr, flush=True)
+    keeper = Keeper(worker) if worker else None
+    if keeper is not None:
+        keeper.start()
     spare_the_collector()
-    server.run()
+    try:
+        server.run()
+    finally:
+        if keeper is not None:
+            keeper.stop()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -216,8 +230,15 @@ def main(argv: list[str] | None = None) -> None:
     # the listening socket's queue: a burst's connections past it wait a second to retry
     parser.add_argument("--backlog", type=int, default=1024)
     parser.add_argument("--access-log", action="store_true", help="log every request")
+    parser.add_argument(
+        "--worker",
+        metavar="COMMAND",
+        help="keep this command running beside the server, under a supervisor that the "
+        "server starts again if it dies (make run: the review worker)",
+    )
     args = parser.parse_args(argv)
-    serve(args.host, args.port, backlog=args.backlog, access_log=args.access_log)
+    worker = shlex.split(args.worker) if args.worker else None
+    serve(args.host, args.port, backlog=args.backlog, access_log=args.access_log, worker=worker)
 
 
 # A move allocates a few thousand objects (its pages' models and drawings) and frees nearly
