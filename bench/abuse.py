@@ -28,8 +28,9 @@ held meanwhile (open files, memory, temporary files: peak and at the end):
 - big heads: --big-heads connections each sending a head of --head-mb MB;
 - big bodies: --big-bodies posts each declaring 2 GiB and sending up to --body-mb MB;
 - spooled bodies: --spooled connections from --spooled-addresses addresses, each posting
-  one chunk of --spooled-bytes bytes (a list: one run each) and no last chunk, waiting
-  up to --spooled-seconds: what the server held meanwhile (temporary files, memory);
+  one chunk of --spooled-bytes bytes (a list: one run each) and no last chunk to
+  --spooled-path, waiting up to --spooled-seconds: what the server held meanwhile
+  (temporary files, memory);
 - log-ins: --logins wrong passwords for one account from one address, then its owner's
   right one from another address;
 - codes: --guesses table pages and --joins sheet joins by random codes from one address.
@@ -495,11 +496,13 @@ async def connection_floods(args, base: str, server, results: Results) -> None:
                     addresses=args.spooled_addresses,
                     chunk_bytes=chunk_bytes,
                     seconds=args.spooled_seconds,
+                    path=args.spooled_path,
                 ),
             )
             print(
                 f"\nspooled bodies: {args.spooled} connections from {args.spooled_addresses} "
-                f"addresses, each one chunk of {chunk_bytes:,} bytes and no last chunk, "
+                f"addresses to {args.spooled_path}, each one chunk of {chunk_bytes:,} bytes "
+                "and no last chunk, "
                 f"waiting up to {args.spooled_seconds:g} s ({took:.1f} s): answers "
                 f"{outcome['answers']}, {outcome['held']} held unanswered, "
                 f"{outcome['failed']} failed to connect; {machine_load()}\n{lines}"
@@ -577,6 +580,7 @@ def main() -> None:
         help="each connection's one chunk, in bytes; several (a,b) run one after another",
     )
     parser.add_argument("--spooled-seconds", type=float, default=15.0)
+    parser.add_argument("--spooled-path", default="/donate/", help="where the bodies go")
     parser.add_argument("--logins", type=int, default=100)
     parser.add_argument("--guesses", type=int, default=300)
     parser.add_argument("--joins", type=int, default=100)

@@ -217,6 +217,11 @@ SMEAR_MAX_WEBHOOK_BODY_BYTES = env.env_int(
 SMEAR_MAX_BODY_BYTES_BY_PATH = {"/donate/stripe/webhook/": SMEAR_MAX_WEBHOOK_BODY_BYTES}
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(SMEAR_MAX_BODY_BYTES, *SMEAR_MAX_BODY_BYTES_BY_PATH.values())
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+# the bytes of unfinished bodies all connections together may hold in a server process
+# (0: not counted): past it the body waiting longest is shed, never a newcomer's, which
+# arrives at once. Without it, thousands of connections each holding a body just under
+# its limit held gigabytes (smearsite.server.serve_daphne)
+SMEAR_MAX_BODIES_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODIES_BYTES", default=32 * 1024**2)
 # codes that match nothing one address, or one session, may look up in ten minutes;
 # then every code lookup of theirs is answered 429 (smearsite.kernel.code_guard)
 SMEAR_CODE_MISSES = env.env_int(os.environ, "SMEAR_CODE_MISSES", default=20)

@@ -31,7 +31,8 @@ X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.ke
 - **a head is at most MAX_HEADER_BYTES in MAX_HEADERS lines** (431), and **a body at most
   SMEAR_MAX_BODY_BYTES**, or its path's own (SMEAR_MAX_BODY_BYTES_BY_PATH: the Stripe
   webhook's), 413 as soon as its length says so or it passes the limit; a body accepted
-  is kept in memory, never spooled to a temporary file.
+  is kept in memory, never spooled to a temporary file, and **all unfinished bodies
+  together at most SMEAR_MAX_BODIES_BYTES**: past it the one waiting longest is shed.
 
 Behind reverse proxies (TRUSTED_PROXY_COUNT > 0) every connection comes from a proxy's
 address, so the pace and the count per address are off: the proxy does both (docs/deployment.md).
@@ -116,6 +117,8 @@ class Limits:
     max_header_bytes: int = MAX_HEADER_BYTES
     max_headers: int = MAX_HEADERS
     max_body_bytes_by_path: Mapping[str, int] = field(default_factory=dict)
+    # all unfinished bodies together (None: not counted); at least the largest one
+    max_bodies_bytes: int | None = None
 
     def body_limits(self) -> BodyLimits:
         return BodyLimits(default=self.max_body_bytes, by_path=self.max_body_bytes_by_path)
@@ -133,6 +136,9 @@ def configured_limits() -> Limits:
         max_body_bytes=settings.SMEAR_MAX_BODY_BYTES,
         open_per_address=open_per_address or None,
         max_body_bytes_by_path=dict(settings.SMEAR_MAX_BODY_BYTES_BY_PATH),
+        max_bodies_bytes=max(settings.SMEAR_MAX_BODIES_BYTES, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        if settings.SMEAR_MAX_BODIES_BYTES
+        else None,
     )
 
 

@@ -21,7 +21,10 @@ one held 300 MB of files to the body timeout). Here:
   and refuses a body over its path's limit (``Limits.body_limits``, 413) as soon as its
   length is declared or, chunked, as soon as it passes the limit. ``BoundedRequest``
   keeps the body it accepts in memory: what it holds is bounded by that limit, never a
-  file.
+  file; and all unfinished bodies together by ``Limits.max_bodies_bytes``: past it the
+  body that has waited longest is shed (its connection closed), never the one arriving,
+  so bodies held open by the thousand shed themselves, oldest first, and a newcomer's,
+  which arrives at once, is served.
 
 A refusal is written, the connection half-closed, and what the client still sends is read
 and dropped for a moment (closing with it unread would reset the connection, refusal and
@@ -154,6 +157,7 @@ class Door(WrappingFactory):
         pace,
         open_per_address: int | None,
         max_open: Callable[[], int],
+        max_bodies_bytes: int | None = None,
     ) -> None:
         super().__init__(wrapped)
         self.pace = pace
@@ -163,6 +167,10 @@ class Door(WrappingFactory):
         self.total = 0
         # connections awaiting a request's head, the longest-waiting first
         self.waiting: dict[BoundedChannel, None] = {}
+        # unfinished request bodies held in memory, the longest-waiting first: their bytes
+        self.max_bodies_bytes = max_bodies_bytes
+        self.bodies: dict[BoundedRequest, int] = {}
+        self.bodies_bytes = 0
 
     def buildProtocol(self, addr):
         address = getattr(addr, "host", None)  # a UNIX socket's peer has none
@@ -188,6 +196,24 @@ class Door(WrappingFactory):
 
     def waiting_done(self, channel: BoundedChannel) -> None:
         self.waiting.pop(channel, None)
+
+    def body_received(self, request: BoundedRequest, size: int) -> None:
+        """``size`` more bytes of ``request``'s body are held; past ``max_bodies_bytes``,
+        the unfinished bodies that have waited longest (never this one) are shed."""
+        self.bodies[request] = self.bodies.get(request, 0) + size
+        self.bodies_bytes += size
+        if self.max_bodies_bytes is None:
+            return
+        while self.bodies_bytes > self.max_bodies_bytes:
+            oldest = next((held for held in self.bodies if held is not request), None)
+            if oldest is None:
+                return
+            self.body_done(oldest)  # counted off now: its connection closes a moment later
+            oldest.shed()
+
+    def body_done(self, request: BoundedRequest) -> None:
+        """``request``'s body is whole (handed on), refused or gone: no longer held here."""
+        self.bodies_bytes -= self.bodies.pop(request, 0)
 
     def registerProtocol(self, p: Counted) -> None:
         super().registerProtocol(p)
@@ -285,7 +311,13 @@ class BoundedChannel(http.HTTPChannel):
 
     def allContentReceived(self) -> None:
         self.cancel_deadline()
+        self.bodies_done()
         super().allContentReceived()
+
+    def bodies_done(self) -> None:
+        if self.door is not None:
+            for request in self.requests:
+                self.door.body_done(request)
 
     def requestDone(self, request) -> None:
         # before the parent's, which may read a pipelined request's head at once
@@ -298,6 +330,7 @@ class BoundedChannel(http.HTTPChannel):
         if self.abort is not None:
             return  # refused already
         self.head_done()
+        self.bodies_done()
         self.cancel_deadline()
         self.setTimeout(None)
         self._buffer = b""
@@ -306,6 +339,7 @@ class BoundedChannel(http.HTTPChannel):
 
     def connectionLost(self, reason) -> None:
         self.head_done()
+        self.bodies_done()
         self.cancel_deadline()
         if self.abort is not None and self.abort.active():
             self.abort.cancel()
@@ -334,6 +368,13 @@ class BoundedRequest(WebRequest):
             self.channel.refuse(body_too_large(self.max_body_bytes))
             return
         super().handleContentChunk(data)
+        if self.channel.door is not None:
+            self.channel.door.body_received(self, len(data))
+
+    def shed(self) -> None:
+        """Closed at once to make room for newer bodies (``Door.body_received``)."""
+        if self.channel is not None:
+            self.channel.shed()
 
 
 class BoundedHTTPFactory(HTTPFactory):
@@ -358,7 +399,11 @@ def door_for(server, *, limits, pace, max_open: Callable[[], int]) -> Door:
     """The factory daphne's ``server`` listens with."""
     http_factory = BoundedHTTPFactory(server, limits)
     door = Door(
-        http_factory, pace=pace, open_per_address=limits.open_per_address, max_open=max_open
+        http_factory,
+        pace=pace,
+        open_per_address=limits.open_per_address,
+        max_open=max_open,
+        max_bodies_bytes=limits.max_bodies_bytes,
     )
     http_factory.door = door
     return door
