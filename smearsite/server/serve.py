@@ -220,6 +220,11 @@ def serve(
     print(f"serve: {forwarded_headers_notice()}", file=sys.stderr, flush=True)
     keeper = Keeper(worker) if worker else None
     if keeper is not None:
+        from twisted.internet import reactor
+
+        # a supervisor that ends while the server stops (Ctrl-C reaches both) is not
+        # started again; keeper.stop() below then waits for it
+        reactor.addSystemEventTrigger("before", "shutdown", keeper.stopping.set)
         keeper.start()
     spare_the_collector()
     try:
