@@ -126,19 +126,22 @@ class Limits:
 
 def configured_limits() -> Limits:
     """The limits the settings ask for; no count per address behind proxies (every
-    connection is a proxy's) or when it is 0."""
+    connection is a proxy's) or when it is 0; no budget of all bodies when it is 0, else
+    at least the largest body."""
     open_per_address = settings.SMEAR_CONNECTIONS_OPEN_PER_ADDRESS
     if settings.TRUSTED_PROXY_COUNT:
         open_per_address = 0
+    bodies = settings.SMEAR_MAX_BODIES_BYTES
+    largest_body = max(
+        settings.SMEAR_MAX_BODY_BYTES, *settings.SMEAR_MAX_BODY_BYTES_BY_PATH.values()
+    )
     return Limits(
         header_timeout_s=settings.SMEAR_HEADER_TIMEOUT_S,
         body_timeout_s=settings.SMEAR_BODY_TIMEOUT_S,
         max_body_bytes=settings.SMEAR_MAX_BODY_BYTES,
         open_per_address=open_per_address or None,
         max_body_bytes_by_path=dict(settings.SMEAR_MAX_BODY_BYTES_BY_PATH),
-        max_bodies_bytes=max(settings.SMEAR_MAX_BODIES_BYTES, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-        if settings.SMEAR_MAX_BODIES_BYTES
-        else None,
+        max_bodies_bytes=max(bodies, largest_body) if bodies else None,
     )
 
 

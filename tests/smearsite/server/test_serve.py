@@ -12,6 +12,7 @@ import pytest
 from smearsite.server.serve import (
     YOUNG_COLLECTION_EVERY,
     ConnectionPace,
+    configured_limits,
     configured_pace,
     forwarded_headers_notice,
     spare_the_collector,
@@ -106,6 +107,19 @@ def test_a_server_trusting_proxies_says_how_many_and_what_that_demands(settings)
 
     assert "from 2 reverse proxies (TRUSTED_PROXY_COUNT=2)" in notice
     assert "reachable only through them" in notice
+
+
+@pytest.mark.parametrize("budget, expected", [(0, None), (1000, 4000), (10_000, 10_000)])
+def test_the_budget_of_all_bodies_holds_at_least_the_largest_body(settings, budget, expected):
+    settings.SMEAR_MAX_BODY_BYTES = 2000
+    settings.SMEAR_MAX_BODY_BYTES_BY_PATH = {"/hook/": 4000}
+    settings.SMEAR_MAX_BODIES_BYTES = budget
+
+    limits = configured_limits()
+
+    assert limits.max_bodies_bytes == expected
+    assert limits.body_limits().for_path("/hook/") == 4000
+    assert limits.body_limits().for_path("/form/") == 2000
 
 
 def ask(port: int, request: bytes, *, source: str = "127.0.0.1") -> bytes:
