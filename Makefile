@@ -52,16 +52,15 @@ $(NATIVE_STAMP): $(NATIVE_SOURCES) | $(STAMP)
 install: $(STAMP) $(NATIVE_STAMP)
 
 # The task queue's worker (round reviews) runs beside the server under a supervisor
-# (smearsite.server.supervise): started again whenever it dies, stopped with the server, and
-# never left running alone (it ends with the supervisor, which ends with this shell).
+# (smearsite.server.supervise) that the server keeps running (--worker): the worker is
+# started again whenever it dies, the supervisor whenever it dies, and both stop with the
+# server, never left running alone.
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_family_positions.jsonl
-	@$(BIN)/python -m smearsite.server.supervise --while-pid $$$$ -- \
-		$(BIN)/python manage.py review_worker --interval 1 & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
-	$(BIN)/python -m smearsite.server.serve --host $(HOST) --port $(PORT) --backlog $(BACKLOG)
+	$(BIN)/python -m smearsite.server.serve --host $(HOST) --port $(PORT) --backlog $(BACKLOG) \
+		--worker "$(BIN)/python manage.py review_worker --interval 1"
 
 # The tests run on TEST_WORKERS processes (pytest-xdist; 0 runs them in this one), a test
 # file to a worker: a file's tests may share what its fixtures start. The browser tests

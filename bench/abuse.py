@@ -1,7 +1,8 @@
 """One visitor who asks for a lot: the floods of issue 17, replayed against a real server.
 
     python bench/abuse.py [--port 8200] [--tables 500] [--sockets 3000] [--checkouts 200]
-                          [--concurrency 8] [--keep] [--only slow,heads,bodies,logins,codes]
+                          [--concurrency 8] [--keep]
+                          [--only slow,heads,bodies,spooled,logins,codes]
                           [--code PATH]
                           [--postgres smear_harden --redis-url redis://127.0.0.1:6379/4]
 
@@ -26,12 +27,16 @@ held meanwhile (open files, memory, temporary files: peak and at the end):
   each sending a request head a line a second and never finishing it, for --slow-seconds;
 - big heads: --big-heads connections each sending a head of --head-mb MB;
 - big bodies: --big-bodies posts each declaring 2 GiB and sending up to --body-mb MB;
+- spooled bodies: --spooled connections from --spooled-addresses addresses, each posting
+  one chunk of --spooled-bytes bytes (a list: one run each) and no last chunk to
+  --spooled-path, waiting up to --spooled-seconds: what the server held meanwhile
+  (temporary files, memory);
 - log-ins: --logins wrong passwords for one account from one address, then its owner's
   right one from another address;
 - codes: --guesses table pages and --joins sheet joins by random codes from one address.
 
 ``--only`` runs only the named floods (tables, sockets, checkouts, slow, heads, bodies,
-logins, codes). ``--code PATH`` serves another checkout of the site (its own manage.py
+spooled, logins, codes). ``--code PATH`` serves another checkout of the site (its own manage.py
 and server, this virtualenv): the same floods against the code before a change.
 
 During each flood a probe, a process of its own connecting from another address
@@ -88,7 +93,17 @@ PLAY_FORM = {"players": "4", "layout": "2v2", "bot_1": "expert", "bot_2": "exper
 PLAY_FORM["bot_3"] = "expert"
 SOCKETS_AT_ONCE = 100
 PROBE_ADDRESS = "127.0.0.2"
-FLOODS = ("tables", "sockets", "checkouts", "slow", "heads", "bodies", "logins", "codes")
+FLOODS = (
+    "tables",
+    "sockets",
+    "checkouts",
+    "slow",
+    "heads",
+    "bodies",
+    "spooled",
+    "logins",
+    "codes",
+)
 BOT_PACE_S = 0.9
 
 
@@ -470,6 +485,28 @@ async def connection_floods(args, base: str, server, results: Results) -> None:
             f"\nbig bodies: {args.big_bodies} posts declaring 2 GiB, up to {args.body_mb} MB "
             f"sent each ({took:.1f} s): answers {outcome}; {machine_load()}\n{lines}"
         )
+    if "spooled" in args.only:
+        for chunk_bytes in args.spooled_bytes:
+            outcome, took, lines = await run(
+                "spooled",
+                floods.spooled_bodies(
+                    host,
+                    port,
+                    connections=args.spooled,
+                    addresses=args.spooled_addresses,
+                    chunk_bytes=chunk_bytes,
+                    seconds=args.spooled_seconds,
+                    path=args.spooled_path,
+                ),
+            )
+            print(
+                f"\nspooled bodies: {args.spooled} connections from {args.spooled_addresses} "
+                f"addresses to {args.spooled_path}, each one chunk of {chunk_bytes:,} bytes "
+                "and no last chunk, "
+                f"waiting up to {args.spooled_seconds:g} s ({took:.1f} s): answers "
+                f"{outcome['answers']}, {outcome['held']} held unanswered, "
+                f"{outcome['failed']} failed to connect; {machine_load()}\n{lines}"
+            )
     if "logins" in args.only:
         outcome, took, lines = await run(
             "logins",
@@ -534,6 +571,16 @@ def main() -> None:
     parser.add_argument("--head-mb", type=int, default=16)
     parser.add_argument("--big-bodies", type=int, default=4)
     parser.add_argument("--body-mb", type=int, default=256)
+    parser.add_argument("--spooled", type=int, default=300)
+    parser.add_argument("--spooled-addresses", type=int, default=10)
+    parser.add_argument(
+        "--spooled-bytes",
+        type=lambda text: [int(size) for size in text.split(",")],
+        default=[1_000_000, 60_000],
+        help="each connection's one chunk, in bytes; several (a,b) run one after another",
+    )
+    parser.add_argument("--spooled-seconds", type=float, default=15.0)
+    parser.add_argument("--spooled-path", default="/donate/", help="where the bodies go")
     parser.add_argument("--logins", type=int, default=100)
     parser.add_argument("--guesses", type=int, default=300)
     parser.add_argument("--joins", type=int, default=100)

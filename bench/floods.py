@@ -1,5 +1,6 @@
 """The raw-socket floods of issue 38 for bench/abuse.py: what one connection may cost the
-server (slow heads, big heads, big bodies), and the floods of log-ins and code guesses.
+server (slow heads, big heads, big bodies), the bodies of issue 49 held under the limit
+(spooled bodies), and the floods of log-ins and code guesses.
 
 Each runs against 127.0.0.1 only, bounded in count and time, and returns counts; the
 caller prints them beside what the server process held (``ServerWatch``).
@@ -186,6 +187,64 @@ def big_bodies(host: str, port: int, *, connections: int, megabytes: int) -> dic
         code = _exchange(host, port, loopback(2000 + n), parts(), read_timeout=5)
         answers[code] = answers.get(code, 0) + 1
     return answers
+
+
+async def spooled_bodies(
+    host: str,
+    port: int,
+    *,
+    connections: int,
+    addresses: int,
+    chunk_bytes: int,
+    seconds: float,
+    path: str = "/donate/",
+) -> dict:
+    """``connections`` connections from ``addresses`` addresses, each posting a chunked
+    body of one ``chunk_bytes`` chunk and no last chunk, then waiting ``seconds`` for an
+    answer: the answers (a refusal, or the body timeout's 408), and how many were still
+    held, unanswered, at the end. A body under the server's limit is held to its body
+    timeout; what it holds meanwhile (a temporary file, or memory) is the caller's
+    ``ServerWatch``'s to see."""
+    outcome: dict = {"answers": {}, "held": 0, "failed": 0}
+    opening = asyncio.Semaphore(100)
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}\r\nTransfer-Encoding: chunked\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\n\r\n"
+    ).encode()
+    chunk = b"%x\r\n" % chunk_bytes + b"a" * chunk_bytes + b"\r\n"
+
+    async def one(n: int) -> None:
+        began = time.monotonic()
+        try:
+            async with opening:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection(
+                        host, port, local_addr=(loopback(3000 + n % addresses), 0)
+                    ),
+                    10,
+                )
+                writer.write(head + chunk)  # and never the last chunk
+                try:
+                    await asyncio.wait_for(writer.drain(), 10)
+                except (OSError, TimeoutError):
+                    pass  # refused midway: its answer is read below
+        except (OSError, TimeoutError):
+            outcome["failed"] += 1
+            return
+        try:
+            left = max(0.1, seconds - (time.monotonic() - began))
+            data = await asyncio.wait_for(reader.read(64), left)
+            code = status_of(data) if data else "closed"
+            outcome["answers"][code] = outcome["answers"].get(code, 0) + 1
+        except TimeoutError:
+            outcome["held"] += 1
+        except OSError:
+            outcome["answers"]["reset"] = outcome["answers"].get("reset", 0) + 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(one(n) for n in range(connections)))
+    return outcome
 
 
 class Browser:

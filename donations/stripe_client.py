@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass, field
 
 import stripe
@@ -179,16 +180,34 @@ def checkout_session_create(
         raise Unavailable("malformed session") from None
 
 
+# how far a signature's time may stray from ours, either way: Stripe's own bound for an old
+# one, and the same for one dated ahead (a clock a little fast, never a day)
+SIGNATURE_TOLERANCE_S = stripe.Webhook.DEFAULT_TOLERANCE
+
+
+def signed_at(signature: str) -> int | None:
+    """The time in a Stripe-Signature header (``t=<seconds>``, the first one, as stripe
+    reads it); None when there is none."""
+    for item in signature.split(","):
+        name, _, value = item.partition("=")
+        if name == "t":
+            return int(value) if value.isdigit() else None
+    return None
+
+
 def webhook_event_parse(*, payload: bytes, signature: str) -> Event:
-    """The event Stripe signed, or BadWebhook: a wrong signature, an old one, or no secret;
-    MalformedEvent when it is signed but its fields are not Stripe's."""
+    """The event Stripe signed, or BadWebhook: a wrong signature, one older or further
+    ahead than SIGNATURE_TOLERANCE_S, or no secret; MalformedEvent when it is signed but
+    its fields are not Stripe's."""
     secret = settings.STRIPE_WEBHOOK_SECRET.strip()
     if not secret:
         raise BadWebhook("STRIPE_WEBHOOK_SECRET is not set")
     try:
-        stripe.WebhookSignature.verify_header(
-            payload, signature, secret, stripe.Webhook.DEFAULT_TOLERANCE
-        )
+        stripe.WebhookSignature.verify_header(payload, signature, secret, SIGNATURE_TOLERANCE_S)
+        # stripe bounds only the past: an event signed ahead of time would keep for as long
+        timestamp = signed_at(signature)
+        if timestamp is None or timestamp > time.time() + SIGNATURE_TOLERANCE_S:
+            raise BadWebhook("signature is dated ahead")
         values = json.loads(payload)
     except stripe.SignatureVerificationError:
         raise BadWebhook("signature does not verify") from None

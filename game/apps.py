@@ -8,7 +8,6 @@ class GameConfig(AppConfig):
 
     def ready(self) -> None:
         # imported once the models are loaded; the bots' timetable then hears every change
-        from allauth.account.signals import user_logged_in as allauth_logged_in
         from django.contrib.auth.signals import user_logged_in
 
         from game.live import bot_runner, events
@@ -19,4 +18,3 @@ class GameConfig(AppConfig):
         events.listen(bot_runner.heard)
         events.listen(ratings.heard)  # a match is rated as its last move is stored
         user_logged_in.connect(accounts.restore_table_prefs, dispatch_uid="table_prefs")
-        allauth_logged_in.connect(accounts.remember_device_at_login, dispatch_uid="known_device")

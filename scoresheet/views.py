@@ -342,8 +342,11 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def inert_cell(cell: object) -> object:
     """A text cell a spreadsheet shows as the text it is: a leading quote before a formula
-    start. Numbers stay numbers (a negative standing is not a formula)."""
-    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+    start, its look-alikes too (a full-width "\uff1d" is "=" once NFKC-normalised, as some
+    spreadsheets read it). Numbers stay numbers (a negative standing is not a formula)."""
+    import unicodedata
+
+    if isinstance(cell, str) and unicodedata.normalize("NFKC", cell).startswith(FORMULA_STARTS):
         return "'" + cell
     return cell
 

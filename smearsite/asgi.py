@@ -15,10 +15,9 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.conf import settings  # noqa: E402
 
 from game.live.redraw import error_html  # noqa: E402
-from smearsite.guards.body_limit import BodyLimit  # noqa: E402
+from smearsite.guards.body_limit import BodyLimit, BodyLimits  # noqa: E402
 from smearsite.guards.fair_share import FairShare  # noqa: E402
 from smearsite.guards.websockets import ConnectionLimits, site_origin_validator  # noqa: E402
 from smearsite.routing import websocket_urlpatterns  # noqa: E402
@@ -27,7 +26,7 @@ application = ProtocolTypeRouter(
     {
         # a body over the limit is refused before Django reads it whole; then each
         # visitor's requests a few at a time, so that no one holds every thread
-        "http": BodyLimit(FairShare(django_asgi_app), max_bytes=settings.SMEAR_MAX_BODY_BYTES),
+        "http": BodyLimit(FairShare(django_asgi_app), limits=BodyLimits.from_settings()),
         # the cheap checks first: where the page came from, how many sockets it holds
         "websocket": site_origin_validator(
             ConnectionLimits(

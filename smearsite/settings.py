@@ -41,8 +41,10 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.env_bool(
 SECURE_HSTS_PRELOAD = env.env_bool(os.environ, "SECURE_HSTS_PRELOAD", default=True)
 # Reverse proxies we run in front of the server: they set X-Forwarded-Proto (so a request
 # that reached the proxy over TLS counts as secure) and X-Forwarded-For (so rate limits
-# count the client's address, not the proxy's). With none, both headers are ignored.
-TRUSTED_PROXY_COUNT = env.env_int(os.environ, "TRUSTED_PROXY_COUNT", default=int(HTTPS_ONLY))
+# count the client's address, not the proxy's). With none, both headers are ignored. 0
+# unless told: a server reached directly that trusted them would take a made-up address
+# per request from anyone (the server says at start which it does: smearsite.server.serve).
+TRUSTED_PROXY_COUNT = env.env_int(os.environ, "TRUSTED_PROXY_COUNT", default=0)
 if TRUSTED_PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
@@ -201,12 +203,25 @@ SMEAR_CONNECTIONS_MAX = env.env_int(os.environ, "SMEAR_CONNECTIONS_MAX", default
 # the request's body
 SMEAR_HEADER_TIMEOUT_S = env.env_int(os.environ, "SMEAR_HEADER_TIMEOUT_S", default=10)
 SMEAR_BODY_TIMEOUT_S = env.env_int(os.environ, "SMEAR_BODY_TIMEOUT_S", default=30)
-# the largest request body accepted (a form or a Stripe event is a few KiB): refused with
-# 413 by the server and by smearsite.guards.body_limit before it is buffered, and Django never
-# spools a body to disk (FILE_UPLOAD_MAX_MEMORY_SIZE) nor keeps a bigger one in memory
-SMEAR_MAX_BODY_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODY_BYTES", default=1024 * 1024)
-DATA_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
-FILE_UPLOAD_MAX_MEMORY_SIZE = SMEAR_MAX_BODY_BYTES
+# the largest request body accepted: a form's, at most ~36 KB (the score sheet's longest
+# fields, every character a 4-byte one, percent-encoded), and the Stripe webhook's own,
+# larger (its events are a few KiB, but their metadata may reach 25 KB). Refused with
+# 413 by the server and by smearsite.guards.body_limit before it is buffered; what is
+# accepted is kept in memory (never spooled to a temporary file by the server, nor by
+# Django: FILE_UPLOAD_MAX_MEMORY_SIZE), so what bodies in flight hold is bounded by these
+SMEAR_MAX_BODY_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODY_BYTES", default=64 * 1024)
+SMEAR_MAX_WEBHOOK_BODY_BYTES = env.env_int(
+    os.environ, "SMEAR_MAX_WEBHOOK_BODY_BYTES", default=256 * 1024
+)
+# paths whose bodies may be larger than SMEAR_MAX_BODY_BYTES (a test holds it to the URL)
+SMEAR_MAX_BODY_BYTES_BY_PATH = {"/donate/stripe/webhook/": SMEAR_MAX_WEBHOOK_BODY_BYTES}
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(SMEAR_MAX_BODY_BYTES, *SMEAR_MAX_BODY_BYTES_BY_PATH.values())
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+# the bytes of unfinished bodies all connections together may hold in a server process
+# (0: not counted): past it the body waiting longest is shed, never a newcomer's, which
+# arrives at once. Without it, thousands of connections each holding a body just under
+# its limit held gigabytes (smearsite.server.serve_daphne)
+SMEAR_MAX_BODIES_BYTES = env.env_int(os.environ, "SMEAR_MAX_BODIES_BYTES", default=32 * 1024**2)
 # codes that match nothing one address, or one session, may look up in ten minutes;
 # then every code lookup of theirs is answered 429 (smearsite.kernel.code_guard)
 SMEAR_CODE_MISSES = env.env_int(os.environ, "SMEAR_CODE_MISSES", default=20)
@@ -235,14 +250,14 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS_ONLY else "http"
 ACCOUNT_ADAPTER = "game.players.accounts.AccountAdapter"
 ACCOUNT_USER_DISPLAY = "game.players.accounts.user_display"
 ACCOUNT_FORMS = {"signup": "game.players.forms.SignupForm"}
-# Password guessing (game.players.accounts): at most 10 failed log-ins a minute from one address
-# and 5 in 5 minutes for one username from one address (allauth's "key" is username and
-# address here), so a stranger cannot lock the owner out; and 30 an hour for one username
-# from browsers it never logged in from (guesses spread over many addresses). The counts
-# live in CACHES (shared when REDIS_URL is set).
+# Password guessing (game.players.accounts): only failed log-ins are counted, at most 10 a
+# minute from one address and 5 in 5 minutes for one username from one address (the "key"
+# is username and address), so no stranger, from however many addresses, can lock the
+# owner out. allauth's own count is off: its key is the username alone. The counts live in
+# CACHES (shared when REDIS_URL is set).
 ACCOUNT_RATE_LIMITS = {
-    "login_failed": "10/m/ip,5/5m/key",
-    "login_failed_anywhere": "30/1h/key",
+    "login_failed": None,
+    "login_failure": "10/m/ip,5/5m/key",
 }
 
 # --- Email --------------------------------------------------------------------------

@@ -1,63 +1,41 @@
 """How django-allauth fits the site: our wording, players shown by display name, a
 user's table settings brought back at log-in, and password guessing paused without
-letting a stranger lock the owner out.
+letting anyone lock the owner out.
 
-Failed log-ins are counted per address (10 a minute) and per username *from that
-address* (5 in 5 minutes): a stranger's guesses pause the stranger, never the owner on
-another address. Guesses spread over many addresses are caught by a count per username
-alone (``login_failed_anywhere``, 30 an hour), which pauses only devices this username
-has not logged in from: a successful log-in marks the browser with a signed cookie, and
-the owner's known browsers log in through any such pause. ``/admin/login/`` goes through
-the same counts (``AdminLoginForm``).
+Only failed log-ins are counted (``LOGIN_FAILURES`` in ACCOUNT_RATE_LIMITS), per address
+(10 a minute) and per username *from that address* (5 in 5 minutes): a stranger's
+guesses pause the stranger, from however many addresses they come, and never the owner
+on another one; a right password is never counted, and works again from the paused
+address once the pause is over. allauth's own count (``login_failed``) is off: it is
+keyed by the username alone, so guesses from anywhere paused the owner everywhere.
+Through allauth's public hooks only: ``pre_authenticate`` asks whether the counts leave
+room (a dry run), ``authentication_failed`` counts. ``/admin/login/`` goes through the
+same counts (``AdminLoginForm``).
 """
-
-import json
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.core import ratelimit
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.models import AbstractBaseUser
-from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 
 from game.models import Profile
 from game.players import table_prefs
 from smearsite.kernel.ratelimit import request_address
 
-KNOWN_DEVICE_COOKIE = "smear_known"
-KNOWN_DEVICE_SALT = "game.accounts.known-device"  # a signing salt: kept when the module moved
-KNOWN_DEVICE_MAX_AGE_S = 365 * 24 * 3600
-KNOWN_DEVICE_LOGINS = 8  # usernames one browser remembers, the latest kept
+# the rate-limit action of failed log-ins (ACCOUNT_RATE_LIMITS): "<per address>,<per key>",
+# the key being the username and the address
+LOGIN_FAILURES = "login_failure"
 
 
 def login_of(credentials: dict) -> str:
     return str(credentials.get("username") or credentials.get("email") or "").strip().lower()
 
 
-def known_logins(request: HttpRequest) -> list[str]:
-    """The usernames that logged in from this browser (a signed cookie; forged: none)."""
-    try:
-        value = request.get_signed_cookie(
-            KNOWN_DEVICE_COOKIE, salt=KNOWN_DEVICE_SALT, max_age=KNOWN_DEVICE_MAX_AGE_S
-        )
-        logins = json.loads(value)
-    except (KeyError, signing.BadSignature, ValueError):
-        return []
-    return [str(login) for login in logins] if isinstance(logins, list) else []
-
-
-def remember_device(request: HttpRequest, response: HttpResponse, login: str) -> None:
-    logins = [known for known in known_logins(request) if known != login] + [login]
-    response.set_signed_cookie(
-        KNOWN_DEVICE_COOKIE,
-        json.dumps(logins[-KNOWN_DEVICE_LOGINS:]),
-        salt=KNOWN_DEVICE_SALT,
-        max_age=KNOWN_DEVICE_MAX_AGE_S,
-        httponly=True,
-        secure=request.is_secure(),
-        samesite="Lax",
-    )
+def failure_key(request: HttpRequest, credentials: dict) -> str:
+    """What the failures of one username from one address are counted by."""
+    return f"{login_of(credentials)}|{request_address(request)}"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -72,26 +50,16 @@ class AccountAdapter(DefaultAccountAdapter):
         ),
     }
 
-    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials) -> str:
-        # allauth counts failures per this key ("5/5m/key"): the username alone let anyone
-        # lock its owner out; with the address, a stranger pauses only themselves.
-        # (A private hook of allauth's adapter; tests/game/players/test_accounts.py holds it
-        # to this.)
-        username_key = super()._get_login_attempts_cache_key(request, **credentials)
-        return f"{username_key}:{request_address(request)}"
-
     def pre_authenticate(self, request: HttpRequest, **credentials) -> None:
         super().pre_authenticate(request, **credentials)
-        login = login_of(credentials)
-        if login and login not in known_logins(request):
-            if not ratelimit.consume(request, action="login_failed_anywhere", key=login):
-                raise self.validation_error("too_many_login_attempts")
+        # a dry run: the try itself is not counted, only a failure (authentication_failed)
+        key = failure_key(request, credentials)
+        if not ratelimit.consume(request, action=LOGIN_FAILURES, key=key, dry_run=True):
+            raise self.validation_error("too_many_login_attempts")
 
-
-def remember_device_at_login(sender, request, response=None, user=None, **kwargs) -> None:
-    """On allauth's ``user_logged_in``: this browser is now one of the user's known ones."""
-    if request is not None and response is not None and user is not None:
-        remember_device(request, response, user.get_username().strip().lower())
+    def authentication_failed(self, request: HttpRequest, **credentials) -> None:
+        super().authentication_failed(request, **credentials)
+        ratelimit.consume(request, action=LOGIN_FAILURES, key=failure_key(request, credentials))
 
 
 class AdminLoginForm(AdminAuthenticationForm):

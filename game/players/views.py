@@ -1,10 +1,13 @@
 """The players' own pages: the profile (name, history, ratings), the leaderboards, and
 saving how a person likes the table drawn."""
 
+from urllib.parse import urlsplit
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -22,11 +25,22 @@ def table_prefs_save(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         profiles.profile_table_prefs_save(user=request.user, prefs=picked)
     messages.success(request, "Your table settings are saved.")
-    back = request.POST.get("next", "")
-    safe = url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return redirect(back if safe and back else "game:play")
+    back = local_path(request, request.POST.get("next", ""))
+    return HttpResponseRedirect(back or reverse("game:play"))
+
+
+def local_path(request: HttpRequest, value: str) -> str | None:
+    """``value`` when it is a path on this site ("/rules/", with a query or not), else None.
+    Never a URL name (``redirect`` would reverse a bare word, and fail on most), nor
+    another site ("//host", "/\\host"), nor a header's worth of line breaks."""
+    if not value.startswith("/") or any(ord(char) < 32 or ord(char) == 127 for char in value):
+        return None
+    if not url_has_allowed_host_and_scheme(
+        value, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return None
+    parts = urlsplit(value)
+    return value if not parts.scheme and not parts.netloc else None
 
 
 @login_required

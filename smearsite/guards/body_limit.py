@@ -9,12 +9,14 @@ lying length) is answered 413 as soon as it does, having kept at most the limit 
 memory. Whatever serves the site, this holds; the server (``smearsite.server.serve_daphne``)
 refuses the same bodies even earlier, before it buffers them itself.
 
-The largest legitimate body here is a small form or a Stripe event (a few KiB).
+The limit is per path (``BodyLimits``): SMEAR_MAX_BODY_BYTES for every form, and more
+where the settings say so (SMEAR_MAX_BODY_BYTES_BY_PATH: the Stripe webhook's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 Scope = dict[str, Any]
@@ -34,28 +36,50 @@ def declared_length(scope: Scope) -> int | None:
     return None
 
 
-class BodyLimit:
-    """ASGI middleware for HTTP: a body over ``max_bytes`` is answered 413 in words."""
+@dataclass(frozen=True)
+class BodyLimits:
+    """The largest body accepted: ``default``, or a path's own in ``by_path`` (exact paths,
+    without the query; any other spelling of one gets the default, the smaller)."""
 
-    def __init__(self, app: Callable, *, max_bytes: int) -> None:
+    default: int
+    by_path: Mapping[str, int] = field(default_factory=dict)
+
+    def for_path(self, path: str) -> int:
+        return self.by_path.get(path, self.default)
+
+    @classmethod
+    def from_settings(cls) -> BodyLimits:
+        from django.conf import settings
+
+        return cls(
+            default=settings.SMEAR_MAX_BODY_BYTES,
+            by_path=dict(settings.SMEAR_MAX_BODY_BYTES_BY_PATH),
+        )
+
+
+class BodyLimit:
+    """ASGI middleware for HTTP: a body over its path's limit is answered 413 in words."""
+
+    def __init__(self, app: Callable, *, limits: BodyLimits) -> None:
         self.app = app
-        self.max_bytes = max_bytes
+        self.limits = limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes = self.limits.for_path(scope.get("path", ""))
         length = declared_length(scope)
-        if length is not None and length > self.max_bytes:
-            await self.refuse(send)
+        if length is not None and length > max_bytes:
+            await self.refuse(send, max_bytes)
             return
-        body = await self.read_body(receive)
+        body = await self.read_body(receive, max_bytes)
         if body is None:
-            await self.refuse(send)
+            await self.refuse(send, max_bytes)
             return
         await self.app(scope, replay(body, receive), send)
 
-    async def read_body(self, receive: Receive) -> bytes | None:
+    async def read_body(self, receive: Receive, max_bytes: int) -> bytes | None:
         """The whole body, or None once it passes the limit (the rest is left unread)."""
         chunks: list[bytes] = []
         size = 0
@@ -65,14 +89,14 @@ class BodyLimit:
                 return b"".join(chunks)
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_bytes:
+            if size > max_bytes:
                 return None
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
 
-    async def refuse(self, send: Send) -> None:
-        text = TOO_LARGE.format(limit=self.max_bytes).encode()
+    async def refuse(self, send: Send, max_bytes: int) -> None:
+        text = TOO_LARGE.format(limit=max_bytes).encode()
         await send(
             {
                 "type": "http.response.start",

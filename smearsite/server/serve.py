@@ -2,12 +2,16 @@
 before any byte reaches Django.
 
     python -m smearsite.server.serve [--host 127.0.0.1] [--port 8000] [--backlog 1024]
-                                     [--access-log]
+                                     [--access-log] [--worker COMMAND]
+
+With ``--worker`` the server also keeps COMMAND running (``make run``: the review worker)
+under ``smearsite.server.supervise``, and starts that supervisor again if it dies.
 
 daphne (twisted, autobahn) serves ``smearsite.asgi:application``: HTTP and websockets, as
 the design names it. Its own reading of proxy headers is off: the site trusts
 X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.kernel.ratelimit``,
-``SECURE_PROXY_SSL_HEADER``). ``smearsite.server.serve_daphne`` bounds its HTTP side:
+``SECURE_PROXY_SSL_HEADER``), none unless told, and says at start which
+(``forwarded_headers_notice``). ``smearsite.server.serve_daphne`` bounds its HTTP side:
 
 - **new connections per address are paced**: every new connection costs the one event
   loop its HTTP parsing and, for a websocket, the handshake, before any of the site's own
@@ -25,7 +29,10 @@ X-Forwarded-For and -Proto from TRUSTED_PROXY_COUNT proxies only (``smearsite.ke
   last response), however slowly it trickles in, then its body SMEAR_BODY_TIMEOUT_S
   (408); an idle kept-alive connection is closed after SMEAR_HEADER_TIMEOUT_S too;
 - **a head is at most MAX_HEADER_BYTES in MAX_HEADERS lines** (431), and **a body at most
-  SMEAR_MAX_BODY_BYTES** (413, as soon as its length says so or it passes the limit).
+  SMEAR_MAX_BODY_BYTES**, or its path's own (SMEAR_MAX_BODY_BYTES_BY_PATH: the Stripe
+  webhook's), 413 as soon as its length says so or it passes the limit; a body accepted
+  is kept in memory, never spooled to a temporary file, and **all unfinished bodies
+  together at most SMEAR_MAX_BODIES_BYTES**: past it the one waiting longest is shed.
 
 Behind reverse proxies (TRUSTED_PROXY_COUNT > 0) every connection comes from a proxy's
 address, so the pace and the count per address are off: the proxy does both (docs/deployment.md).
@@ -37,12 +44,16 @@ from __future__ import annotations
 import argparse
 import gc
 import resource
+import shlex
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from django.conf import settings
+
+from smearsite.guards.body_limit import BodyLimits
+from smearsite.server.supervise import Keeper
 
 APPLICATION = "smearsite.asgi:application"
 MAX_MESSAGE_BYTES = 64 * 1024  # a move is some 40 bytes (game.live.consumers: 512 chars at most)
@@ -96,7 +107,8 @@ def configured_pace() -> ConnectionPace | None:
 
 @dataclass(frozen=True)
 class Limits:
-    """What one connection may cost (``smearsite.server.serve_daphne``); None: not counted."""
+    """What one connection may cost (``smearsite.server.serve_daphne``); None: not counted.
+    A body is at most ``max_body_bytes``, or its path's own in ``max_body_bytes_by_path``."""
 
     header_timeout_s: float
     body_timeout_s: float
@@ -104,19 +116,32 @@ class Limits:
     open_per_address: int | None
     max_header_bytes: int = MAX_HEADER_BYTES
     max_headers: int = MAX_HEADERS
+    max_body_bytes_by_path: Mapping[str, int] = field(default_factory=dict)
+    # all unfinished bodies together (None: not counted); at least the largest one
+    max_bodies_bytes: int | None = None
+
+    def body_limits(self) -> BodyLimits:
+        return BodyLimits(default=self.max_body_bytes, by_path=self.max_body_bytes_by_path)
 
 
 def configured_limits() -> Limits:
     """The limits the settings ask for; no count per address behind proxies (every
-    connection is a proxy's) or when it is 0."""
+    connection is a proxy's) or when it is 0; no budget of all bodies when it is 0, else
+    at least the largest body."""
     open_per_address = settings.SMEAR_CONNECTIONS_OPEN_PER_ADDRESS
     if settings.TRUSTED_PROXY_COUNT:
         open_per_address = 0
+    bodies = settings.SMEAR_MAX_BODIES_BYTES
+    largest_body = max(
+        settings.SMEAR_MAX_BODY_BYTES, *settings.SMEAR_MAX_BODY_BYTES_BY_PATH.values()
+    )
     return Limits(
         header_timeout_s=settings.SMEAR_HEADER_TIMEOUT_S,
         body_timeout_s=settings.SMEAR_BODY_TIMEOUT_S,
         max_body_bytes=settings.SMEAR_MAX_BODY_BYTES,
         open_per_address=open_per_address or None,
+        max_body_bytes_by_path=dict(settings.SMEAR_MAX_BODY_BYTES_BY_PATH),
+        max_bodies_bytes=max(bodies, largest_body) if bodies else None,
     )
 
 
@@ -135,7 +160,34 @@ def max_open() -> int:
     return max(64, soft - FILES_RESERVED)
 
 
-def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
+def forwarded_headers_notice() -> str:
+    """What the server says at start about X-Forwarded-For and -Proto: trusted from how
+    many proxies, or ignored (TRUSTED_PROXY_COUNT=0, the default), and what follows."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies:
+        return (
+            f"Trusting X-Forwarded-For and X-Forwarded-Proto from {proxies} reverse "
+            f"prox{'y' if proxies == 1 else 'ies'} (TRUSTED_PROXY_COUNT={proxies}): this "
+            "server must be reachable only through them, or anyone can claim any address "
+            "and the limits per address, pace and count of connections included, are off."
+        )
+    notice = (
+        "X-Forwarded-For and X-Forwarded-Proto are ignored (TRUSTED_PROXY_COUNT=0): every "
+        "client is counted by its own address. Behind reverse proxies, set "
+        "TRUSTED_PROXY_COUNT to how many stand in front of this server."
+    )
+    if settings.HTTPS_ONLY:
+        notice += (
+            " SITE_URL is https:// and this server speaks plain HTTP, so TLS must end at a "
+            "proxy: until TRUSTED_PROXY_COUNT says so, every request looks like plain HTTP "
+            "and is redirected to HTTPS."
+        )
+    return notice
+
+
+def serve(
+    host: str, port: int, *, backlog: int, access_log: bool, worker: list[str] | None = None
+) -> None:
     # daphne.server installs the asyncio reactor: before anything else imports twisted's
     from daphne.server import Server  # isort: skip
 
@@ -168,8 +220,21 @@ def serve(host: str, port: int, *, backlog: int, access_log: bool) -> None:
         application_close_timeout=GRACEFUL_SHUTDOWN_S,
         server_name="",  # no Server header
     )
+    print(f"serve: {forwarded_headers_notice()}", file=sys.stderr, flush=True)
+    keeper = Keeper(worker) if worker else None
+    if keeper is not None:
+        from twisted.internet import reactor
+
+        # a supervisor that ends while the server stops (Ctrl-C reaches both) is not
+        # started again; keeper.stop() below then waits for it
+        reactor.addSystemEventTrigger("before", "shutdown", keeper.stopping.set)
+        keeper.start()
     spare_the_collector()
-    server.run()
+    try:
+        server.run()
+    finally:
+        if keeper is not None:
+            keeper.stop()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -179,8 +244,15 @@ def main(argv: list[str] | None = None) -> None:
     # the listening socket's queue: a burst's connections past it wait a second to retry
     parser.add_argument("--backlog", type=int, default=1024)
     parser.add_argument("--access-log", action="store_true", help="log every request")
+    parser.add_argument(
+        "--worker",
+        metavar="COMMAND",
+        help="keep this command running beside the server, under a supervisor that the "
+        "server starts again if it dies (make run: the review worker)",
+    )
     args = parser.parse_args(argv)
-    serve(args.host, args.port, backlog=args.backlog, access_log=args.access_log)
+    worker = shlex.split(args.worker) if args.worker else None
+    serve(args.host, args.port, backlog=args.backlog, access_log=args.access_log, worker=worker)
 
 
 # A move allocates a few thousand objects (its pages' models and drawings) and frees nearly

@@ -3,7 +3,9 @@
 daphne (twisted) reads a request's head line by line and buffers its whole body before the
 application sees any of it. Its own bounds are loose for a site with nothing in front of
 it: an idle timer that every byte resets (a header sent a byte a second never times out),
-and a body of any size written to a temporary file. Here:
+and a body of any size, chunked or declared at 100,000 bytes or more, written to a
+temporary file until it is whole (300 connections each sending a 1 MB chunk and no last
+one held 300 MB of files to the body timeout). Here:
 
 - ``Door`` stands at the listening socket: each address's new connections are paced
   (``smearsite.server.serve.ConnectionPace``) and its open ones counted; one past either is
@@ -16,8 +18,13 @@ and a body of any size written to a temporary file. Here:
 - ``BoundedChannel`` gives a request ``header_timeout_s`` for its head, counted from the
   connection's opening or its last response and never reset by a trickle, then
   ``body_timeout_s`` for its body; bounds its head's size and count (431);
-  and refuses a body over ``max_body_bytes`` (413) as soon as its length is declared or,
-  chunked, as soon as it passes the limit.
+  and refuses a body over its path's limit (``Limits.body_limits``, 413) as soon as its
+  length is declared or, chunked, as soon as it passes the limit. ``BoundedRequest``
+  keeps the body it accepts in memory: what it holds is bounded by that limit, never a
+  file; and all unfinished bodies together by ``Limits.max_bodies_bytes``: past it the
+  body that has waited longest is shed (its connection closed), never the one arriving,
+  so bodies held open by the thousand shed themselves, oldest first, and a newcomer's,
+  which arrives at once, is served.
 
 A refusal is written, the connection half-closed, and what the client still sends is read
 and dropped for a moment (closing with it unread would reset the connection, refusal and
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from io import BytesIO
 
 from daphne.http_protocol import HTTPFactory, WebRequest
 from twisted.internet.protocol import Protocol
@@ -149,6 +157,7 @@ class Door(WrappingFactory):
         pace,
         open_per_address: int | None,
         max_open: Callable[[], int],
+        max_bodies_bytes: int | None = None,
     ) -> None:
         super().__init__(wrapped)
         self.pace = pace
@@ -158,6 +167,10 @@ class Door(WrappingFactory):
         self.total = 0
         # connections awaiting a request's head, the longest-waiting first
         self.waiting: dict[BoundedChannel, None] = {}
+        # unfinished request bodies held in memory, the longest-waiting first: their bytes
+        self.max_bodies_bytes = max_bodies_bytes
+        self.bodies: dict[BoundedRequest, int] = {}
+        self.bodies_bytes = 0
 
     def buildProtocol(self, addr):
         address = getattr(addr, "host", None)  # a UNIX socket's peer has none
@@ -183,6 +196,24 @@ class Door(WrappingFactory):
 
     def waiting_done(self, channel: BoundedChannel) -> None:
         self.waiting.pop(channel, None)
+
+    def body_received(self, request: BoundedRequest, size: int) -> None:
+        """``size`` more bytes of ``request``'s body are held; past ``max_bodies_bytes``,
+        the unfinished bodies that have waited longest (never this one) are shed."""
+        self.bodies[request] = self.bodies.get(request, 0) + size
+        self.bodies_bytes += size
+        if self.max_bodies_bytes is None:
+            return
+        while self.bodies_bytes > self.max_bodies_bytes:
+            oldest = next((held for held in self.bodies if held is not request), None)
+            if oldest is None:
+                return
+            self.body_done(oldest)  # counted off now: its connection closes a moment later
+            oldest.shed()
+
+    def body_done(self, request: BoundedRequest) -> None:
+        """``request``'s body is whole (handed on), refused or gone: no longer held here."""
+        self.bodies_bytes -= self.bodies.pop(request, 0)
 
     def registerProtocol(self, p: Counted) -> None:
         super().registerProtocol(p)
@@ -268,16 +299,25 @@ class BoundedChannel(http.HTTPChannel):
 
     def allHeadersReceived(self) -> None:
         self.head_done()
-        if self.length is not None and self.length > self.limits.max_body_bytes:
-            self.requests[-1].gotLength(0)  # an empty body to close with the request
-            self.refuse(body_too_large(self.limits.max_body_bytes))
+        request = self.requests[-1]
+        path = self._path.split(b"?", 1)[0].decode("latin1")  # the request line's
+        request.max_body_bytes = self.limits.body_limits().for_path(path)
+        if self.length is not None and self.length > request.max_body_bytes:
+            request.gotLength(0)  # an empty body to close with the request
+            self.refuse(body_too_large(request.max_body_bytes))
             return
         self.await_request(self.limits.body_timeout_s)  # cancelled once the body is in
         super().allHeadersReceived()
 
     def allContentReceived(self) -> None:
         self.cancel_deadline()
+        self.bodies_done()
         super().allContentReceived()
+
+    def bodies_done(self) -> None:
+        if self.door is not None:
+            for request in self.requests:
+                self.door.body_done(request)
 
     def requestDone(self, request) -> None:
         # before the parent's, which may read a pipelined request's head at once
@@ -290,6 +330,7 @@ class BoundedChannel(http.HTTPChannel):
         if self.abort is not None:
             return  # refused already
         self.head_done()
+        self.bodies_done()
         self.cancel_deadline()
         self.setTimeout(None)
         self._buffer = b""
@@ -298,6 +339,7 @@ class BoundedChannel(http.HTTPChannel):
 
     def connectionLost(self, reason) -> None:
         self.head_done()
+        self.bodies_done()
         self.cancel_deadline()
         if self.abort is not None and self.abort.active():
             self.abort.cancel()
@@ -309,17 +351,30 @@ def _drop(*args) -> None:
 
 
 class BoundedRequest(WebRequest):
-    """daphne's request, refusing a chunked body once it passes the limit."""
+    """daphne's request, its body in memory and refused once it passes its path's limit
+    (``max_body_bytes``, set by the channel as the head is in)."""
 
     received = 0
+    max_body_bytes = 0
+
+    def gotLength(self, length: int | None) -> None:
+        # twisted's own spools a body to a temporary file unless it is declared under
+        # 100,000 bytes; every body here is bounded, so memory holds it
+        self.content = BytesIO()
 
     def handleContentChunk(self, data: bytes) -> None:
         self.received += len(data)
-        limit = self.channel.limits.max_body_bytes
-        if self.received > limit:
-            self.channel.refuse(body_too_large(limit))
+        if self.received > self.max_body_bytes:
+            self.channel.refuse(body_too_large(self.max_body_bytes))
             return
         super().handleContentChunk(data)
+        if self.channel.door is not None:
+            self.channel.door.body_received(self, len(data))
+
+    def shed(self) -> None:
+        """Closed at once to make room for newer bodies (``Door.body_received``)."""
+        if self.channel is not None:
+            self.channel.shed()
 
 
 class BoundedHTTPFactory(HTTPFactory):
@@ -344,7 +399,11 @@ def door_for(server, *, limits, pace, max_open: Callable[[], int]) -> Door:
     """The factory daphne's ``server`` listens with."""
     http_factory = BoundedHTTPFactory(server, limits)
     door = Door(
-        http_factory, pace=pace, open_per_address=limits.open_per_address, max_open=max_open
+        http_factory,
+        pace=pace,
+        open_per_address=limits.open_per_address,
+        max_open=max_open,
+        max_bodies_bytes=limits.max_bodies_bytes,
     )
     http_factory.door = door
     return door

@@ -60,6 +60,8 @@ def status_of(donation: Donation) -> str:
     [
         pytest.param({"secret": "whsec_someone_else"}, id="forged-with-another-secret"),
         pytest.param({"timestamp": int(time.time()) - 3600}, id="an-hour-old"),
+        pytest.param({"timestamp": int(time.time()) + 86400}, id="a-day-ahead"),
+        pytest.param({"timestamp": int(time.time()) + 3600}, id="an-hour-ahead"),
         pytest.param({"header": ""}, id="no-signature"),
         pytest.param({"header": "t=123,v0=abc"}, id="no-v1-signature"),
         pytest.param({"header": "nonsense"}, id="garbled-header"),
@@ -123,6 +125,17 @@ def test_the_webhook_takes_only_post(client, pending):
 
 
 # --- Accepted ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("skew_s", [-120, 120], ids=["two-minutes-old", "two-minutes-ahead"])
+def test_a_signature_a_little_off_our_clock_is_accepted(client, pending, skew_s):
+    payload = session_event(COMPLETED, session_of(pending))
+
+    response = deliver(client, payload, timestamp=int(time.time()) + skew_s)
+
+    assert response.status_code == 200
+    assert status_of(pending) == "paid"
 
 
 @pytest.mark.django_db

@@ -590,6 +590,21 @@ def test_csv_export_makes_formula_cells_inert(sam_client, sam, make_sheet):
     assert rows[1][-1] == "-3"
 
 
+def test_csv_export_makes_full_width_formula_starts_inert(sam_client, sam, make_sheet):
+    # a spreadsheet may read a full-width sign as the ASCII one: NFKC says what it reads
+    sheet = make_sheet(
+        sam, sides=("\uff1dSUM(1+1)", "\uff0bThem"), seats=[("\uff20Me", 0), ("\uff0dDash", 1)]
+    )
+    add(sheet, sam, 1, 3, (1, 2))
+
+    rows = list(csv.reader(io.StringIO(sam_client.get(f"/sheets/{sheet.pk}/export.csv").text)))
+
+    starts = ("\uff1d", "\uff0b", "\uff20", "\uff0d")
+    cells = [cell for row in rows for cell in row]
+    assert not any(cell.startswith(starts) for cell in cells)
+    assert "'\uff1dSUM(1+1) made" in rows[0]
+
+
 def test_the_creator_rotates_the_codes_and_the_old_ones_stop_working(sheet, sam, mum, stranger):
     old_code, old_token = sheet.invite_code, sheet.watch_token
     owner = Client()

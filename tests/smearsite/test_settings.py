@@ -366,9 +366,24 @@ def test_debug_settings_leave_https_to_production(monkeypatch):
     assert not hasattr(module, "SECURE_PROXY_SSL_HEADER")
 
 
+@pytest.mark.parametrize("site_url", ["https://smear.example", "http://smear.lan:8000"])
+def test_production_trusts_no_forwarded_header_until_told_how_many_proxies(monkeypatch, site_url):
+    # reached directly, a made-up X-Forwarded-For per request would be a new address each
+    # time to every limit counted by address
+    module = load_settings(monkeypatch, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL=site_url)
+
+    assert module.TRUSTED_PROXY_COUNT == 0
+    assert module.ALLAUTH_TRUSTED_PROXY_COUNT == 0
+    assert not hasattr(module, "SECURE_PROXY_SSL_HEADER")
+
+
 def test_production_settings_are_https_only_behind_a_tls_proxy(monkeypatch):
     module = load_settings(
-        monkeypatch, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="https://smear.example"
+        monkeypatch,
+        DEBUG="false",
+        SECRET_KEY=STRONG_KEY,
+        SITE_URL="https://smear.example",
+        TRUSTED_PROXY_COUNT="1",
     )
 
     assert module.SECURE_SSL_REDIRECT is True
@@ -443,7 +458,11 @@ def test_check_deploy_is_clean_with_production_settings():
 
 def test_production_https_settings_redirect_http_but_not_the_health_check(monkeypatch, settings):
     production = load_settings(
-        monkeypatch, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="https://smear.example"
+        monkeypatch,
+        DEBUG="false",
+        SECRET_KEY=STRONG_KEY,
+        SITE_URL="https://smear.example",
+        TRUSTED_PROXY_COUNT="1",
     )
     for name in ("SECURE_SSL_REDIRECT", "SECURE_REDIRECT_EXEMPT", "SECURE_PROXY_SSL_HEADER"):
         setattr(settings, name, getattr(production, name))

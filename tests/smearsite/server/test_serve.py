@@ -12,7 +12,9 @@ import pytest
 from smearsite.server.serve import (
     YOUNG_COLLECTION_EVERY,
     ConnectionPace,
+    configured_limits,
     configured_pace,
+    forwarded_headers_notice,
     spare_the_collector,
 )
 from tests.servers import manage, server_env, serving
@@ -80,6 +82,46 @@ def test_the_pace_is_the_settings(settings):
     assert (pace.burst, pace.per_second) == (40, 20)
 
 
+def test_the_server_says_at_start_that_forwarded_headers_are_ignored_by_default(settings):
+    settings.TRUSTED_PROXY_COUNT = 0
+    settings.HTTPS_ONLY = False
+
+    notice = forwarded_headers_notice()
+
+    assert "ignored (TRUSTED_PROXY_COUNT=0)" in notice
+    assert "set TRUSTED_PROXY_COUNT" in notice
+    assert "redirected" not in notice
+
+
+def test_an_https_site_with_no_proxy_trusted_is_told_why_every_request_is_redirected(settings):
+    settings.TRUSTED_PROXY_COUNT = 0
+    settings.HTTPS_ONLY = True
+
+    assert "looks like plain HTTP and is redirected to HTTPS" in forwarded_headers_notice()
+
+
+def test_a_server_trusting_proxies_says_how_many_and_what_that_demands(settings):
+    settings.TRUSTED_PROXY_COUNT = 2
+
+    notice = forwarded_headers_notice()
+
+    assert "from 2 reverse proxies (TRUSTED_PROXY_COUNT=2)" in notice
+    assert "reachable only through them" in notice
+
+
+@pytest.mark.parametrize("budget, expected", [(0, None), (1000, 4000), (10_000, 10_000)])
+def test_the_budget_of_all_bodies_holds_at_least_the_largest_body(settings, budget, expected):
+    settings.SMEAR_MAX_BODY_BYTES = 2000
+    settings.SMEAR_MAX_BODY_BYTES_BY_PATH = {"/hook/": 4000}
+    settings.SMEAR_MAX_BODIES_BYTES = budget
+
+    limits = configured_limits()
+
+    assert limits.max_bodies_bytes == expected
+    assert limits.body_limits().for_path("/hook/") == 4000
+    assert limits.body_limits().for_path("/form/") == 2000
+
+
 def ask(port: int, request: bytes, *, source: str = "127.0.0.1") -> bytes:
     with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0)) as s:
         s.sendall(request)
@@ -119,6 +161,9 @@ def test_an_address_past_its_pace_is_answered_429_in_words_and_others_are_served
         answers = [status(ask(server.port, HEALTH)) for _ in range(10)]
         refusal = ask(server.port, DONATE)  # a body the refusal never reads: still answered
         other = ask(server.port, HEALTH, source="127.0.0.2")
+        log = server.log_text()
+
+    assert "X-Forwarded-For and X-Forwarded-Proto are ignored" in log
 
     assert 429 in answers[:6] and answers[-1] == 429
     assert status(refusal) == 429

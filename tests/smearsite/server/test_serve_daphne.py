@@ -15,6 +15,7 @@ HEADER_TIMEOUT_S = 2
 MAX_BODY_BYTES = 100_000
 OPEN_PER_ADDRESS = 5
 MAX_OPEN = 20
+MAX_BODIES_BYTES = 250_000
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +33,8 @@ def bounded(tmp_path_factory):
         SMEAR_HEADER_TIMEOUT_S=str(HEADER_TIMEOUT_S),
         SMEAR_BODY_TIMEOUT_S="3",
         SMEAR_MAX_BODY_BYTES=str(MAX_BODY_BYTES),
+        SMEAR_MAX_WEBHOOK_BODY_BYTES=str(MAX_BODY_BYTES),
+        SMEAR_MAX_BODIES_BYTES=str(MAX_BODIES_BYTES),
         TMPDIR=str(folder),
     )
     manage(["migrate", "--noinput"], env=env)
@@ -201,3 +204,60 @@ def test_slow_connections_from_many_addresses_make_room_for_a_newcomer_oldest_fi
 
     assert status(newcomer) == 200
     assert oldest == b""  # shed to make room
+
+
+class Body:
+    """A request's body as the door sees it: it can be shed."""
+
+    def __init__(self) -> None:
+        self.was_shed = False
+
+    def shed(self) -> None:
+        self.was_shed = True
+
+
+def test_past_the_budget_the_body_waiting_longest_is_shed_never_the_one_arriving():
+    from smearsite.server.serve_daphne import Door
+
+    door = Door(
+        object(), pace=None, open_per_address=None, max_open=lambda: 100, max_bodies_bytes=1000
+    )
+    first, second, third = Body(), Body(), Body()
+    door.body_received(first, 400)
+    door.body_received(second, 400)
+    door.body_received(first, 100)  # still the longest waiting, however it goes on
+    door.body_received(third, 300)  # 1,200 held: the first goes
+
+    assert (first.was_shed, second.was_shed, third.was_shed) == (True, False, False)
+    assert door.bodies_bytes == 700
+    door.body_received(third, 900)  # alone past the budget: the others go, never itself
+    assert second.was_shed and not third.was_shed
+    door.body_done(third)
+    assert door.bodies_bytes == 0 and not door.bodies
+
+
+@pytest.mark.slow
+def test_unfinished_bodies_past_the_budget_shed_the_oldest_and_a_newcomer_is_served(bounded):
+    # each of four addresses holds a body of 90,000 bytes never finished: 360,000 > 250,000
+    held = [connect(bounded, f"127.0.2.{n + 1}") for n in range(4)]
+    try:
+        for s in held:
+            s.sendall(post_head(None) + b"%x\r\n%s\r\n" % (90_000, b"a" * 90_000))
+            time.sleep(0.3)  # in this order: the first is the oldest
+        with connect(bounded, "127.0.2.9") as newcomer:
+            newcomer.sendall(post_head(8) + b"amount=1")
+            answer = read_all(newcomer)
+        held[0].settimeout(2)
+        try:
+            oldest = held[0].recv(65536)
+        except ConnectionResetError:
+            oldest = b""
+        held[-1].settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            held[-1].recv(65536)  # the newest is still open, waiting for its body
+    finally:
+        for s in held:
+            s.close()
+
+    assert status(answer) == 403  # read whole and handed to Django (no CSRF token)
+    assert oldest == b""  # shed, unanswered
