@@ -94,13 +94,15 @@ def world(make_user, client):
     against bots: enough for every page that takes an argument."""
     sam = make_user("sam")
     sheet = services.sheet_create(
-        user=sam,
+        owner=SeatOwner(user_id=sam.pk),
         sides=["Us", "Them"],
         rules=ledger.CLASSIC_FOUR_POINT,
         preset="classic",
     )
     hand = services.HandInput(bidder=1, bid=3, made=(1, 2), takers=(0, None, 1, 1))
-    services.hand_add(sheet_id=sheet.pk, user=sam, expected_number=1, hand=hand)
+    services.hand_add(
+        sheet_id=sheet.pk, owner=SeatOwner(user_id=sam.pk), expected_number=1, hand=hand
+    )
     change = sheet.changes.get()
     lobby_table = lobby.table_create_lobby(host_user=sam, players=4, teams=[[0, 2], [1, 3]])
     bots_table = play.table_create_vs_bots(
