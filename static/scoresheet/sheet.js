@@ -14,6 +14,11 @@
 
   if ("serviceWorker" in navigator && script && script.dataset.worker) {
     navigator.serviceWorker.register(script.dataset.worker, { scope: script.dataset.scope })
+      .then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        // this page, opened before the worker ran, is kept too: it opens without signal
+        if (navigator.onLine) registration.active.postMessage({ keep: location.pathname });
+      })
       .catch(function () { /* the sheet works online without it */ });
   }
 

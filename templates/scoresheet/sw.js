@@ -65,6 +65,12 @@ function page(request) {
   });
 }
 
+// a page asks to be kept (it was opened before this worker ran): only pages of the sheets
+self.addEventListener("message", function (event) {
+  var path = event.data && event.data.keep;
+  if (typeof path === "string" && path.indexOf(SCOPE) === 0) event.waitUntil(keepPage(path));
+});
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
