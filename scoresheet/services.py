@@ -334,37 +334,53 @@ def hand_add(
         raise _stale(expected_number) from error
 
 
-def hand_sync(
-    *,
-    sheet_id: int,
-    owner: SeatOwner,
-    client_id: uuid.UUID,
-    entered_as: int,
-    hand: HandInput,
-) -> tuple[Hand, bool]:
-    """A hand a phone kept while it had no network, sent now: it goes at the end of the
-    sheet, in the order hands reach it. Sent twice, it is stored once: the second time
-    gives the stored hand back (and False). ``entered_as`` is the number the phone showed;
-    when another hand took that number first, the page marks both as a possible double."""
+@dataclass(frozen=True)
+class KeptHand:
+    """A hand a phone kept without a network: its id, the number it showed, the hand."""
+
+    client_id: uuid.UUID
+    entered_as: int
+    hand: HandInput
+
+
+def hands_sync(
+    *, sheet_id: int, owner: SeatOwner, kept: Sequence[KeptHand]
+) -> list[tuple[Hand, bool]]:
+    """The hands a phone kept while it had no network, sent together when it is back.
+    They go at the end of the sheet, one after another in the phone's order, after any
+    hand that reached the sheet first: two phones' hands never interleave. A hand sent
+    again is stored once (it comes back with False). ``entered_as`` is the number the
+    phone showed; when another hand took that number first, the page marks the later one
+    as a possible double, for the table to undo."""
     try:
         with transaction.atomic():
             sheet = _locked_sheet(sheet_id, owner)
-            if (done := _already_entered(sheet, client_id)) is not None:
-                return done, False
-            _require_open(sheet)
-            _check_input(sheet, hand)
-            number = sheet.hands_entered + 1
-            Sheet.objects.filter(pk=sheet.pk).update(hands_entered=number)
-            stored = _store_hand(
-                sheet, owner, number, hand, client_id=client_id, entered_as=entered_as
-            )
-            return stored, True
+            results = []
+            for one in kept:
+                if (done := _already_entered(sheet, one.client_id)) is not None:
+                    results.append((done, False))
+                    continue
+                _require_open(sheet)
+                _check_input(sheet, one.hand)
+                sheet.hands_entered += 1
+                Sheet.objects.filter(pk=sheet.pk).update(hands_entered=sheet.hands_entered)
+                stored = _store_hand(
+                    sheet,
+                    owner,
+                    sheet.hands_entered,
+                    one.hand,
+                    client_id=one.client_id,
+                    entered_as=one.entered_as,
+                )
+                results.append((stored, True))
+            return results
     except IntegrityError:
-        # the same hand sent twice at once: the first one stored it
-        done = Hand.objects.filter(client_id=client_id, sheet_id=sheet_id).first()
-        if done is None:
+        # the same hands sent twice at once: the first sending stored them all
+        ids = [one.client_id for one in kept]
+        done = {h.client_id: h for h in Hand.objects.filter(client_id__in=ids, sheet_id=sheet_id)}
+        if len(done) != len(ids):
             raise
-        return done, False
+        return [(done[one.client_id], False) for one in kept]
 
 
 def _store_hand(sheet: Sheet, owner: SeatOwner, number: int, hand: HandInput, **extra) -> Hand:

@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template import Context, Template
 from django.template.loader import render_to_string
@@ -121,32 +121,54 @@ def hand_add(request: HttpRequest, sheet_id: int) -> HttpResponse:
     return render(request, SHEET_TEMPLATE, context)
 
 
+def _posted(fields: list) -> QueryDict:
+    """A hand form's fields sent as ``[name, value]`` pairs, as a form post holds them."""
+    data = QueryDict(mutable=True)
+    for name, value in fields:
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise TypeError("fields are pairs of text")
+        data.appendlist(name, value)
+    return data
+
+
 @require_POST
-def hand_sync(request: HttpRequest, sheet_id: int) -> JsonResponse:
-    """A hand a phone kept while offline, sent now: the same fields as the hand form, with
-    the phone's ``client_id`` and, as ``number``, the number the phone showed. A hand sent
-    twice is stored once. JSON in reply: the hand's number on the sheet, or the error."""
+def hands_sync(request: HttpRequest, sheet_id: int) -> JsonResponse:
+    """The hands a phone kept while offline, sent together as JSON: ``{"hands": [...]}``,
+    each the hand form's fields as ``[name, value]`` pairs, with the phone's
+    ``client_id`` and, as ``number``, the number the phone showed. A hand sent twice is
+    stored once. The answer: each hand's number on the sheet, or the error."""
     owner = request_owner(request)
     sheet = selectors.sheet_for_member(sheet_id=sheet_id, owner=owner)
     view = selectors.sheet_view(sheet=sheet)
-    form = HandForm(request.POST, view=view)
-    if not form.is_valid() or form.cleaned_data.get("client_id") is None:
-        errors = [str(e) for errors in form.errors.values() for e in errors]
-        return JsonResponse({"error": " ".join(errors) or "No client_id."}, status=400)
     try:
-        hand, created = services.hand_sync(
-            sheet_id=sheet.pk,
-            owner=owner,
-            client_id=form.cleaned_data["client_id"],
-            entered_as=form.cleaned_data["number"],
-            hand=form.cleaned_data["hand"],
+        sent = json.loads(request.body)["hands"]
+        forms = [HandForm(_posted(fields), view=view) for fields in sent]
+    except (ValueError, KeyError, TypeError):
+        return JsonResponse({"error": 'Send {"hands": [[[name, value], ...], ...]}.'}, status=400)
+    kept = []
+    for form in forms:
+        if not form.is_valid() or form.cleaned_data.get("client_id") is None:
+            errors = [str(e) for errors in form.errors.values() for e in errors]
+            return JsonResponse(
+                {"error": " ".join(errors) or "A hand has no client_id."}, status=400
+            )
+        kept.append(
+            services.KeptHand(
+                client_id=form.cleaned_data["client_id"],
+                entered_as=form.cleaned_data["number"],
+                hand=form.cleaned_data["hand"],
+            )
         )
+    try:
+        stored = services.hands_sync(sheet_id=sheet.pk, owner=owner, kept=kept)
     except services.SheetError as error:
         return JsonResponse({"error": str(error)}, status=409)
-    return JsonResponse(
-        {"number": hand.number, "client_id": str(hand.client_id), "created": created},
-        status=201 if created else 200,
-    )
+    hands = [
+        {"number": hand.number, "client_id": str(hand.client_id), "created": created}
+        for hand, created in stored
+    ]
+    created = any(one["created"] for one in hands)
+    return JsonResponse({"hands": hands}, status=201 if created else 200)
 
 
 def _saved_message(view: selectors.SheetView, number: int) -> str:

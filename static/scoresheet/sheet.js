@@ -9,16 +9,22 @@
   var script = document.currentScript;
   var DB = "smear-sheets", STORE = "pending";
   var RETRY_MS = 15000;
+  var SEND_TIMEOUT_MS = 15000;
   var pending = []; // this sheet's kept hands, oldest first
   var sending = false;
+  var backoff = 1000;
 
+  // the service worker keeps this page as it now stands: opened before the worker ran,
+  // or changed by a swap since it was loaded, it still opens without signal
+  function keepPage() {
+    if (!("serviceWorker" in navigator) || !navigator.onLine) return;
+    navigator.serviceWorker.ready.then(function (registration) {
+      registration.active.postMessage({ keep: location.pathname });
+    });
+  }
   if ("serviceWorker" in navigator && script && script.dataset.worker) {
     navigator.serviceWorker.register(script.dataset.worker, { scope: script.dataset.scope })
-      .then(function () { return navigator.serviceWorker.ready; })
-      .then(function (registration) {
-        // this page, opened before the worker ran, is kept too: it opens without signal
-        if (navigator.onLine) registration.active.postMessage({ keep: location.pathname });
-      })
+      .then(keepPage)
       .catch(function () { /* the sheet works online without it */ });
   }
 
@@ -323,29 +329,53 @@
     sending = true;
     var sent = 0;
     return all().then(function (found) {
-      var queue = found.filter(function (p) { return !p.error; });
+      // one sending per sheet, all its kept hands in their order: they go on the sheet
+      // one after another, never between another phone's
+      var groups = {};
+      found.filter(function (p) { return !p.error; }).forEach(function (p) {
+        (groups[p.sync] = groups[p.sync] || []).push(p);
+      });
+      var queue = Object.keys(groups);
       function next() {
-        var kept = queue.shift();
-        if (!kept) return null;
-        return fetch(kept.sync, {
+        var url = queue.shift();
+        if (!url) return null;
+        var kept = groups[url];
+        // a send that never answers must not hold the others back: it is tried again
+        var abort = new AbortController();
+        var timer = setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS);
+        return fetch(url, {
           method: "POST",
           credentials: "same-origin",
-          headers: { "X-CSRFToken": csrf() },
-          body: new URLSearchParams(kept.fields)
+          headers: { "X-CSRFToken": csrf(), "Content-Type": "application/json" },
+          body: JSON.stringify({ hands: kept.map(function (p) { return p.fields; }) }),
+          signal: abort.signal
         }).then(function (response) {
+          clearTimeout(timer);
           if (response.ok) {
-            sent += 1;
-            return remove(kept.client_id).then(next);
+            sent += kept.length;
+            return Promise.all(kept.map(function (p) { return remove(p.client_id); }))
+              .then(next);
+          }
+          if (response.status >= 500 || response.status === 429) {
+            throw new Error("try again later"); // the server's trouble, not the hands'
           }
           return response.json().catch(function () { return {}; }).then(function (body) {
-            kept.error = body.error || "the sheet refused it (" + response.status + ")";
-            return put(kept).then(next);
+            var error = body.error || "the sheet refused them (" + response.status + ")";
+            return Promise.all(kept.map(function (p) {
+              p.error = error;
+              return put(p);
+            })).then(next);
           });
         });
       }
       return next();
-    }).catch(function () {
-      // still no answer: the hands stay on the phone for the next try
+    }).then(function () {
+      backoff = 1000;
+    }, function () {
+      // no answer, or the server's trouble: the hands stay on the phone; try again soon,
+      // then less often
+      backoff = Math.min(backoff * 2, RETRY_MS);
+      setTimeout(send, backoff);
     }).then(function () {
       sending = false;
       if (sent && document.getElementById("live") && root.htmx) {
@@ -369,7 +399,10 @@
   window.addEventListener("online", function () { draw(); send(); });
   window.addEventListener("offline", draw);
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "live") reload();
+    if (event.detail.target && event.detail.target.id === "live") {
+      reload();
+      keepPage();
+    }
   });
   reload().then(send);
   setInterval(function () {

@@ -4,10 +4,11 @@
 // - The files every sheet page loads are kept at install, in a cache named for their
 //   version: a new version replaces them, and only them.
 // - A page under /sheets/ comes from the network when it answers (and is kept for later),
-//   else from what was kept, else the offline page. A sheet page kept on the phone is
-//   fetched again after each change to its sheet, so that offline it shows the sheet as
-//   it stood at the last change, not at the last visit.
-// - Nothing else is kept: the forms' posts and the live page's polls go to the network.
+//   else from what was kept, else the offline page. A sheet page asks for itself to be
+//   kept again after each change it makes without a reload (sheet.js), so that offline it
+//   shows the sheet as it stood at the last change, not at the last visit.
+// - Nothing else is kept: the forms' posts and the live page's polls go to the network,
+//   untouched by this worker.
 "use strict";
 var FILES_CACHE = "sheets-files-{{ version }}";
 var PAGES_CACHE = "sheets-pages";
@@ -75,17 +76,6 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST") {
-    // a change to a sheet: keep its page as it now stands
-    var sheet = url.pathname.match(new RegExp("^" + SCOPE + "(\\d+)/"));
-    if (!sheet) return;
-    var answer = fetch(request);
-    event.waitUntil(answer.then(function (response) {
-      if (response.ok || response.status === 302) return keepPage(SCOPE + sheet[1] + "/");
-    }).catch(function () {}));
-    event.respondWith(answer);
-    return;
-  }
   if (request.method !== "GET") return;
   if (request.mode === "navigate" && url.pathname.indexOf(SCOPE) === 0) {
     event.respondWith(page(request));

@@ -23,9 +23,10 @@ HAND = HandInput(bidder=1, bid=3, made=(1, 2))
 
 
 def sync(sheet, owner, client_id, entered_as, hand=HAND):
-    return services.hand_sync(
-        sheet_id=sheet.pk, owner=owner, client_id=client_id, entered_as=entered_as, hand=hand
-    )
+    """Send one kept hand."""
+    kept = services.KeptHand(client_id=client_id, entered_as=entered_as, hand=hand)
+    ((stored, created),) = services.hands_sync(sheet_id=sheet.pk, owner=owner, kept=[kept])
+    return stored, created
 
 
 def test_a_hand_sent_twice_is_stored_once(sheet, sam):
@@ -53,13 +54,12 @@ def test_a_hand_sent_online_then_again_offline_is_the_same_hand(sheet, sam):
     assert sheet.hands.count() == 1
 
 
-def test_two_phones_offline_go_in_the_order_they_arrive_and_a_clash_is_marked(sheet, sam, mum):
+def test_two_phones_hands_go_in_the_order_they_arrive_each_phones_together(sheet, sam, mum):
     add(sheet, sam, 0, 2, (2, 1))
     # both phones last saw hand 1 and kept hands 2 and 3 offline; Mum's arrive first
-    for number in (2, 3):
-        sync(sheet, owner_of(mum), uuid.uuid4(), number, HandInput(0, 2, (3, 1)))
-    for number in (2, 3):
-        sync(sheet, owner_of(sam), uuid.uuid4(), number, HandInput(1, 2, (1, 3)))
+    for phone, hand in ((mum, HandInput(0, 2, (3, 1))), (sam, HandInput(1, 2, (1, 3)))):
+        kept = [services.KeptHand(uuid.uuid4(), number, hand) for number in (2, 3)]
+        services.hands_sync(sheet_id=sheet.pk, owner=owner_of(phone), kept=kept)
 
     view = selectors.sheet_view(sheet=Sheet.objects.get(pk=sheet.pk))
     assert [(row.number, row.hand.entered_as, row.hand.clashed) for row in view.rows] == [
@@ -69,10 +69,25 @@ def test_two_phones_offline_go_in_the_order_they_arrive_and_a_clash_is_marked(sh
         (4, 2, True),
         (5, 3, True),
     ]
-    # the double goes by undoing its entry, like any hand
+    assert [row.hand.made for row in view.rows[1:]] == [[3, 1], [3, 1], [1, 3], [1, 3]]
+    # a double goes by undoing its entry, like any hand
     add_change = sheet.changes.get(hand_number=5)
     services.change_undo(sheet_id=sheet.pk, owner=owner_of(sam), change_id=add_change.pk)
     assert list(sheet.hands.values_list("number", flat=True)) == [1, 2, 3, 4]
+
+
+def test_a_batch_sent_again_with_one_more_hand_adds_only_that_one(sheet, sam):
+    first = [services.KeptHand(uuid.uuid4(), n, HAND) for n in (1, 2)]
+    services.hands_sync(sheet_id=sheet.pk, owner=owner_of(sam), kept=first)
+    again = [*first, services.KeptHand(uuid.uuid4(), 3, HAND)]
+    stored = services.hands_sync(sheet_id=sheet.pk, owner=owner_of(sam), kept=again)
+
+    assert [(hand.number, created) for hand, created in stored] == [
+        (1, False),
+        (2, False),
+        (3, True),
+    ]
+    assert sheet.hands.count() == 3
 
 
 def test_a_kept_hand_for_an_ended_sheet_is_refused_with_a_reason(sheet, sam):
@@ -91,17 +106,26 @@ def test_a_client_id_of_another_sheet_is_refused(sheet, sam, make_sheet):
 
 def test_the_sync_view_answers_json_and_is_idempotent(client, sam, sheet):
     client.force_login(sam)
-    data = {"number": 1, "bidder": "side-1", "bid": 3, "point_0": "0", "point_2": "1"}
-    data |= {"point_3": "1", "client_id": str(uuid.uuid4())}
+    fields = [["number", "1"], ["bidder", "side-1"], ["bid", "3"], ["point_0", "0"]]
+    fields += [["point_2", "1"], ["point_3", "1"], ["client_id", str(uuid.uuid4())]]
     url = f"/sheets/{sheet.pk}/hands/sync/"
 
-    first = client.post(url, data)
-    again = client.post(url, data)
-    assert first.status_code == 201 and first.json()["number"] == 1
-    assert again.status_code == 200 and again.json()["created"] is False
+    def post(hands, visitor=client):
+        return visitor.post(url, json.dumps({"hands": hands}), content_type="application/json")
+
+    first, again = post([fields]), post([fields])
+    assert first.status_code == 201 and first.json()["hands"][0]["number"] == 1
+    assert again.status_code == 200 and again.json()["hands"][0]["created"] is False
     assert sheet.hands.count() == 1
-    assert client.post(url, {**data, "client_id": ""}).status_code == 400
-    assert Client().post(url, data).status_code == 404  # not a member
+    no_id = [pair for pair in fields if pair[0] != "client_id"]
+    assert post([no_id]).status_code == 400
+    assert post([[["bid", "9"], *fields]]).status_code in (200, 400)
+    assert client.post(url, "not json", content_type="application/json").status_code == 400
+    assert post([fields], visitor=Client()).status_code == 404  # not a member
+    services.sheet_strike(sheet_id=sheet.pk, owner=owner_of(sam))
+    fresh = [*fields[:-1], ["client_id", str(uuid.uuid4())]]
+    refused = post([fresh])
+    assert refused.status_code == 409 and "struck" in refused.json()["error"]
 
 
 # --- Guests --------------------------------------------------------------------------
