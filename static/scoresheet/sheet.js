@@ -19,7 +19,8 @@
   function keepPage() {
     if (!("serviceWorker" in navigator) || !navigator.onLine) return;
     navigator.serviceWorker.ready.then(function (registration) {
-      registration.active.postMessage({ keep: location.pathname });
+      // and the list of sheets, where the app opens from the home screen
+      registration.active.postMessage({ keep: [location.pathname, script.dataset.scope] });
     });
   }
   if ("serviceWorker" in navigator && script && script.dataset.worker) {

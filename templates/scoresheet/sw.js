@@ -66,10 +66,13 @@ function page(request) {
   });
 }
 
-// a page asks to be kept (it was opened before this worker ran): only pages of the sheets
+// a page asks for pages to be kept (it was opened before this worker ran, or changed
+// since): only pages of the sheets
 self.addEventListener("message", function (event) {
-  var path = event.data && event.data.keep;
-  if (typeof path === "string" && path.indexOf(SCOPE) === 0) event.waitUntil(keepPage(path));
+  var paths = [].concat((event.data && event.data.keep) || []);
+  event.waitUntil(Promise.all(paths.filter(function (path) {
+    return typeof path === "string" && path.indexOf(SCOPE) === 0;
+  }).map(keepPage)));
 });
 
 self.addEventListener("fetch", function (event) {
