@@ -161,6 +161,16 @@ def test_every_page_a_get_reaches_shows_no_template_text(world, client):
                 found = leaks(response.content.decode())
                 if found:
                     shown[f"{who} {path} {headers}"] = found
+    # the partials htmx asks for with a POST: the sheet's preview and its entry
+    sheet_id = world["args"]["sheet_id"]
+    hand = {"number": 2, "bidder": "side-0", "bid": 2, "point_0": "0", "point_1": "0"}
+    for path in (f"/sheets/{sheet_id}/hands/preview/", f"/sheets/{sheet_id}/hands/"):
+        for data in (hand, {"number": 2}):  # a hand, and a form with errors
+            response = client.post(path, data, headers={"HX-Request": "true"})
+            assert response.status_code == 200, path
+            rendered.add(f"POST {path}")
+            if found := leaks(response.content.decode()):
+                shown[f"POST {path} {data}"] = found
     assert shown == {}
     # the proof saw the pages it is about
     token, sheet_id = world["args"]["token"], world["args"]["sheet_id"]
