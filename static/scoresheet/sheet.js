@@ -130,6 +130,10 @@
   }
 
   function draw() {
+    // a page the phone kept may hold a message from when it was kept: not news now
+    Array.prototype.forEach.call(document.querySelectorAll(".messages"), function (box) {
+      if (!navigator.onLine) box.hidden = true;
+    });
     var sheet = data();
     var live = document.getElementById("live");
     if (!sheet || !live) return;
@@ -271,13 +275,18 @@
     });
   }
 
-  // offline, a saved hand never leaves the phone: htmx is not asked to send it
+  // offline, a saved hand never leaves the phone: htmx is not asked to send it. Online
+  // with hands still waiting on the phone, it waits behind them: the sheet keeps the
+  // order they were saved in
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.matches || !form.matches(".hand-form[data-sync]") || navigator.onLine) return;
+    if (!form.matches || !form.matches(".hand-form[data-sync]")) return;
+    var sheet = data();
+    var waiting = pending.some(function (p) { return p.sheet === sheet.sheet && !p.error; });
+    if (navigator.onLine && !waiting) return;
     event.preventDefault();
     event.stopPropagation();
-    keep(form);
+    keep(form).then(function (kept) { if (kept) send(); });
   }, true);
   // online but the sending failed (no answer): keep it; the same client_id goes again
   ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
