@@ -275,6 +275,15 @@
     });
   }
 
+  // logging out: the sheet pages this phone kept are no one else's to open offline
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (script && script.dataset.logout && form.getAttribute &&
+        form.getAttribute("action") === script.dataset.logout && root.caches) {
+      caches.delete("sheets-pages");
+    }
+  }, true);
+
   // offline, a saved hand never leaves the phone: htmx is not asked to send it. Online
   // with hands still waiting on the phone, it waits behind them: the sheet keeps the
   // order they were saved in

@@ -207,6 +207,13 @@ def test_a_guest_keeps_score_offline_and_the_sheet_gets_every_hand_once(
             "select u.username from scoresheet_sheet s join auth_user u on u.id = s.creator_id",
         )
         assert creator == [("kitchen",)]
+
+        # logging out: the pages this phone kept go with the account
+        phone.get_by_role("button", name="Log out").click()
+        eventually(
+            phone,
+            f"caches.open('sheets-pages').then(c => c.match('{sheet_path}')).then(f => !f)",
+        )
     finally:
         context.close()
     assert not phone.csp_violations, "\n".join(phone.csp_violations)
