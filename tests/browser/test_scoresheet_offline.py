@@ -133,7 +133,13 @@ def test_a_guest_keeps_score_offline_and_the_sheet_gets_every_hand_once(
         offline_totals = totals_by_hand(phone)
         assert offline_standings == ["4", "2"]
         assert rows(database, "select count(*) from scoresheet_hand") == [(0,)]
-        expect(phone.locator(".chart__svg")).to_have_attribute("data-hands", "3")
+        # the chart draws the kept hands too: a point a hand, ending on the standings
+        chart = phone.locator(".chart__svg")
+        expect(chart).to_have_attribute("data-hands", "3")
+        for side, standing in enumerate(offline_standings):
+            line = chart.locator(f'.chart__line[data-side="{side}"]')
+            expect(line).to_have_attribute("data-last", standing)
+            assert len(line.get_attribute("points").split()) == 4  # before any hand, then 3
         # (a full-page screenshot leaves inline styles that a later htmx swap would copy,
         # which the CSP refuses: the reload below starts the page afresh)
         phone.screenshot(path=artifacts / "phone-scoresheet-offline.png", full_page=True)
