@@ -226,3 +226,11 @@ def test_hands_entered_offline_keep_their_clash_on_the_page(client, sam, sheet):
     client.force_login(sam)
     page = client.get(f"/sheets/{sheet.pk}/").content.decode()
     assert "kept on a phone as hand 1, which another phone entered first" in page
+
+
+def test_guests_starting_sheets_too_fast_from_one_address_are_slowed(client, monkeypatch):
+    monkeypatch.setattr(limits, "GUEST_STARTS_PER_ADDRESS", 2)
+    new = {"side_1": "Us", "side_2": "Them", "preset": "classic"}
+    answers = [Client().post("/sheets/new/", new).status_code for _ in range(3)]
+    assert answers == [302, 302, 429]
+    assert Sheet.objects.count() == 2
