@@ -29,7 +29,8 @@ def _render(token: str) -> str | None:
     except Http404:
         return None
     view = selectors.sheet_view(sheet=sheet)
-    return render_to_string("scoresheet/watch.html#watched", {"view": view, "token": token})
+    context = {"view": view, "token": token, "sheet_data": selectors.page_data(view)}
+    return render_to_string("scoresheet/watch.html#watched", context)
 
 
 class WatchConsumer(AsyncWebsocketConsumer):

@@ -161,6 +161,9 @@ class HandForm(forms.Form):
         self.version_field = version_field
         rules = view.rules
         self.fields[version_field] = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+        if version_field == "number":
+            # made once per form by the page (or here): the same hand sent again is found by it
+            self.fields["client_id"] = forms.UUIDField(widget=forms.HiddenInput, required=False)
         if view.seats:
             bidders = [(f"seat-{seat.position}", seat.name) for seat in view.seats]
         else:

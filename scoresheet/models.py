@@ -1,5 +1,9 @@
 """What a score sheet stores: the sheet and its rules, its sides, members and hands.
 
+A sheet belongs to people, each a user or a guest: a guest is known by the token kept in
+its browser's session (``game.players.identity``), and what a guest made or joined becomes
+the user's when that browser signs up or logs in (``services.sheets_claim``).
+
 Entries, debts, totals and standings are never stored: ``scoresheet.ledger`` folds
 them from the hands each time, so editing a hand replays everything after it. Every
 change to a sheet is kept in ``Change`` with what it replaced, so it can be undone.
@@ -15,6 +19,7 @@ from smearsite.kernel import CODE_MAX_LENGTH, new_share_code
 
 NAME_MAX_LENGTH = 40
 TITLE_MAX_LENGTH = 80
+GUEST_TOKEN_MAX_LENGTH = 40
 
 
 def new_invite_code() -> str:
@@ -32,8 +37,16 @@ class Sheet(models.Model):
         STRUCK = "struck", "struck"
 
     title = models.CharField(max_length=TITLE_MAX_LENGTH, blank=True)
+    # a user, or else the guest (by the token of its session) who made the sheet
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_sheets"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="created_sheets",
+    )
+    creator_guest = models.CharField(
+        max_length=GUEST_TOKEN_MAX_LENGTH, null=True, blank=True, db_index=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -59,6 +72,12 @@ class Sheet(models.Model):
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(creator__isnull=False) | models.Q(creator_guest__isnull=False),
+                name="sheet_has_a_creator",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.title or f"Sheet {self.pk}"
@@ -115,17 +134,32 @@ class Seat(models.Model):
 
 
 class Member(models.Model):
-    """A user who may enter hands on the sheet and end the match."""
+    """A person who may enter hands on the sheet and end the match: a user, or a guest by
+    its session's token (the user's once that browser signs in)."""
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="members")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sheet_memberships"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="sheet_memberships",
+    )
+    guest_token = models.CharField(
+        max_length=GUEST_TOKEN_MAX_LENGTH, null=True, blank=True, db_index=True
     )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["joined_at", "pk"]
-        constraints = [models.UniqueConstraint(fields=["sheet", "user"], name="member_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "user"], name="member_unique"),
+            models.UniqueConstraint(fields=["sheet", "guest_token"], name="guest_member_unique"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | models.Q(guest_token__isnull=False),
+                name="member_is_someone",
+            ),
+        ]
 
 
 class Hand(models.Model):
@@ -141,6 +175,12 @@ class Hand(models.Model):
     takers = models.JSONField(null=True, blank=True)
     # bumped by every change: an edit made from an older copy is refused
     revision = models.PositiveIntegerField(default=1)
+    # made by the phone that entered the hand: a hand sent twice (a retry, a phone back
+    # online) is found by it and never stored twice
+    client_id = models.UUIDField(null=True, blank=True, unique=True)
+    # the number the phone showed when the hand was kept on it without a network; another
+    # number here means another phone entered a hand in its place first (a possible double)
+    entered_as = models.PositiveIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -156,6 +196,11 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.number} of sheet {self.sheet_id}"
+
+    @property
+    def clashed(self) -> bool:
+        """Kept on a phone offline as a number that another hand took first."""
+        return self.entered_as is not None and self.entered_as != self.number
 
     def to_ledger(self) -> ledger.Hand:
         return ledger.Hand(bidder=self.bidder, bid=self.bid, made=tuple(self.made))

@@ -8,23 +8,48 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from game.players.identity import SeatOwner
 from scoresheet import ledger
-from scoresheet.models import Change, Hand, Seat, Sheet
+from scoresheet.models import Change, Hand, Member, Seat, Sheet
 from smearsite.kernel import normal_code
 
 
-def sheets_for_user(*, user: AbstractBaseUser) -> QuerySet[Sheet]:
-    return Sheet.objects.filter(members__user=user).prefetch_related("sides")
+def mine(owner: SeatOwner, *, prefix: str = "") -> Q:
+    """The memberships of ``owner``: the user's, and the guest token's not yet claimed
+    (``prefix`` reaches them from another model, e.g. ``members__``)."""
+    found = Q(pk__in=[])
+    if owner.user_id is not None:
+        found |= Q(**{f"{prefix}user_id": owner.user_id})
+    if owner.session_key:
+        found |= Q(**{f"{prefix}user__isnull": True, f"{prefix}guest_token": owner.session_key})
+    return found
 
 
-def sheet_for_member(*, sheet_id: int, user: AbstractBaseUser) -> Sheet:
-    """The sheet if ``user`` is one of its members; anyone else is told it does not exist."""
-    if not user.is_authenticated:
+def is_creator(sheet: Sheet, owner: SeatOwner) -> bool:
+    if sheet.creator_id is not None:
+        return sheet.creator_id == owner.user_id
+    return bool(owner.session_key) and sheet.creator_guest == owner.session_key
+
+
+def sheets_for_owner(*, owner: SeatOwner) -> QuerySet[Sheet]:
+    if owner.user_id is None and not owner.session_key:
+        return Sheet.objects.none()
+    member_of = Member.objects.filter(mine(owner)).values("sheet_id")
+    return Sheet.objects.filter(pk__in=member_of).prefetch_related("sides")
+
+
+def sheet_for_member(*, sheet_id: int, owner: SeatOwner) -> Sheet:
+    """The sheet if ``owner`` is one of its members; anyone else is told it does not exist."""
+    if owner.user_id is None and not owner.session_key:
         raise Http404("No such sheet.")
-    sheet = Sheet.objects.filter(pk=sheet_id, members__user=user).first()
+    sheet = (
+        Sheet.objects.filter(pk=sheet_id)
+        .filter(pk__in=Member.objects.filter(mine(owner)).values("sheet_id"))
+        .first()
+    )
     if sheet is None:
         raise Http404("No such sheet.")
     return sheet
@@ -368,7 +393,7 @@ def _display_name(user: AbstractBaseUser | None) -> str:
 
 def members(*, sheet: Sheet) -> list[str]:
     return [
-        _display_name(member.user)
+        "a guest" if member.user is None else _display_name(member.user)
         for member in sheet.members.select_related("user", "user__profile")
     ]
 
@@ -447,4 +472,40 @@ def export_document(view: SheetView) -> dict:
             }
             for stats in view.side_stats
         ],
+    }
+
+
+# --- What the page's scripts read -----------------------------------------------------
+
+
+def page_data(view: SheetView) -> dict:
+    """The sheet as data for the page (``json_script``): its rules, sides, seats, points
+    and hands. The page folds the hands with ``static/scoresheet/ledger.js``, the ledger's
+    rules in JavaScript (tested case for case against ``ledger.tally``), to draw the chart
+    and the hands a phone keeps while offline."""
+    rules = view.rules
+    return {
+        "sheet": view.sheet.pk,
+        "open": view.sheet.is_open,
+        "rules": {
+            "target": rules.target,
+            "points_per_hand": rules.points_per_hand,
+            "min_bid": rules.min_bid,
+            "max_bid": rules.max_bid,
+            "missed_bid": rules.missed_bid,
+            "bidder_only_out": rules.bidder_only_out,
+        },
+        "sides": view.sides,
+        "seats": [{"name": s.name, "side": s.side, "position": s.position} for s in view.seats],
+        "points": list(view.point_names),
+        "hands": [
+            {
+                "number": row.number,
+                "bidder": row.hand.bidder,
+                "bid": row.hand.bid,
+                "made": list(row.hand.made),
+            }
+            for row in view.rows
+        ],
+        "next_number": view.next_number,
     }

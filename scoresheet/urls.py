@@ -6,6 +6,9 @@ app_name = "scoresheet"
 
 urlpatterns = [
     path("", views.sheet_list, name="list"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("offline/", views.offline, name="offline"),
     path("new/", views.sheet_new, name="new"),
     path("join/", views.join, name="join"),
     path("join/<str:code>/", views.join_code, name="join_code"),
@@ -14,6 +17,7 @@ urlpatterns = [
     path("<int:sheet_id>/", views.sheet_detail, name="sheet"),
     path("<int:sheet_id>/hands/", views.hand_add, name="hand_add"),
     path("<int:sheet_id>/hands/preview/", views.hand_preview, name="hand_preview"),
+    path("<int:sheet_id>/hands/sync/", views.hands_sync, name="hands_sync"),
     path("<int:sheet_id>/hands/<int:number>/", views.hand_edit, name="hand_edit"),
     path("<int:sheet_id>/hands/<int:number>/delete/", views.hand_delete, name="hand_delete"),
     path("<int:sheet_id>/history/", views.sheet_history, name="history"),

@@ -16,13 +16,27 @@ from playwright.sync_api import Browser, Page, expect
 
 from game.players import profiles as game_profiles
 from scoresheet.models import Hand, Sheet
-from tests.browser.conftest import DESKTOP, PHONE, watch
+from tests.browser.conftest import DESKTOP, PHONE, assert_no_csp_violations, watch, watch_csp
 from tests.servers import manage, server_env, serving
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "trump-leads-first-42"
 SAM, MUM = "Sam & Alex", "Mum & Dad"
+# the live server shares one in-memory SQLite connection between its threads, so these
+# tests never let two requests overlap: no service worker keeping pages in the background
+# here (tests/browser/test_scoresheet_offline.py tests it against a real server)
+NO_WORKER = {"service_workers": "block"}
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, **NO_WORKER)
+    page = watch_csp(context.new_page())
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+    assert_no_csp_violations(page)
 
 
 def make_user(username: str):
@@ -100,8 +114,11 @@ def test_score_a_match_on_a_phone_debt_carried_and_paid_edit_and_bank(phone: Pag
     problems = watch(phone)
     make_user("sam")
     phone.goto("/sheets/")
-    expect(phone).to_have_url(re.compile(r"/accounts/login/\?next=/sheets/$"))
+    # a guest may keep score, and is told how to keep the sheets on an account
+    expect(phone.get_by_text("You keep score as a guest")).to_be_visible()
+    phone.locator(".guest-note").get_by_role("link", name="log in").click()
     log_in(phone, "sam")
+    expect(phone).to_have_url(re.compile(r"/sheets/$"))
     create_sheet(phone)
 
     # seed 002's worked hand: Dad bids 3; Sam's side takes High, nobody Low,
@@ -175,7 +192,7 @@ def test_the_second_of_two_phones_entering_the_same_hand_is_told(browser: Browse
         make_user(name)
     phones = []
     for name in ("sam", "mum"):
-        context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+        context = browser.new_context(viewport=PHONE, base_url=live_server.url, **NO_WORKER)
         phone = context.new_page()
         phone.goto("/accounts/login/?next=/sheets/")
         log_in(phone, name)
@@ -208,7 +225,7 @@ def test_the_second_of_two_phones_entering_the_same_hand_is_told(browser: Browse
 def test_a_hand_can_be_entered_without_javascript(browser: Browser, live_server):
     make_user("sam")
     context = browser.new_context(
-        viewport=PHONE, base_url=live_server.url, java_script_enabled=False
+        viewport=PHONE, base_url=live_server.url, java_script_enabled=False, **NO_WORKER
     )
     phone = context.new_page()
     try:
@@ -275,6 +292,9 @@ def test_read_only_link_updates_live_over_the_websocket(browser: Browser, live_u
         save(phone)
         expect(tv.locator('#hand-2 td[data-side="1"]')).to_contain_text("owes 1", timeout=10_000)
         expect(tv.get_by_role("link", name=re.compile("Edit hand"))).to_have_count(0)
+        # the chart on the public page is redrawn with each hand that comes in
+        expect(tv.locator(".chart__svg")).to_have_attribute("data-hands", "2")
+        expect(tv.locator(".chart__key")).to_have_text([f"{SAM} 3", f"{MUM} -1"])
         tv.screenshot(path=artifacts / "desktop-scoresheet-watch.png", full_page=True)
     finally:
         phone.context.close()
@@ -303,7 +323,11 @@ def test_read_only_link_falls_back_to_polling_without_a_websocket(browser: Brows
 
 def test_the_history_shows_each_change_in_the_viewers_own_time_zone(browser: Browser, live_server):
     context = browser.new_context(
-        viewport=PHONE, base_url=live_server.url, timezone_id="Asia/Tokyo", locale="en-GB"
+        viewport=PHONE,
+        base_url=live_server.url,
+        timezone_id="Asia/Tokyo",
+        locale="en-GB",
+        **NO_WORKER,
     )
     page = context.new_page()
     problems = watch(page)

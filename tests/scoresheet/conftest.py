@@ -1,6 +1,17 @@
 import pytest
 
+from game.players.identity import SeatOwner
 from scoresheet import ledger, services
+
+
+def owner_of(user) -> SeatOwner:
+    """A signed-in member, as the services take one."""
+    return SeatOwner(user_id=user.pk)
+
+
+def guest(token: str = "guest-token-1") -> SeatOwner:
+    """A guest, by the token its browser's session keeps."""
+    return SeatOwner(session_key=token)
 
 
 @pytest.fixture
@@ -22,7 +33,8 @@ def stranger(make_user):
 def make_sheet():
     def make(user, *, sides=("Sam & Alex", "Mum & Dad"), rules=ledger.CLASSIC_FOUR_POINT, **kw):
         kw.setdefault("preset", "classic")
-        return services.sheet_create(user=user, sides=list(sides), rules=rules, **kw)
+        kw.setdefault("owner", owner_of(user) if user is not None else None)
+        return services.sheet_create(sides=list(sides), rules=rules, **kw)
 
     return make
 
@@ -31,7 +43,7 @@ def make_sheet():
 def sheet(sam, mum, make_sheet):
     """Seed 002's table: Sam-and-Alex against Mum-and-Dad, classic four-point; both members."""
     sheet = make_sheet(sam)
-    services.member_join(code=sheet.invite_code, user=mum)
+    services.member_join(code=sheet.invite_code, owner=owner_of(mum))
     return sheet
 
 
@@ -40,7 +52,7 @@ def add(sheet, user, bidder, bid, made, **kw):
     sheet.refresh_from_db()
     return services.hand_add(
         sheet_id=sheet.pk,
-        user=user,
+        owner=owner_of(user),
         expected_number=sheet.hands_entered + 1,
         hand=services.HandInput(bidder=bidder, bid=bid, made=tuple(made), **kw),
     )

@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 
 from scoresheet import consumers, services
 from smearsite.asgi import application
-from tests.scoresheet.conftest import add
+from tests.scoresheet.conftest import add, owner_of
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -50,10 +50,14 @@ async def test_every_change_reaches_the_watchers_even_an_undo(sheet, sam):
         await sync_to_async(add)(sheet, sam, 1, 3, (1, 2))
         await communicator.receive_from(timeout=TIMEOUT)
 
-        await sync_to_async(services.hand_delete)(sheet_id=sheet.pk, user=sam, number=1, revision=1)
+        await sync_to_async(services.hand_delete)(
+            sheet_id=sheet.pk, owner=owner_of(sam), number=1, revision=1
+        )
         assert "No hands yet." in await communicator.receive_from(timeout=TIMEOUT)
         change = await sync_to_async(lambda: sheet.changes.first())()
-        await sync_to_async(services.change_undo)(sheet_id=sheet.pk, user=sam, change_id=change.pk)
+        await sync_to_async(services.change_undo)(
+            sheet_id=sheet.pk, owner=owner_of(sam), change_id=change.pk
+        )
         assert 'id="hand-1"' in await communicator.receive_from(timeout=TIMEOUT)
     finally:
         await communicator.disconnect()

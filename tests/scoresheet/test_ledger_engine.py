@@ -74,18 +74,38 @@ def sheet_hand(match: MatchState) -> Hand:
     return Hand(bidder=result.bidder_unit, bid=result.bid, made=result.raw)
 
 
-@pytest.mark.parametrize("target", [None, LOW_TARGET], ids=["preset-target", "low-target"])
-@pytest.mark.parametrize("layout", layouts(), ids=layout_id)
-@pytest.mark.parametrize("seed", SEEDS)
-def test_the_sheet_of_a_preset_keeps_the_tables_match_score_after_every_round(layout, target, seed):
+TARGETS = {"preset-target": None, "low-target": LOW_TARGET}
+
+
+def table_case(layout, target: int | None, seed: int):
+    """One case of the table tests: a random match of ``layout`` (to ``target``, or the
+    preset's), its setup, the sheet's rules, and its rounds that were played out."""
     key, setup = layout
-    preset = ledger.PRESETS[key]
-    rules = preset.rules
+    rules = ledger.PRESETS[key].rules
     if target is not None:
         # what the new-sheet form does with a target typed in
         setup = MatchSetup(setup.players, setup.teams, target, setup.rules)
         rules = replace(rules, target=target)
     rounds = [match for match in play_match(setup, seed) if not match.round.result.redeal]
+    return setup, rules, rounds
+
+
+def table_cases():
+    """Every case of the table tests, as (id, sides, rules, hands): what the page's own
+    fold (static/scoresheet/ledger.js) is held to in tests/browser."""
+    for seed in SEEDS:
+        for layout in layouts():
+            for name, target in TARGETS.items():
+                setup, rules, rounds = table_case(layout, target, seed)
+                hands = [sheet_hand(match) for match in rounds]
+                yield f"{seed}-{layout_id(layout)}-{name}", setup.units, rules, hands
+
+
+@pytest.mark.parametrize("target", list(TARGETS.values()), ids=list(TARGETS))
+@pytest.mark.parametrize("layout", layouts(), ids=layout_id)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_sheet_of_a_preset_keeps_the_tables_match_score_after_every_round(layout, target, seed):
+    setup, rules, rounds = table_case(layout, target, seed)
 
     sheet = tally([sheet_hand(match) for match in rounds], sides=setup.units, rules=rules)
 

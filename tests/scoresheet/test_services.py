@@ -11,7 +11,7 @@ from scoresheet import ledger, selectors, services
 from scoresheet.models import Change, Hand, Member, Sheet
 from scoresheet.services import HandInput
 from smearsite import kernel
-from tests.scoresheet.conftest import add
+from tests.scoresheet.conftest import add, owner_of
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_a_stale_hand_number_is_refused_and_nothing_is_saved(sheet, sam, mum):
     with pytest.raises(services.StaleEntry, match="Hand 1 was already entered"):
         services.hand_add(
             sheet_id=sheet.pk,
-            user=mum,
+            owner=owner_of(mum),
             expected_number=1,
             hand=HandInput(bidder=1, bid=3, made=(1, 2)),
         )
@@ -95,7 +95,7 @@ def test_the_unique_hand_number_is_the_last_guard_against_a_double(sheet, sam):
     with pytest.raises(services.StaleEntry):
         services.hand_add(
             sheet_id=sheet.pk,
-            user=sam,
+            owner=owner_of(sam),
             expected_number=1,
             hand=HandInput(bidder=0, bid=2, made=(2, 2)),
         )
@@ -115,7 +115,7 @@ def test_two_members_entering_the_same_hand_at_once_make_one_hand(sheet, sam, mu
         try:
             services.hand_add(
                 sheet_id=sheet.pk,
-                user=user,
+                owner=owner_of(user),
                 expected_number=1,
                 hand=HandInput(bidder=1, bid=3, made=(1, 2)),
             )
@@ -152,7 +152,7 @@ def test_only_members_may_change_a_sheet(sheet, stranger):
     with pytest.raises(PermissionDenied):
         add(sheet, stranger, 1, 3, (1, 2))
     with pytest.raises(PermissionDenied):
-        services.sheet_strike(sheet_id=sheet.pk, user=stranger)
+        services.sheet_strike(sheet_id=sheet.pk, owner=owner_of(stranger))
     assert not sheet.hands.exists()
 
 
@@ -164,7 +164,7 @@ def test_editing_a_hand_replays_every_hand_after_it(sheet, sam, mum):
 
     edited = services.hand_edit(
         sheet_id=sheet.pk,
-        user=mum,
+        owner=owner_of(mum),
         number=2,
         revision=1,
         hand=HandInput(bidder=0, bid=2, made=(3, 1)),
@@ -186,12 +186,16 @@ def test_editing_a_hand_replays_every_hand_after_it(sheet, sam, mum):
 def test_an_edit_from_an_old_copy_of_the_hand_is_refused(sheet, sam, mum):
     add(sheet, sam, 1, 3, (1, 2))
     services.hand_edit(
-        sheet_id=sheet.pk, user=sam, number=1, revision=1, hand=HandInput(1, 3, (1, 3))
+        sheet_id=sheet.pk, owner=owner_of(sam), number=1, revision=1, hand=HandInput(1, 3, (1, 3))
     )
 
     with pytest.raises(services.StaleEntry, match="changed by someone else"):
         services.hand_edit(
-            sheet_id=sheet.pk, user=mum, number=1, revision=1, hand=HandInput(1, 2, (2, 2))
+            sheet_id=sheet.pk,
+            owner=owner_of(mum),
+            number=1,
+            revision=1,
+            hand=HandInput(1, 2, (2, 2)),
         )
     assert Hand.objects.get(sheet=sheet, number=1).made == [1, 3]
 
@@ -201,17 +205,17 @@ def test_delete_then_undo_puts_the_hand_back_in_its_place_and_undo_can_be_undone
         add(sheet, sam, bidder, bid, made)
     before = selectors.sheet_view(sheet=sheet).tally
 
-    delete = services.hand_delete(sheet_id=sheet.pk, user=sam, number=2, revision=1)
+    delete = services.hand_delete(sheet_id=sheet.pk, owner=owner_of(sam), number=2, revision=1)
     assert list(sheet.hands.values_list("number", flat=True)) == [1, 3]
     assert standings(sheet) == (2, 0)
 
-    undo = services.change_undo(sheet_id=sheet.pk, user=sam, change_id=delete.pk)
+    undo = services.change_undo(sheet_id=sheet.pk, owner=owner_of(sam), change_id=delete.pk)
     assert list(sheet.hands.values_list("number", flat=True)) == [1, 2, 3]
     assert selectors.sheet_view(sheet=sheet).tally == before
     assert undo.undoes == delete and undo.before is None
 
     # the undo is a change too: undoing it deletes the hand again
-    services.change_undo(sheet_id=sheet.pk, user=sam, change_id=undo.pk)
+    services.change_undo(sheet_id=sheet.pk, owner=owner_of(sam), change_id=undo.pk)
     assert list(sheet.hands.values_list("number", flat=True)) == [1, 3]
     # numbers are never reused: the next hand is 4
     assert add(sheet, sam, 0, 2, (2, 2)).number == 4
@@ -220,18 +224,18 @@ def test_delete_then_undo_puts_the_hand_back_in_its_place_and_undo_can_be_undone
 def test_undo_of_an_add_removes_the_hand_and_of_an_edit_restores_it(sheet, sam):
     add(sheet, sam, 1, 3, (1, 2))
     services.hand_edit(
-        sheet_id=sheet.pk, user=sam, number=1, revision=1, hand=HandInput(1, 2, (1, 2))
+        sheet_id=sheet.pk, owner=owner_of(sam), number=1, revision=1, hand=HandInput(1, 2, (1, 2))
     )
     edit, added = list(sheet.changes.order_by("-pk"))
 
     # only the newest change of a hand can be undone
     with pytest.raises(services.StaleEntry, match="undo the later change first"):
-        services.change_undo(sheet_id=sheet.pk, user=sam, change_id=added.pk)
+        services.change_undo(sheet_id=sheet.pk, owner=owner_of(sam), change_id=added.pk)
 
-    services.change_undo(sheet_id=sheet.pk, user=sam, change_id=edit.pk)
+    services.change_undo(sheet_id=sheet.pk, owner=owner_of(sam), change_id=edit.pk)
     assert Hand.objects.get(sheet=sheet, number=1).bid == 3
     with pytest.raises(services.StaleEntry, match="already been undone"):
-        services.change_undo(sheet_id=sheet.pk, user=sam, change_id=edit.pk)
+        services.change_undo(sheet_id=sheet.pk, owner=owner_of(sam), change_id=edit.pk)
     assert sheet.changes.count() == 3
 
 
@@ -243,13 +247,13 @@ def reach_target(sheet, user):
 
 def test_end_match_banks_it_for_the_winner_and_closes_the_sheet(sheet, sam, mum):
     with pytest.raises(services.SheetError, match="cannot be banked yet"):
-        services.sheet_end(sheet_id=sheet.pk, user=mum, winner=0)
+        services.sheet_end(sheet_id=sheet.pk, owner=owner_of(mum), winner=0)
     reach_target(sheet, sam)
 
     with pytest.raises(services.StaleEntry):
-        services.sheet_end(sheet_id=sheet.pk, user=mum, winner=1)
+        services.sheet_end(sheet_id=sheet.pk, owner=owner_of(mum), winner=1)
     # any member may end the match, not only the bidder
-    services.sheet_end(sheet_id=sheet.pk, user=mum, winner=0)
+    services.sheet_end(sheet_id=sheet.pk, owner=owner_of(mum), winner=0)
 
     sheet.refresh_from_db()
     assert sheet.status == Sheet.Status.ENDED
@@ -260,26 +264,28 @@ def test_end_match_banks_it_for_the_winner_and_closes_the_sheet(sheet, sam, mum)
     assert end.after == {"status": "ended", "winner": 0}
 
     # undoing the end reopens the sheet
-    services.change_undo(sheet_id=sheet.pk, user=sam, change_id=end.pk)
+    services.change_undo(sheet_id=sheet.pk, owner=owner_of(sam), change_id=end.pk)
     sheet.refresh_from_db()
     assert sheet.status == Sheet.Status.OPEN
 
 
 def test_strike_then_rematch_with_the_same_sides_and_members(sheet, sam, mum):
-    services.member_join(code=sheet.invite_code, user=mum)  # joining twice changes nothing
+    services.member_join(
+        code=sheet.invite_code, owner=owner_of(mum)
+    )  # joining twice changes nothing
     add(sheet, sam, 1, 3, (1, 2))
     with pytest.raises(services.SheetError, match="before starting a rematch"):
-        services.sheet_rematch(sheet_id=sheet.pk, user=mum)
+        services.sheet_rematch(sheet_id=sheet.pk, owner=owner_of(mum))
 
-    services.sheet_strike(sheet_id=sheet.pk, user=mum)
-    rematch = services.sheet_rematch(sheet_id=sheet.pk, user=mum)
+    services.sheet_strike(sheet_id=sheet.pk, owner=owner_of(mum))
+    rematch = services.sheet_rematch(sheet_id=sheet.pk, owner=owner_of(mum))
 
     assert rematch.rematch_of_id == sheet.pk
     assert [side.name for side in rematch.sides.all()] == ["Sam & Alex", "Mum & Dad"]
     assert set(rematch.members.values_list("user__username", flat=True)) == {"sam", "mum"}
     assert rematch.rules == sheet.rules and not rematch.hands.exists()
     # a second tap on Rematch finds the same sheet
-    assert services.sheet_rematch(sheet_id=sheet.pk, user=sam) == rematch
+    assert services.sheet_rematch(sheet_id=sheet.pk, owner=owner_of(sam)) == rematch
     assert Member.objects.filter(sheet=rematch).count() == 2
 
 
@@ -293,11 +299,11 @@ def test_group_message_is_sent_only_after_the_change_commits(
 
 def test_join_with_a_wrong_code_says_so(stranger):
     with pytest.raises(services.SheetError, match="No sheet has that code"):
-        services.member_join(code="NOPE12", user=stranger)
+        services.member_join(code="NOPE12", owner=owner_of(stranger))
 
 
 def test_join_code_is_forgiving_about_case_and_spaces(sheet, stranger):
     code = sheet.invite_code.lower()
-    joined = services.member_join(code=f" {code[:3]} {code[3:]} ", user=stranger)
+    joined = services.member_join(code=f" {code[:3]} {code[3:]} ", owner=owner_of(stranger))
 
     assert joined == sheet

@@ -11,7 +11,7 @@ from django.test import Client
 from game.engine import notation, variants
 from scoresheet import selectors, services
 from scoresheet.models import Change, Hand, Sheet
-from tests.scoresheet.conftest import add
+from tests.scoresheet.conftest import add, owner_of
 
 pytestmark = pytest.mark.django_db
 
@@ -42,11 +42,79 @@ def hand_post(sheet, *, number=None, bidder="side-1", bid=3, points=("0", "", "1
 # --- Access -------------------------------------------------------------------------
 
 
-def test_guest_is_sent_to_log_in_and_back(client, sheet):
-    for url in ("/sheets/", "/sheets/new/", f"/sheets/{sheet.pk}/"):
-        response = client.get(url)
-        assert response.status_code == 302
-        assert response["Location"] == f"/accounts/login/?next={url}"
+NEW_SHEET = {"side_1": "Us", "side_2": "Them", "preset": "classic"}
+
+
+def test_a_guest_keeps_score_without_an_account(client):
+    assert client.get("/sheets/").status_code == 200
+    assert client.get("/sheets/new/").status_code == 200
+    response = client.post("/sheets/new/", NEW_SHEET)
+
+    sheet = Sheet.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/sheets/{sheet.pk}/"
+    assert sheet.creator is None and sheet.creator_guest
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    assert "You keep score as a guest" in page
+    client.post(f"/sheets/{sheet.pk}/hands/", hand_post(sheet))
+    assert sheet.hands.count() == 1
+    assert "Us v Them" in client.get("/sheets/").content.decode()
+
+
+def test_a_guests_sheet_is_nobody_elses_but_through_its_codes(client, sam):
+    client.post("/sheets/new/", NEW_SHEET)
+    sheet = Sheet.objects.get()
+    other_guest, member = Client(), Client()
+    member.force_login(sam)
+    for visitor in (other_guest, member):
+        assert visitor.get(f"/sheets/{sheet.pk}/").status_code == 404
+        assert visitor.post(f"/sheets/{sheet.pk}/hands/", hand_post(sheet)).status_code == 404
+        assert "Us v Them" not in visitor.get("/sheets/").content.decode()
+    # the read-only link shows it; the invite code lets another guest in
+    assert other_guest.get(f"/sheets/watch/{sheet.watch_token}/").status_code == 200
+    other_guest.post("/sheets/join/", {"code": sheet.invite_code})
+    assert other_guest.get(f"/sheets/{sheet.pk}/").status_code == 200
+
+
+def test_a_guests_sheets_become_the_accounts_at_sign_up(client, fast_password_hashing):
+    client.post("/sheets/new/", NEW_SHEET)
+    sheet = Sheet.objects.get()
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "newsam", "password1": "trump-leads-42", "password2": "trump-leads-42"},
+    )
+    assert response.status_code == 302
+
+    sheet.refresh_from_db()
+    assert sheet.creator.username == "newsam" and sheet.creator_guest is None
+    assert sheet.members.get().user == sheet.creator
+    assert client.get(f"/sheets/{sheet.pk}/").status_code == 200
+    # a new browser of the same account finds it; another guest does not
+    again = Client()
+    again.force_login(sheet.creator)
+    assert again.get(f"/sheets/{sheet.pk}/").status_code == 200
+    assert Client().get(f"/sheets/{sheet.pk}/").status_code == 404
+
+
+def test_a_guests_sheets_become_the_accounts_at_log_in_once(client, sam, sheet):
+    # sam is already a member of ``sheet``; as a guest in this browser he joined it too
+    # and started another
+    client.post("/sheets/join/", {"code": sheet.invite_code})
+    client.post("/sheets/new/", NEW_SHEET)
+    client.force_login(sam)
+
+    assert sheet.members.filter(user=sam).count() == 1
+    assert not sheet.members.filter(user__isnull=True).exists()
+    assert Sheet.objects.filter(creator=sam).count() == 2
+
+
+def test_the_sheet_page_holds_its_hands_as_data_for_the_phone(sam_client, sheet, sam):
+    add(sheet, sam, 1, 3, (1, 2))
+    page = sam_client.get(f"/sheets/{sheet.pk}/").content.decode()
+    data = json.loads(re.search(r'id="sheet-data"[^>]*>(.*?)</script>', page, re.S).group(1))
+
+    assert data["hands"] == [{"number": 1, "bidder": 1, "bid": 3, "made": [1, 2]}]
+    assert data["rules"]["missed_bid"] == "debt" and data["next_number"] == 2
+    assert data["sides"] == ["Sam & Alex", "Mum & Dad"]
 
 
 def test_a_sheet_is_not_found_for_anyone_but_its_members(client, sheet, stranger):
@@ -358,7 +426,7 @@ def test_edit_from_a_stale_page_is_refused(sam_client, sheet, sam):
     add(sheet, sam, 1, 3, (1, 2))
     services.hand_edit(
         sheet_id=sheet.pk,
-        user=sam,
+        owner=owner_of(sam),
         number=1,
         revision=1,
         hand=services.HandInput(bidder=1, bid=2, made=(1, 2)),
@@ -395,7 +463,7 @@ def test_delete_and_undo_from_the_history_page(sam_client, sheet, sam):
 
 def test_undo_refused_for_an_older_change_says_why(sam_client, sheet, sam):
     add(sheet, sam, 1, 3, (1, 2))
-    services.hand_delete(sheet_id=sheet.pk, user=sam, number=1, revision=1)
+    services.hand_delete(sheet_id=sheet.pk, owner=owner_of(sam), number=1, revision=1)
     added = Change.objects.get(kind=Change.Kind.ADD)
 
     response = sam_client.post(f"/sheets/{sheet.pk}/history/{added.pk}/undo/", follow=True)
