@@ -58,6 +58,7 @@ def stock_refill() -> int:
     report = services.positions_add(items=result.positions)
     if report.errors:  # a job's positions are read back through the rules before storing
         logger.warning("stock: %d analysed position(s) refused: %s", len(report.errors), report)
+    refill_enqueue()  # the next at once, not at the worker's next beat
     return report.created
 
 

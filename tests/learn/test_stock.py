@@ -59,3 +59,10 @@ def test_no_refill_is_queued_for_a_full_stock(db, monkeypatch):
 
     assert not stock.refill_enqueue()
     assert not DBTaskResult.objects.exists()
+
+
+def test_a_refill_queues_the_next_while_the_stock_is_still_short(db, full_but_one):
+    stock.stock_refill.call()
+
+    waiting = DBTaskResult.objects.ready().filter(task_path=stock.stock_refill.module_path)
+    assert waiting.count() == 1
