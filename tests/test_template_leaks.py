@@ -120,6 +120,7 @@ def world(make_user, client):
             "token": sheet.watch_token,
             "code": sheet.invite_code,
             "index": 0,
+            "game": "classic",  # a quiz's game
         },
         "tables": {"lobby": lobby_table.code, "bots": bots_table.code},
     }

@@ -8,6 +8,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from game.models import Table
+from game.players.identity import SeatOwner
 from game.services import lobby
 from scoresheet import ledger, services
 from smearsite import kernel
@@ -34,7 +35,9 @@ def table(make_user):
 @pytest.fixture
 def sheet(make_user):
     return services.sheet_create(
-        user=make_user("sam"), sides=["Us", "Them"], rules=ledger.CLASSIC_FOUR_POINT
+        owner=SeatOwner(user_id=make_user("sam").pk),
+        sides=["Us", "Them"],
+        rules=ledger.CLASSIC_FOUR_POINT,
     )
 
 
