@@ -211,22 +211,76 @@
   // --- the live connection -------------------------------------------------------------
 
   function swapIn(html) {
-    if (holding) queue.push(html);
+    // the chat goes on while a finished trick stands: only the table waits
+    if (holding && !/^\s*<[^>]+ id="chat/.test(html)) queue.push(html);
     else apply(html);
   }
 
   function apply(html) {
     var holder = document.createElement("template");
     holder.innerHTML = html.trim();
-    Array.prototype.forEach.call(holder.content.children, function (fresh) {
+    Array.prototype.slice.call(holder.content.children).forEach(function (fresh) {
+      var into = fresh.dataset.appendTo && document.getElementById(fresh.dataset.appendTo);
+      if (into) {
+        if (!document.getElementById(fresh.id)) into.appendChild(fresh);
+        showMuted();
+        return;
+      }
       var current = fresh.id && document.getElementById(fresh.id);
       if (!current) return;
       if (fresh.id === "table-error") current.scrollIntoView({block: "nearest"});
       current.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh);
     });
+    showMuted();
     afterDraw();
   }
+
+  // --- the table's chat: lines go up the socket; muting is this browser's own -----------
+
+  var chatBox = document.getElementById("chat");
+  var mutedKey = "smear-muted:" + live.dataset.socket;
+
+  function muted() {
+    try { return JSON.parse(localStorage.getItem(mutedKey) || "[]"); } catch (e) { return []; }
+  }
+
+  function showMuted() {
+    var box = document.getElementById("chat");
+    if (!box) return;
+    var off = muted();
+    var hidden = 0;
+    box.querySelectorAll(".chat-line").forEach(function (line) {
+      line.hidden = off.indexOf(line.dataset.author) >= 0;
+      if (line.hidden) hidden += 1;
+    });
+    var note = box.querySelector(".chat__muted");
+    note.hidden = !off.length;
+    note.querySelector(".chat__muted-count").textContent =
+      hidden + (hidden === 1 ? " line" : " lines") + " from muted players hidden.";
+    var lines = box.querySelector(".chat__lines");
+    lines.scrollTop = lines.scrollHeight;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".chat-mute, .chat-unmute");
+    if (!button) return;
+    var off = button.classList.contains("chat-unmute") ? [] : muted().concat([button.dataset.mute]);
+    localStorage.setItem(mutedKey, JSON.stringify(off));
+    showMuted();
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList.contains("chat-form")) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return; // the form posts instead
+    event.preventDefault();
+    var button = event.submitter;
+    var text = form.querySelector("input[name=text]");
+    if (button && button.name === "say") socket.send(JSON.stringify({say: button.value}));
+    else socket.send(JSON.stringify({chat: text.value}));
+    if (text) text.value = "";
+  });
 
   function reconnecting(shown) {
     var notice = document.getElementById("reconnecting");
@@ -288,6 +342,7 @@
 
   document.body.addEventListener("htmx:afterSettle", afterDraw);
 
+  if (chatBox) showMuted();
   afterDraw();
   if (window.WebSocket) connect();
 })();
