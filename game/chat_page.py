@@ -37,6 +37,8 @@ class ChatPanel:
     me: str  # their author tag: their own lines are not offered for muting
     host: bool  # may turn the chat on or off
     lines: tuple[LineShown, ...]
+    # a visitor with no session yet: their first line posts (which starts one), not the socket
+    post_first: bool = False
     max_chars: int = MAX_CHARS
 
     @property
@@ -91,4 +93,5 @@ def chat_panel(*, table: Table, owner: SeatOwner) -> ChatPanel | None:
         me=speaker.author,
         host=owner.user_id is not None and owner.user_id == table.host_id,
         lines=lines,
+        post_first=owner.user_id is None and not owner.session_key,
     )

@@ -238,7 +238,6 @@
 
   // --- the table's chat: lines go up the socket; muting is this browser's own -----------
 
-  var chatBox = document.getElementById("chat");
   var mutedKey = "smear-muted:" + live.dataset.socket;
 
   function muted() {
@@ -273,7 +272,9 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.classList.contains("chat-form")) return;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return; // the form posts instead
+    // the form posts instead: no connection, or no session yet (the post starts one)
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (document.getElementById("chat").hasAttribute("data-post-first")) return;
     event.preventDefault();
     var button = event.submitter;
     var text = form.querySelector("input[name=text]");
@@ -342,7 +343,7 @@
 
   document.body.addEventListener("htmx:afterSettle", afterDraw);
 
-  if (chatBox) showMuted();
+  showMuted();
   afterDraw();
   if (window.WebSocket) connect();
 })();
