@@ -314,11 +314,40 @@
     if (window.smearLive && event.detail.elt.id === "live") event.preventDefault();
   });
 
+  // --- the misclick guard: on a touch screen a tap lifts a card, a second tap plays it ----
+
+  var touchScreen = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  var pressed = {button: null, at: 0}; // the button a finger or mouse last went down on
+
+  document.addEventListener("pointerdown", function (event) {
+    pressed = {button: event.target.closest && event.target.closest("button"), at: Date.now()};
+  }, true);
+
+  // whether this press only lifts the card: guarded, and a pointer's press (a key plays at once)
+  function onlyLifts(button) {
+    if (!touchScreen || prefs.contains("one-tap")) return false;
+    if (!button.classList.contains("card-button")) return false;
+    if (pressed.button !== button || Date.now() - pressed.at > 2000) return false;
+    if (button.classList.contains("card-button--lifted")) return false;
+    document.querySelectorAll(".card-button--lifted").forEach(function (other) {
+      other.classList.remove("card-button--lifted");
+      other.removeAttribute("aria-pressed");
+    });
+    button.classList.add("card-button--lifted");
+    button.setAttribute("aria-pressed", "true");
+    return true;
+  }
+
   // capture phase: runs before htmx's own submit handler, which then never sees the event
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var button = event.submitter;
     if (!live.contains(form) || !button || button.name !== "action") return;
+    if (onlyLifts(button)) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     event.preventDefault();
     event.stopPropagation();
