@@ -92,3 +92,14 @@ class FilterForm(forms.Form):
     def query(self) -> str:
         """The filters as a query string, for the practice page's address."""
         return urlencode(self.fields_asked())
+
+
+def chosen_discard(data) -> str:
+    """The card chooser's answer (``templates/game/card_chooser.html``): its mode and the
+    cards tapped, as ``learn.core.discards`` reads them (``keep:AS,2S``); "" when the post
+    carries no chooser. A hand holds at most 23 cards: a longer list is cut, and refused."""
+    mode = data.get("mode")
+    if mode is None:
+        return ""
+    tapped = [code[:4] for code in data.getlist("card")[:32]]
+    return f"{mode[:8]}:{','.join(tapped)}"

@@ -157,6 +157,13 @@ class Attempt(models.Model):
         )
         SEEN = "seen", "you have met this position before"
         ANSWERED = "answered", "you answered this position already, in another tab or page"
+        THIN = (
+            "thin",
+            (
+                "your discard was not one the expert had priced, and too few deals could be "
+                "priced in time to rate it"
+            ),
+        )
 
     token = models.CharField(max_length=32, unique=True, default=new_attempt_token)
     learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="attempts")
@@ -174,6 +181,9 @@ class Attempt(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
     # an action code: a discard names every card it throws (17 at the six-handed dealer's)
     answer = models.CharField(max_length=80, blank=True, default="")
+    # a discard the analysis had not priced, as it was priced when answered
+    # (learn.core.discards.Afresh): the reveal shows the figures the grade was made on
+    priced = models.JSONField(null=True, blank=True, default=None)
     correct = models.BooleanField(null=True)
     # the learner's rating around this answer (equal when unrated) and the position's
     rating_before = models.FloatField(null=True, blank=True)

@@ -16,6 +16,7 @@ from game.engine import notation, rules
 from game.engine.cards import cards_of, game_total
 from game.engine.view import SeatView
 from game.players import glicko
+from learn.core import discards as core_discards
 from learn.core import explain, explain_family, grades, lines
 from learn.core import positions as core_positions
 from learn.core import themes as core_themes
@@ -71,9 +72,9 @@ class PositionPage(game_presenters.SeatHand):
     trump_name: str | None
     tricks: tuple[game_presenters.Trick, ...]  # finished tricks, then the current one if begun
     units: tuple[game_presenters.UnitInfo, ...]
-    # at a discard: (code, the cards it throws, words) for each discard on offer, in card
-    # order (never best first: the order must not give the answer away)
-    discards: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    # at a discard: the hand to tap the cards to keep (or to throw) from; any discard the
+    # rule allows is an answer, so nothing here hints at the ones the analysis priced
+    chooser: CardChooser | None = None
     game: str = ""  # the table's game, in words ("Classic four-point")
 
     @property
@@ -155,23 +156,94 @@ def core_position_page(core: core_positions.AnalysedPosition) -> PositionPage:
         units=game_presenters.mark_yours(
             game_presenters.units(view, names, view.scores), view.seat
         ),
-        discards=discards_offered(core),
+        chooser=discard_chooser(core),
         game=notation.preset_name(view.rules.preset),
     )
 
 
-def discards_offered(
-    core: core_positions.AnalysedPosition,
-) -> tuple[tuple[str, tuple[str, ...], str], ...]:
-    """Each discard a discard position offers, with its cards, in the order of the cards
-    thrown; nothing at any other decision."""
-    if core.phase != "discard":
-        return ()
-    thrown = {code: rules.discarded(notation.parse_action(code)) for code in core.legal_codes()}
-    return tuple(
-        (code, notation.cards(mask), option_label(code))
-        for code, mask in sorted(thrown.items(), key=lambda item: cards_of(item[1]))
+def discard_chooser(core: core_positions.AnalysedPosition) -> CardChooser | None:
+    """The chooser a discard position is answered with; None at any other decision."""
+    view = core.view()
+    if core.phase != "discard" or view.discard_rule is None:
+        return None
+    return card_chooser(view.discard_rule, view.hand)
+
+
+@dataclass(frozen=True)
+class ChooserCard:
+    code: str
+    fixed: str = ""  # "keep": the rule keeps it; "throw": the rule throws it; "": tap it
+
+
+@dataclass(frozen=True)
+class CardChooser:
+    """A discard chosen as at the table, by tapping the cards to keep or the cards to throw
+    (``templates/game/card_chooser.html``, ``static/game/card_chooser.js``). The cards the
+    rule fixes are shown fixed and never tapped; the mode first offered is the one that
+    takes fewer taps (keeping, when both take as many: a player thinks of the hand kept).
+    Built from a rule and a hand alone, for any page with a discard to make."""
+
+    cards: tuple[ChooserCard, ...]  # the hand, in its order
+    keep: int  # how many cards stay in the hand
+    throw: int  # how many go
+
+    def _fixed(self, kind: str) -> tuple[str, ...]:
+        return tuple(card.code for card in self.cards if card.fixed == kind)
+
+    @property
+    def keep_taps(self) -> int:
+        return self.keep - len(self._fixed("keep"))
+
+    @property
+    def throw_taps(self) -> int:
+        return self.throw - len(self._fixed("throw"))
+
+    @property
+    def mode(self) -> str:
+        """ "keep" or "throw": whichever takes fewer taps."""
+        return "keep" if self.keep_taps <= self.throw_taps else "throw"
+
+    @property
+    def taps(self) -> int:
+        return self.keep_taps if self.mode == "keep" else self.throw_taps
+
+    @property
+    def rule_words(self) -> tuple[str, ...]:
+        """The rule in words, a line each."""
+        size = len(self.cards)
+        lines = [f"Keep {self.keep} of your {size} cards and discard {self.throw}."]
+        stay, go = self._fixed("keep"), self._fixed("throw")
+        if stay:
+            lines.append(f"Must stay: {', '.join(map(notation.card_name, stay))}.")
+        if go:
+            lines.append(f"Must go: {', '.join(map(notation.card_name, go))}.")
+        return tuple(lines)
+
+    @property
+    def hint(self) -> str:
+        """What to tap, in the mode first offered (the page's script then counts live)."""
+        taps, verb = self.taps, self.mode
+        if not taps:
+            return "Nothing to choose: the rule decides every card."
+        fixed = len(self._fixed(verb))
+        if not fixed:
+            return f"Tap {taps} card{'s' * (taps != 1)} to {verb}."
+        one, many = ("stays", "must stay") if verb == "keep" else ("goes", "must go")
+        does = one if fixed == 1 else many
+        return f"Tap {taps} more card{'s' * (taps != 1)} to {verb} ({fixed} {does})."
+
+
+def card_chooser(rule: rules.DiscardRule, hand: int) -> CardChooser:
+    """The chooser of a discard ``rule`` asks of ``hand``."""
+    stay = hand & ~rule.may
+    cards = tuple(
+        ChooserCard(
+            code=notation.card(card),
+            fixed="throw" if rule.must >> card & 1 else "keep" if stay >> card & 1 else "",
+        )
+        for card in cards_of(hand)
     )
+    return CardChooser(cards=cards, keep=hand.bit_count() - rule.count, throw=rule.count)
 
 
 # --- The reveal ------------------------------------------------------------------------------
@@ -233,6 +305,8 @@ class Reveal:
     deal: DealShown | None
     has_points: bool
     has_made: bool
+    # a discard the analysis had not priced, priced when answered (learn.core.discards)
+    unpriced: UnpricedShown | None = None
 
     @property
     def change_text(self) -> str:
@@ -276,7 +350,8 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
     """What the learner sees after answering: the analysis of every option and the why."""
     core = attempt.position.core
     rows = option_rows(core, attempt.answer)
-    chosen = next(row for row in rows if row.is_chosen)
+    unpriced = unpriced_shown(core, attempt.answer, priced=attempt.priced)
+    chosen = unpriced.row if unpriced else next(row for row in rows if row.is_chosen)
     try:
         paragraphs = explanation(core, attempt.answer)
     except core_positions.PositionError:
@@ -298,6 +373,69 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
         deal=deal_shown(core),
         has_points=any(row.ours is not None for row in rows),
         has_made=any(row.made is not None for row in rows),
+        unpriced=unpriced,
+    )
+
+
+@dataclass(frozen=True)
+class UnpricedShown:
+    """A discard the analysis had not priced, priced when it was answered against the
+    expert's on the same deals (``learn.core.discards``): the reveal's line on it."""
+
+    afresh: core_discards.Afresh
+    priced: int  # how many discards the analysis priced
+    kept: tuple[str, ...]  # the cards the answer keeps
+    best_kept: tuple[str, ...]  # the cards the expert's discard keeps
+    row: OptionRow  # the answer as the reveal's chosen option
+
+    @property
+    def verdict(self) -> str:
+        """How the answer compares with the expert's discard over those deals."""
+        found = self.afresh
+        cost, error = grades.points(abs(found.cost)), grades.points(found.error)
+        if found.level:
+            return "level with it"
+        if found.cost < 0:
+            return f"{cost} match points better"
+        if found.correct:
+            return f"{cost} match points less, within the sampling error ({error})"
+        return f"{cost} match points less (the error of that margin: {error})"
+
+
+def unpriced_shown(
+    core: core_positions.AnalysedPosition, answer: str, *, priced: dict | None = None
+) -> UnpricedShown | None:
+    """The reveal's line on ``answer`` when it is a discard the analysis had not priced:
+    by the figures it was graded on (``priced``, kept with the answer), else priced."""
+    if priced is not None:
+        found = core_discards.Afresh(**priced)
+    else:
+        found = core_discards.afresh(core, answer)
+    if found is None:
+        return None
+    hand = core.view().hand
+    thrown = rules.discarded(notation.parse_action(answer))
+    best = core.best
+    row = OptionRow(
+        code=answer,
+        label=option_label(answer),
+        is_card=False,
+        value=round(best.value - found.cost, 3),
+        value_se=found.error,
+        ours=None,
+        theirs=None,
+        made=None,
+        bar=4,
+        is_best=False,
+        is_chosen=True,
+        cost=max(0.0, found.cost),
+    )
+    return UnpricedShown(
+        afresh=found,
+        priced=len(core.options),
+        kept=notation.cards(hand & ~thrown),
+        best_kept=notation.cards(hand & ~rules.discarded(notation.parse_action(best.code))),
+        row=row,
     )
 
 

@@ -107,10 +107,10 @@ def attempt_for(*, token: str, learner: Learner | None) -> Attempt | None:
 
 
 def lesson_filters(lesson: tutorial.Lesson) -> Filters:
-    """The positions a tutorial lesson practises on: unrated, easy, of the kind the lesson
-    teaches (its phase, point in the round, barred cards) and one of its themes."""
+    """The positions a tutorial lesson practises on: unrated, easy, of the lesson's game
+    and of the kind it teaches (its phase, point in the round, barred cards, a theme)."""
     return Filters(
-        preset="house",  # the lessons teach the house rules' game
+        preset=lesson.preset,
         phase=lesson.phase,
         themes_any=lesson.themes,
         max_tricks=lesson.max_tricks,

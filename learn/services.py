@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -24,14 +25,21 @@ from game.engine.variants import PRESETS
 from game.players import glicko
 from game.players.identity import SeatOwner
 from learn import selectors, tutorial
+from learn.core import discards
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.selectors import ATTEMPT_TTL, Filters
-from smearsite.kernel import Conflict, DomainError, NotFound, Refused, ratelimit
+from smearsite.kernel import Conflict, DomainError, NotFound, Refused, TooMany, ratelimit
 
 # positions served a minute: a learner's quickest pace many times over, not a script's flood
 SERVES_PER_MINUTE = 60
 SERVES_PER_ADDRESS = 240
+
+# a discard the analysis did not price costs about half a second of a core to price when
+# answered (learn.core.discards): a learner's share a minute, and a process's at once
+PRICINGS_PER_MINUTE = 10
+PRICINGS_AT_ONCE = 2
+_pricing = threading.BoundedSemaphore(PRICINGS_AT_ONCE)
 
 # one rating period: a rating's deviation grows by one period's volatility per idle day
 RATING_PERIOD = timedelta(days=1)
@@ -59,6 +67,10 @@ class StaleAttempt(TrainerError, Conflict):
 
 
 class IllegalAnswer(TrainerError, Refused):
+    pass
+
+
+class PricingBusy(TrainerError, TooMany):
     pass
 
 
@@ -295,10 +307,18 @@ def attempt_answer(
         if now - attempt.served_at > ATTEMPT_TTL:
             raise StaleAttempt("This position was served too long ago: open a new one.")
         core = attempt.position.core
-        code = canonical_code(choice)
-        if code is None or code not in core.legal_codes():
-            raise IllegalAnswer(f"{choice[:12]!r} is not one of the legal options here.")
-        correct = selectors.is_right(core, code)
+        if core.phase == "discard":  # any discard the rule allows, priced or not
+            try:
+                code = discards.discard_code(core.view(), choice)
+            except discards.DiscardRefused as error:
+                raise IllegalAnswer(str(error)) from None
+        else:
+            code = canonical_code(choice)
+            if code is None or code not in core.legal_codes():
+                raise IllegalAnswer(f"{choice[:12]!r} is not one of the legal options here.")
+        # a discard the analysis did not price is priced now, against the expert's
+        unpriced = _priced_afresh(learner, core, code)
+        correct = unpriced.correct if unpriced else selectors.is_right(core, code)
 
         me = Learner.objects.select_for_update().get(pk=learner.pk)
         position = PracticePosition.objects.select_for_update().get(pk=attempt.position_id)
@@ -310,6 +330,11 @@ def attempt_answer(
         if attempt.rated and _answer_known(attempt):
             attempt.rated = False
             attempt.unrated_reason = Attempt.Unrated.ANSWERED
+        if attempt.rated and unpriced and not unpriced.rated:
+            attempt.rated = False
+            attempt.unrated_reason = Attempt.Unrated.THIN
+        if unpriced:
+            attempt.priced = asdict(unpriced)
         if attempt.rated:
             mine, theirs = glicko.rate_game(
                 _idle(me.glicko, me.rated_at, now),
@@ -343,11 +368,38 @@ def attempt_answer(
                 "position_rating_after",
                 "rated",
                 "unrated_reason",
+                "priced",
             ]
         )
         if attempt.mode == Attempt.Mode.PRACTICE:
             _missed_note(me, position, correct, now)
     return attempt
+
+
+def _priced_afresh(
+    learner: Learner, core: core_positions.AnalysedPosition, code: str
+) -> discards.Afresh | None:
+    """A discard the analysis did not price, priced now (``learn.core.discards``): about
+    half a second of a core each, so a learner has ``PRICINGS_PER_MINUTE`` of them and a
+    process prices ``PRICINGS_AT_ONCE`` at a time; past either the answer is refused for
+    now (``PricingBusy``), and nothing changes."""
+    if core.phase != "discard" or discards.is_priced(core, code):
+        return None
+    if not ratelimit.allow(
+        "learn-price", f"learner:{learner.pk}", limit=PRICINGS_PER_MINUTE, per_s=60
+    ):
+        raise PricingBusy(
+            f"Discards the expert had not priced are priced as you answer, at most "
+            f"{PRICINGS_PER_MINUTE} a minute: wait a moment, then answer again."
+        )
+    if not _pricing.acquire(blocking=False):
+        raise PricingBusy(
+            "The site is pricing other players' discards right now: answer again in a moment."
+        )
+    try:
+        return discards.afresh(core, code)
+    finally:
+        _pricing.release()
 
 
 def _answer_known(attempt: Attempt) -> bool:

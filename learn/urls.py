@@ -15,7 +15,8 @@ urlpatterns = [
     path("attempts/<str:token>/answer/", views.answer, name="answer"),
     path("progress/", views.progress, name="progress"),
     path("tutorial/", views.tutorial_index, name="tutorial"),
-    path("quiz/", views.rules_quiz, name="quiz"),
+    path("quiz/", views.rules_quiz, name="quiz"),  # the house rules' quiz
+    path("quiz/<str:game>/", views.rules_quiz, name="quiz_game"),
     path("tutorial/<slug:slug>/", views.lesson, name="lesson"),
     path("tutorial/<slug:slug>/serve/", views.lesson_serve, name="lesson_serve"),
     # the review of your own round at a live table

@@ -21,9 +21,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from game.engine.notation import preset_name
 from game.players.identity import request_owner
 from learn import presenters, quiz, selectors, services, tutorial
-from learn.forms import FilterForm
+from learn.forms import FilterForm, chosen_discard
 from learn.models import Attempt, Learner
 from learn.round_review import worker
 from smearsite.kernel.http import status_for
@@ -230,7 +231,7 @@ def answer(request: HttpRequest, token: str) -> HttpResponse:
         done = services.attempt_answer(
             learner=learner,
             token=token,
-            choice=request.POST.get("choice", ""),
+            choice=request.POST.get("choice") or chosen_discard(request.POST),
             position_key=request.POST.get("position") or None,
         )
     except services.TrainerError as error:
@@ -283,15 +284,39 @@ def progress(request: HttpRequest) -> HttpResponse:
 # --- Tutorial ----------------------------------------------------------------------------
 
 
+def _game_chosen(request: HttpRequest, learner: Learner | None) -> str:
+    """The game whose lessons come first: ``?game=`` in the address (a preselection, kept
+    nowhere), else the learner's own; "" (any game) when neither names one."""
+    asked = request.GET.get("game")
+    if asked == "" or asked in tutorial.BY_GAME:
+        return asked
+    return learner.preset if learner is not None else ""
+
+
+def _quiz_url(game: str) -> str:
+    return reverse("learn:quiz") if game == "house" else reverse("learn:quiz_game", args=[game])
+
+
 @require_safe
 def tutorial_index(request: HttpRequest) -> HttpResponse:
+    """Every game's lessons, the chosen game's first (the house rules when none is)."""
     learner = selectors.learner_for(owner=request_owner(request))
     done = selectors.lessons_practised(learner=learner)
-    lessons = [(lesson, done.get(lesson.slug, 0)) for lesson in tutorial.LESSONS]
+    chosen = _game_chosen(request, learner)
+    games = [
+        {
+            "preset": game,
+            "title": preset_name(game),
+            "chosen": game == chosen,
+            "lessons": [(lesson, done.get(lesson.slug, 0)) for lesson in tutorial.BY_GAME[game]],
+            "quiz_url": _quiz_url(game),
+        }
+        for game in tutorial.games_first(chosen)
+    ]
     return render(
         request,
         "learn/tutorial.html",
-        {"lessons": lessons, "per_lesson": tutorial.PRACTICE_PER_LESSON},
+        {"games": games, "per_lesson": tutorial.PRACTICE_PER_LESSON},
     )
 
 
@@ -321,17 +346,19 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
         if attempt is None and can_serve:
             url = reverse("learn:lesson_serve", args=[slug])
             serve = presenters.ServeButton(url, "Show me a position")
+    number, total = tutorial.lesson_number(found)
     context = {
         "lesson": found,
         "practised": practised,
         "per_lesson": tutorial.PRACTICE_PER_LESSON,
         "next_lesson": tutorial.lesson_after(slug),
+        "quiz_url": _quiz_url(found.preset),
         "attempt": None,
         "serve": serve,
         "learner": presenters.learner_shown(learner),  # an answer updates it out of band
         "bank_size": selectors.bank_size(),
-        "number": tutorial.LESSONS.index(found) + 1,
-        "total": len(tutorial.LESSONS),
+        "number": number,
+        "total": total,
     }
     if attempt is not None:
         context.update(_question_context(attempt))
@@ -353,16 +380,28 @@ def lesson_serve(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def rules_quiz(request: HttpRequest) -> HttpResponse:
-    """The rules quiz: each question is its own form; an answer comes back with its
-    feedback, as the question alone for htmx or as the whole page without it."""
+def rules_quiz(request: HttpRequest, game: str = "house") -> HttpResponse:
+    """A game's rules quiz: each question is its own form; an answer comes back with its
+    feedback, as the question alone for htmx or as the whole page without it. Nothing is
+    stored."""
+    found = quiz.QUIZZES.get(game)
+    if found is None:
+        return _missing(request, "There is no rules quiz for that game.")
     feedback = None
     if request.method == "POST":
         try:
-            feedback = quiz.check(request.POST.get("question", ""), request.POST.get("choice", ""))
+            feedback = quiz.check(
+                request.POST.get("question", ""), request.POST.get("choice", ""), game=game
+            )
         except (KeyError, quiz.UnknownAnswer):
             return _missing(request, "That is not one of the quiz's answers.", status=400)
-    context = {"questions": quiz.QUESTIONS, "feedback": feedback}
+    context = {
+        "quiz": found,
+        "questions": found.questions,
+        "feedback": feedback,
+        "quiz_url": _quiz_url(game),
+        "others": [(preset_name(name), _quiz_url(name)) for name in quiz.QUIZZES if name != game],
+    }
     if request.htmx and feedback is not None:
         return render(request, "learn/quiz.html#question", {**context, "q": feedback.question})
     return render(request, "learn/quiz.html", context)

@@ -63,6 +63,16 @@ def price(view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float
     return prices
 
 
+def price_each(view: SeatView, choices: Sequence[int], rng: Random, *, budget_ms: float,
+               max_deals: int) -> Prices:  # fmt: skip
+    """Exactly ``choices`` (suits to name, or discards) played out in the same deals, and
+    no other: pricing one discard against another, where the rest need no price, costs a
+    fifth of pricing every discard worth pricing (the trainer grading a discard the
+    expert had not priced, ``learn.core.discards``)."""
+    deadline = time.perf_counter() + budget_ms / 1000
+    return _each(view, list(choices), rng, deadline, max_deals)
+
+
 def _each(view, choices, rng, deadline, max_deals) -> Prices:
     """Every choice (a suit to name, a discard) played out in each deal."""
     prices = Prices(choices)

@@ -5,37 +5,69 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0009_ratings_and_leaderboard_opt_in'),
-        ('learn', '0002_position_tricks_barred'),
+        ("game", "0009_ratings_and_leaderboard_opt_in"),
+        ("learn", "0002_position_tricks_barred"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='position',
-            name='owner',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='own_positions', to='learn.learner'),
+            model_name="position",
+            name="owner",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="own_positions",
+                to="learn.learner",
+            ),
         ),
         migrations.CreateModel(
-            name='RoundReview',
+            name="RoundReview",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveSmallIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('requested_by', models.CharField(blank=True, default='', max_length=80)),
-                ('status', models.CharField(choices=[('queued', 'Waiting for a worker'), ('running', 'Being analysed'), ('done', 'Done')], default='queued', max_length=8)),
-                ('total', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('decisions', models.JSONField(default=list)),
-                ('worker', models.CharField(blank=True, default='', max_length=32)),
-                ('lease_until', models.DateTimeField(blank=True, null=True)),
-                ('enqueued_at', models.DateTimeField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reviews', to='game.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveSmallIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("requested_by", models.CharField(blank=True, default="", max_length=80)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Waiting for a worker"),
+                            ("running", "Being analysed"),
+                            ("done", "Done"),
+                        ],
+                        default="queued",
+                        max_length=8,
+                    ),
+                ),
+                ("total", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("decisions", models.JSONField(default=list)),
+                ("worker", models.CharField(blank=True, default="", max_length=32)),
+                ("lease_until", models.DateTimeField(blank=True, null=True)),
+                ("enqueued_at", models.DateTimeField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reviews",
+                        to="game.table",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('table', 'round', 'seat'), name='round_review_unique_seat')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("table", "round", "seat"), name="round_review_unique_seat"
+                    )
+                ],
             },
         ),
     ]

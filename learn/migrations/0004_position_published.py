@@ -23,15 +23,14 @@ def mark_the_starter_bank_published(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('learn', '0003_round_reviews_and_own_positions'),
+        ("learn", "0003_round_reviews_and_own_positions"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='position',
-            name='published',
+            model_name="position",
+            name="published",
             field=models.BooleanField(default=False),
         ),
         migrations.RunPython(mark_the_starter_bank_published, migrations.RunPython.noop),

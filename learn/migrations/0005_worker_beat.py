@@ -4,18 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('learn', '0004_position_published'),
+        ("learn", "0004_position_published"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WorkerBeat',
+            name="WorkerBeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=64, unique=True)),
-                ('seen_at', models.DateTimeField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=64, unique=True)),
+                ("seen_at", models.DateTimeField()),
             ],
         ),
     ]

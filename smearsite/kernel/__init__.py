@@ -28,6 +28,10 @@ class Conflict(DomainError):
     """The request was right when it was made, but something changed meanwhile."""
 
 
+class TooMany(DomainError):
+    """More than the asker's share of something costly, for now: asking later will do."""
+
+
 # --- Share codes ---------------------------------------------------------------------------
 # a table's code, a score sheet's invite code: read out across a kitchen table, so no
 # look-alike characters (0/O, 1/I/L). A code is a capability (it shows a table, it makes

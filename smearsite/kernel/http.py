@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from smearsite.kernel import Conflict, DomainError, NotFound
+from smearsite.kernel import Conflict, DomainError, NotFound, TooMany
 
-STATUS_FOR = ((NotFound, 404), (Conflict, 409))
+STATUS_FOR = ((NotFound, 404), (Conflict, 409), (TooMany, 429))
 
 
 def status_for(error: DomainError) -> int:
-    """404 for what does not exist, 409 for what changed meanwhile, 400 for the rest."""
+    """404 for what does not exist, 409 for what changed meanwhile, 429 for more than a
+    fair share, 400 for the rest."""
     return next((status for kind, status in STATUS_FOR if isinstance(error, kind)), 400)

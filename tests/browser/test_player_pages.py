@@ -126,7 +126,7 @@ def test_the_profile_fits_without_sideways_scrolling(sized: Page, transactional_
 
 def test_the_rules_quiz_answers_in_place_and_fits(sized: Page, transactional_db, artifacts):
     sized.goto("/learn/tutorial/")
-    sized.get_by_role("link", name="a short rules quiz").click()
+    sized.locator("#game-house").get_by_role("link", name="a short rules quiz").click()
     trump = sized.locator("#quiz-trump")
     trump.get_by_role("button", name="The dealer names it").click()
     expect(trump.get_by_role("status")).to_contain_text("Not quite")

@@ -1,6 +1,7 @@
 """Trainer pages at the full-deck tables: the game chosen is kept for the next visit,
-naming trump and the discard are answered by buttons, and a page draws only what the
-seat may see (its hand, the cards played, its own discard and fill)."""
+naming trump is answered by buttons (the discard by tapping cards:
+tests/learn/test_views_discard.py), and a page draws only what the seat may see (its
+hand, the cards played, its own discard and fill)."""
 
 import json
 import re
@@ -10,11 +11,11 @@ import pytest
 from game.engine.cards import CARD_CODES, cards_of
 from game.engine.rules import Phase
 from game.players.identity import SeatOwner
-from learn import presenters, services, tutorial
+from learn import services, tutorial
 from learn.models import Attempt, Learner, PracticePosition
 from tests.learn.core.test_positions_family import discards, legal
 from tests.learn.family import FAMILY, match_at, position_at
-from tests.learn.test_views import answer, serve, served, shown
+from tests.learn.test_views import serve, served, shown
 
 pytestmark = pytest.mark.django_db
 
@@ -90,25 +91,6 @@ def test_naming_trump_offers_the_four_suits(client, family_bank):
     assert "Your trump" in page
 
 
-@pytest.mark.parametrize("preset", FAMILY)
-def test_a_discard_is_answered_by_one_button_each_and_explained_in_the_games_words(
-    client, family_bank, preset
-):
-    attempt = served(client, f"game={preset}&phase=discard")
-    core = attempt.position.core
-    page = client.get(f"/learn/attempts/{attempt.token}/").text
-    buttons = re.findall(r'name="choice" value="([^"]+)"', page)
-    assert sorted(buttons) == sorted(core.legal_codes())
-    assert buttons == [code for code, *_ in presenters.discards_offered(core)]
-
-    worst = core.options[-1].code
-    response = answer(client, attempt, worst)
-    assert response.status_code == 302
-    reveal = client.get(response.url).text
-    assert "Discarding " in reveal and " gone, you keep " in reveal
-    assert Attempt.objects.get(pk=attempt.pk).answer == worst
-
-
 def test_every_family_page_draws_only_what_the_seat_may_see(client, family_bank):
     for position in family_bank:
         page = client.post(f"/learn/positions/{position.key}/serve/", follow=True).text
@@ -119,19 +101,10 @@ def test_every_family_page_draws_only_what_the_seat_may_see(client, family_bank)
         assert drawn <= {CARD_CODES[c] for c in cards_of(visible)}, position.key
 
 
-def test_the_discards_are_offered_in_card_order_whichever_is_best():
-    match = match_at("classic", Phase.EXCHANGE)
-    codes = discards(match, 4)
-    one, other = position_at(match, codes), position_at(match, codes[::-1])
-    assert one.best != other.best
-    assert presenters.discards_offered(one) == presenters.discards_offered(other)
-    assert [code for code, *_ in presenters.discards_offered(one)] != [
-        o.code for o in one.options
-    ] or [code for code, *_ in presenters.discards_offered(other)] != [
-        o.code for o in other.options
-    ]
-
-
-def test_the_lessons_teach_the_house_rules_and_never_serve_a_full_deck_position(family_bank):
+def test_a_lesson_serves_only_its_own_games_positions(family_bank):
     learner = services.learner_get_or_create(owner=SeatOwner(session_key="lesson-guest"))
-    assert all(services.lesson_serve(learner=learner, lesson=x) is None for x in tutorial.LESSONS)
+    house = tutorial.BY_GAME["house"]
+    assert all(services.lesson_serve(learner=learner, lesson=x) is None for x in house)
+    for lesson in tutorial.LESSONS:
+        attempt = services.lesson_serve(learner=learner, lesson=lesson)
+        assert attempt is None or attempt.position.preset == lesson.preset

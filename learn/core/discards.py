@@ -1,0 +1,214 @@
+"""A discard chosen card by card, as at the table, and its grade.
+
+The trainer asks a discard as a player makes one: by tapping the cards to keep, or the
+cards to throw, whichever takes fewer taps (``learn.presenters.card_chooser``). The answer
+is then any discard the seat's rule allows, not one of a list, and it is read here:
+
+- ``keep:AS,2S`` or ``throw:9H,3C``: the chooser's taps. The cards the rule fixes are
+  never tapped: a card that must stay is kept and a card that must go is thrown, whatever
+  the mode; a tapped card outside the hand, or one the rule fixes, is refused with the
+  reason in words.
+- ``discard:9H,3C,...``: a whole discard as the game record writes it, checked against
+  the rule (``DiscardRule.why_not``).
+
+Grading. A discard among the options the analysis priced is graded as any option is
+(``learn.selectors.is_right``). One it did not price (a six-handed dealer's 23 cards allow
+some hundred thousand discards; an analysis prices about ten) is priced when it is
+answered, against the expert's discard alone, by the expert's own rollouts over the same
+sampled deals (``game.bots.rollouts.price_each``): ``ANSWER_DEALS`` deals, the bank's own
+number, in about half a second at the six-handed dealer (``bench/discard_pricing.py``).
+It is right when it is as good as the expert's within the sampling error, the test the
+priced options pass (``learn.core.explain.is_equivalent``), and counts toward a rating
+only when at least ``grades.MIN_DEALS`` deals stand behind that verdict. The deals come
+from a seed of the position and the discard, so a discard always gets the same figures;
+they are kept per process for the reveal, and priced again from the same seed where they
+are not. Pure Python: no Django here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from threading import Lock
+
+from cachetools import LRUCache, cached
+
+from game.bots.rollouts import price_each
+from game.engine.cards import card_code, cards_of, parse_card
+from game.engine.rules import (
+    action_code,
+    discard_action,
+    discarded,
+    is_discard,
+    parse_action_code,
+)
+from game.engine.view import SeatView
+
+from . import grades
+from .explain import EQUAL_WITHIN
+from .positions import AnalysedPosition
+
+MODES = ("keep", "throw")
+# the deals a discard the analysis did not price is priced on, against the expert's: the
+# bank's own number (learn.bank.generation's analyses of a discard reach 300)
+ANSWER_DEALS = 300
+# and the most time it may take: beyond it the answer is graded on the deals priced so
+# far and, under grades.MIN_DEALS of them, not rated
+ANSWER_BUDGET_MS = 1500.0
+
+
+class DiscardRefused(ValueError):
+    """A discard the rule does not allow, or an answer that is no discard; the message is
+    for a person."""
+
+
+# --- Reading the answer -------------------------------------------------------------------
+
+
+def discard_chosen(view: SeatView, choice: str) -> int:
+    """The cards ``choice`` throws from the seat's hand, as a mask: from the chooser's
+    taps (``keep:...``, ``throw:...``) or a whole discard (``discard:...``); a discard
+    the seat's rule does not allow raises ``DiscardRefused`` saying why."""
+    rule, hand = view.discard_rule, view.hand
+    if rule is None:
+        raise DiscardRefused("There is no discard to make here.")
+    mode, _, listed = choice.partition(":")
+    if mode == "discard":
+        try:
+            action = parse_action_code(choice)
+        except ValueError as error:
+            raise DiscardRefused(_refused(str(error))) from None
+        if not is_discard(action):
+            raise DiscardRefused(_refused(f"{choice[:12]!r} is no discard"))
+        thrown = discarded(action)
+        if not rule.allows(thrown):
+            raise DiscardRefused(_refused(rule.why_not(thrown, hand)))
+        return thrown
+    if mode not in MODES:
+        raise DiscardRefused(
+            f"{choice[:12]!r} is no discard: tap the cards to keep, or those to throw."
+        )
+    tapped = _cards(listed)
+    if tapped & ~hand:
+        raise DiscardRefused(_refused(rule.why_not(tapped, hand)))
+    stay = hand & ~rule.may
+    if mode == "keep":
+        if tapped & rule.must:
+            first = card_code(cards_of(tapped & rule.must)[0])
+            raise DiscardRefused(_refused(f"{first} must be discarded"))
+        kept = tapped | stay
+        thrown = hand & ~kept
+        keep = hand.bit_count() - rule.count
+        if kept.bit_count() != keep:
+            raise DiscardRefused(
+                _refused(f"keep {keep} card{'s' * (keep != 1)}, not {kept.bit_count()}")
+            )
+    else:
+        if tapped & stay:
+            first = card_code(cards_of(tapped & stay)[0])
+            raise DiscardRefused(_refused(f"{first} may not be discarded"))
+        thrown = tapped | rule.must
+    if not rule.allows(thrown):
+        raise DiscardRefused(_refused(rule.why_not(thrown, hand)))
+    return thrown
+
+
+def discard_code(view: SeatView, choice: str) -> str:
+    """``discard_chosen`` as the game record writes the discard: what an attempt stores."""
+    return action_code(discard_action(discard_chosen(view, choice)))
+
+
+def _cards(listed: str) -> int:
+    mask = 0
+    for code in filter(None, listed.split(",")):
+        try:
+            card = parse_card(code)
+        except ValueError:
+            raise DiscardRefused(_refused(f"{code[:4]!r} is not a card")) from None
+        if mask >> card & 1:
+            raise DiscardRefused(_refused(f"{card_code(card)} is chosen twice"))
+        mask |= 1 << card
+    return mask
+
+
+def _refused(why: str) -> str:
+    return f"That discard is not allowed: {why}."
+
+
+# --- Grading a discard the analysis did not price -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Afresh:
+    """A discard priced when it was answered, against the expert's (the position's best
+    option) on the same sampled deals."""
+
+    code: str
+    best_value: float  # the expert's discard, over these deals
+    value: float  # the discard answered, over the same deals
+    error: float  # the standard error of their difference, deal by deal
+    deals: int
+
+    @property
+    def cost(self) -> float:
+        """What the discard gives up against the expert's (below 0: it did better)."""
+        return self.best_value - self.value
+
+    @property
+    def level(self) -> bool:
+        """Both show the same match value: neither is better as far as shown."""
+        return grades.level(self.value, self.best_value)
+
+    @property
+    def correct(self) -> bool:
+        """As good as the expert's within the sampling error: the test the priced options
+        pass (``explain.is_equivalent``), level or better included."""
+        if not self.deals:
+            return False  # priced on no deal: nothing says it is as good
+        return self.level or self.cost <= max(EQUAL_WITHIN, self.error)
+
+    @property
+    def rated(self) -> bool:
+        """Enough deals stand behind the verdict for it to count toward a rating."""
+        return not grades.is_thin(self.deals)
+
+
+def is_priced(position: AnalysedPosition, code: str) -> bool:
+    return any(option.code == code for option in position.options)
+
+
+def afresh(position: AnalysedPosition, code: str) -> Afresh | None:
+    """The discard ``code`` priced against the expert's, or None when the analysis
+    priced it already (or the position is no discard)."""
+    if position.phase != "discard" or is_priced(position, code):
+        return None
+    return _priced_afresh(position, code)
+
+
+# kept by the position's key and the discard: never the position itself, which holds its
+# replayed match
+_afresh_kept: LRUCache = LRUCache(maxsize=256)
+
+
+@cached(_afresh_kept, key=lambda position, code: (position.key, code), lock=Lock())
+def _priced_afresh(position: AnalysedPosition, code: str) -> Afresh:
+    view = position.view()
+    best, chosen = parse_action_code(position.best.code), parse_action_code(code)
+    prices = price_each(
+        view,
+        [best, chosen],
+        Random(f"discard/{position.key}/{code}"),
+        budget_ms=ANSWER_BUDGET_MS,
+        max_deals=ANSWER_DEALS,
+    )
+    figures = {choice: (mean, lead) for choice, mean, _, lead in prices.figures()}
+    if not figures:  # no deal fits the view: nothing to grade by
+        return Afresh(code, 0.0, 0.0, 0.0, 0)
+    (best_value, best_lead), (value, lead) = figures[best], figures[chosen]
+    return Afresh(
+        code=code,
+        best_value=round(best_value, 3),
+        value=round(value, 3),
+        error=round(max(best_lead, lead), 3),  # the second's: the error of the lead
+        deals=prices.deals,
+    )
