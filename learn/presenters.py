@@ -120,10 +120,16 @@ def seat_names(view: SeatView) -> dict[int, str]:
     return {seat: seat_name(view, seat) for seat in range(view.players)}
 
 
-def option_label(code: str) -> str:
+def option_label(code: str, hand: int | None = None) -> str:
+    """An option as a player names it. A discard by the fewer of its two halves: the cards
+    kept, when ``hand`` is known and they are fewer (the six-handed dealer keeps 6 of 23),
+    else the cards thrown."""
     action = notation.parse_action(code)
     if rules.is_discard(action):
-        return "Discard " + ", ".join(map(describe_card, notation.cards(rules.discarded(action))))
+        thrown = rules.discarded(action)
+        if hand is not None and (hand & ~thrown).bit_count() < thrown.bit_count():
+            return "Keep " + ", ".join(map(describe_card, notation.cards(hand & ~thrown)))
+        return "Discard " + ", ".join(map(describe_card, notation.cards(thrown)))
     if not rules.is_card(action):
         return game_presenters.bid_label(code)
     return describe_card(code)
@@ -251,8 +257,9 @@ def card_chooser(rule: rules.DiscardRule, hand: int) -> CardChooser:
 
 @dataclass(frozen=True)
 class OptionRow:
-    """An option's row, on the reveal and on the review of a round alike: match values
-    rounded once (``grades.points``), and its tag."""
+    """An option's row, on the reveal and on the review of a round alike: its chance of
+    making the bid and its points as bars, its verdict on the one scale
+    (``grades.verdict``), and its match value rounded once (``grades.points``)."""
 
     code: str
     label: str
@@ -262,11 +269,12 @@ class OptionRow:
     ours: float | None
     theirs: float | None
     made: float | None  # percent
-    bar: int  # 4..100, the chart's bar width in percent
+    bar: int  # 4..100, the match value's bar width in percent, the best at 100
     is_best: bool
     is_chosen: bool
     cost: float  # expected match value lost against the best option
     tied: bool = False  # one of several options showing the best value: "level", not "best"
+    verdict: grades.Verdict | None = None  # this option judged against the best
 
     @property
     def value_text(self) -> str:
@@ -277,9 +285,96 @@ class OptionRow:
         return grades.points(self.cost)
 
     @property
+    def error_text(self) -> str:
+        """The standard error of this option's margin behind the best ("" for the best)."""
+        if self.verdict is None or self.verdict.best:
+            return ""
+        return grades.points(self.verdict.error)
+
+    @property
     def tag(self) -> str:
         """ "best" for the one best option, "level" for each of several that tie."""
         return "level" if self.tied else "best" if self.is_best else ""
+
+    @property
+    def grade_label(self) -> str:
+        """The verdict's word, as the review's heading would say it."""
+        return "" if self.verdict is None else self.verdict.label
+
+    @property
+    def grade_kind(self) -> str:
+        return "" if self.verdict is None else self.verdict.kind
+
+    @property
+    def made_words(self) -> str:
+        """ "8 times in 10": the chance of making the bid, as the explanation says it."""
+        return "" if self.made is None else grades.odds(self.made / 100)
+
+    @property
+    def made_bar(self) -> int:
+        """The chance of making the bid in whole percent, a <meter>'s value."""
+        return 0 if self.made is None else round(self.made)
+
+    @property
+    def points_total(self) -> float:
+        """The round's points both ways: the points bar's scale."""
+        return max((self.ours or 0.0) + (self.theirs or 0.0), 0.1)
+
+    @property
+    def ours_share(self) -> int:
+        """Your side's share of the round's points in whole percent, a <meter>'s value."""
+        return 0 if self.ours is None else round(100 * self.ours / self.points_total)
+
+    @property
+    def ours_text(self) -> str:
+        return "" if self.ours is None else grades.round_points(self.ours)
+
+    @property
+    def theirs_text(self) -> str:
+        return "" if self.theirs is None else grades.round_points(self.theirs)
+
+
+@dataclass(frozen=True)
+class ScaleRow:
+    """One row of the legend, drawn from ``grades.SCALE``: the one table of thresholds."""
+
+    grade: str
+    label: str
+    range_text: str  # "from 1.00 to 2.00"
+    meaning: str
+
+
+def scale_legend() -> tuple[ScaleRow, ...]:
+    """The scale of mistakes as the legend shows it, from ``grades.SCALE`` row by row."""
+    steps = grades.SCALE
+    rows = []
+    for step, above in zip(steps, [*steps[1:], None], strict=True):
+        if above is None:
+            span = f"{grades.points(step.start)} or more"
+        elif step.start == 0:
+            span = f"under {grades.points(above.start)}"
+        else:
+            span = f"{grades.points(step.start)} to {grades.points(above.start)}"
+        rows.append(ScaleRow(step.grade, step.label, span, step.meaning))
+    return tuple(rows)
+
+
+# the noise rule, said once for every legend
+SCALE_RULE = (
+    f"A choice is marked only when its cost is more than {grades.Z:g} standard errors of the "
+    f"gap (so beyond what chance could make) and at least {grades.MIN_DEALS} sampled deals "
+    "stand behind it; a cost within the noise is too close to call, and a thinner analysis "
+    "is not graded."
+)
+
+
+@dataclass(frozen=True)
+class Explained:
+    """The trainer's explanation of a choice, as a page shows it: for a player first,
+    the analyst's figures behind a "details" control."""
+
+    paragraphs: tuple[str, ...]
+    details: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -295,7 +390,8 @@ class Reveal:
     chosen: OptionRow
     best: OptionRow
     rows: tuple[OptionRow, ...]
-    explanation: tuple[str, ...]
+    explanation: tuple[str, ...]  # for a player: the deciding fact, the verdict, the cards
+    details: tuple[str, ...]  # match value, errors and deal counts, behind <details>
     themes: tuple[str, ...]  # labels
     rated: bool
     rating_before: float
@@ -307,10 +403,15 @@ class Reveal:
     has_made: bool
     # a discard the analysis had not priced, priced when answered (learn.core.discards)
     unpriced: UnpricedShown | None = None
+    legend: tuple[ScaleRow, ...] = ()
 
     @property
     def change_text(self) -> str:
         return f"{self.rating_change:+.0f}".replace("-", "\u2212")
+
+    @property
+    def scale_rule(self) -> str:
+        return SCALE_RULE
 
 
 def _bars(values: list[float]) -> list[int]:
@@ -326,10 +427,11 @@ def option_rows(core: core_positions.AnalysedPosition, chosen: str) -> tuple[Opt
     bars = _bars([o.value for o in options])
     best = core.best
     tied = len(explain.level_with_best(core)) > 1
+    hand = core.view().hand if core.phase == "discard" else None
     return tuple(
         OptionRow(
             code=o.code,
-            label=option_label(o.code),
+            label=option_label(o.code, hand),
             is_card=rules.is_card(notation.parse_action(o.code)),
             value=o.value,
             value_se=o.value_se,
@@ -341,21 +443,26 @@ def option_rows(core: core_positions.AnalysedPosition, chosen: str) -> tuple[Opt
             is_chosen=o.code == chosen,
             cost=max(0.0, best.value - o.value),
             tied=tied and grades.level(o.value, best.value),
+            verdict=grades.verdict(best, o, core.deals),
         )
         for o, bar in zip(options, bars, strict=True)
     )
 
 
 def reveal_for(*, attempt: Attempt) -> Reveal:
-    """What the learner sees after answering: the analysis of every option and the why."""
+    """What the learner sees after answering: the why, then every option compared."""
     core = attempt.position.core
     rows = option_rows(core, attempt.answer)
     unpriced = unpriced_shown(core, attempt.answer, priced=attempt.priced)
     chosen = unpriced.row if unpriced else next(row for row in rows if row.is_chosen)
     try:
-        paragraphs = explanation(core, attempt.answer)
+        # a discard priced as it was answered is explained among the priced ones
+        told = explanation(
+            core_discards.with_answer(core, unpriced.afresh) if unpriced else core,
+            attempt.answer,
+        )
     except core_positions.PositionError:
-        paragraphs = ()
+        told = Explained((), ())
     before = attempt.rating_before if attempt.rating_before is not None else 0.0
     after = attempt.rating_after if attempt.rating_after is not None else before
     return Reveal(
@@ -363,7 +470,8 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
         chosen=chosen,
         best=next(row for row in rows if row.is_best),
         rows=rows,
-        explanation=paragraphs,
+        explanation=told.paragraphs,
+        details=told.details,
         themes=tuple(core_themes.THEMES.get(slug, slug) for slug in core.themes),
         rated=attempt.rated,
         rating_before=before,
@@ -374,6 +482,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
         has_points=any(row.ours is not None for row in rows),
         has_made=any(row.made is not None for row in rows),
         unpriced=unpriced,
+        legend=scale_legend(),
     )
 
 
@@ -392,14 +501,17 @@ class UnpricedShown:
     def verdict(self) -> str:
         """How the answer compares with the expert's discard over those deals."""
         found = self.afresh
-        cost, error = grades.points(abs(found.cost)), grades.points(found.error)
-        if found.level:
+        judged = found.verdict
+        cost = grades.points(abs(found.cost))
+        if judged.tie:
             return "level with it"
         if found.cost < 0:
             return f"{cost} match points better"
-        if found.correct:
-            return f"{cost} match points less, within the sampling error ({error})"
-        return f"{cost} match points less (the error of that margin: {error})"
+        if judged.noise:
+            return f"{cost} match points less, too close to call"
+        if judged.thin:
+            return f"{cost} match points less"
+        return f"{cost} match points less: {grades.STEPS[judged.step.grade].said}"
 
 
 def unpriced_shown(
@@ -418,7 +530,7 @@ def unpriced_shown(
     best = core.best
     row = OptionRow(
         code=answer,
-        label=option_label(answer),
+        label=option_label(answer, hand),
         is_card=False,
         value=round(best.value - found.cost, 3),
         value_se=found.error,
@@ -429,6 +541,7 @@ def unpriced_shown(
         is_best=False,
         is_chosen=True,
         cost=max(0.0, found.cost),
+        verdict=found.verdict,
     )
     return UnpricedShown(
         afresh=found,
@@ -439,12 +552,13 @@ def unpriced_shown(
     )
 
 
-def explanation(core: core_positions.AnalysedPosition, chosen: str) -> tuple[str, ...]:
-    """The trainer's paragraphs on ``chosen``, in the words of the position's game: the
+def explanation(core: core_positions.AnalysedPosition, chosen: str) -> Explained:
+    """The trainer's explanation of ``chosen``, in the words of the position's game: the
     full-deck tables' analysis keeps no points or line, and has words of its own
     (``explain_family``)."""
-    explained = explain.explain if core.rules.is_house else explain_family.explain
-    return tuple(explained(core, chosen))
+    explained = explain.explained if core.rules.is_house else explain_family.explained
+    told = explained(core, chosen)
+    return Explained(told.paragraphs, told.details)
 
 
 def deal_shown(core: core_positions.AnalysedPosition) -> DealShown | None:

@@ -219,9 +219,10 @@ def _missed_due(learner: Learner, filters: Filters, now: datetime) -> QuerySet[M
 
 
 def is_right(core: core_positions.AnalysedPosition, code: str) -> bool:
-    """The expert's choice is right, and so is any option the analysis cannot tell from it
-    (the explanation then says "as good as the best within the sampling error"). The bank
-    keeps only positions whose best option leads the second clearly (analysis.Keep)."""
+    """The expert's choice is right, and so is any option as good as far as the figures
+    tell: level with it, or too close to call (``grades.Verdict.as_good``, the one scale
+    every sentence and grade reads). The bank keeps only positions whose best option leads
+    the second clearly (analysis.Keep)."""
     if code not in {option.code for option in core.options}:
         return False
     return code == core.best.code or explain.is_equivalent(core, code)

@@ -27,6 +27,7 @@ are not. Pure Python: no Django here.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from random import Random
 from threading import Lock
@@ -43,8 +44,7 @@ from game.engine.rules import (
 from game.engine.view import SeatView
 
 from . import grades
-from .explain import EQUAL_WITHIN
-from .positions import AnalysedPosition
+from .positions import AnalysedPosition, Option
 
 # the deals a discard the analysis did not price is priced on, against the expert's: the
 # bank's own number (learn.bank.generation's analyses of a discard reach 300)
@@ -84,17 +84,42 @@ class Afresh:
         return grades.level(self.value, self.best_value)
 
     @property
+    def verdict(self) -> grades.Verdict:
+        """The discard judged against the expert's on the one scale (``grades``)."""
+        return grades.Verdict(
+            cost=max(0.0, self.cost), error=self.error, deals=self.deals, tie=self.level
+        )
+
+    @property
     def correct(self) -> bool:
-        """As good as the expert's within the sampling error: the test the priced options
-        pass (``explain.is_equivalent``), level or better included."""
+        """As good as the expert's as far as the figures tell (level, better, or within
+        the noise): the test the priced options pass (``explain.is_equivalent``)."""
         if not self.deals:
             return False  # priced on no deal: nothing says it is as good
-        return self.level or self.cost <= max(EQUAL_WITHIN, self.error)
+        return self.cost < 0 or self.verdict.as_good
 
     @property
     def rated(self) -> bool:
         """Enough deals stand behind the verdict for it to count toward a rating."""
         return not grades.is_thin(self.deals)
+
+
+def with_answer(position: AnalysedPosition, found: Afresh) -> AnalysedPosition:
+    """The position with the discard priced as it was answered among its options (its
+    value behind the best by the cost measured over its own deals): so the explanation
+    compares the answer with the expert's discard as it compares any priced option."""
+    if is_priced(position, found.code):
+        return position
+    best = position.best
+    answer = Option(
+        code=found.code,
+        value=round(best.value - found.cost, 3),
+        value_se=found.error,
+        points=None,
+        made=None,
+        margin_se=found.error,
+    )
+    return dataclasses.replace(position, options=(*position.options, answer))
 
 
 def is_priced(position: AnalysedPosition, code: str) -> bool:

@@ -1,11 +1,19 @@
 """Explanations in plain words, built from a position's numbers and themes.
 
-Every sentence is made from the analysis: the expected points of the best option, its
-chance of making the bid, its match value, and what the learner's choice gives up. New
+Every sentence is made from the analysis: each option's chance of making the bid, the
+round's points it takes, where an auction call leads, and the cards the seat can see. New
 numbers make new sentences. Only the seat's view is read, never the hidden hands.
+
+An explanation is written for a player first (``Explanation.paragraphs``): the deciding
+fact in the game's words (how often the bid is made, the points each side takes), the
+verdict on the choice from the one scale (``grades.verdict``), then the cards that win or
+fall. The analyst's figures (match value, standard errors, the number of sampled deals)
+follow apart, in ``Explanation.details``, which a page shows behind a "details" control.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from game.engine import notation
 from game.engine.cards import (
@@ -35,57 +43,254 @@ from .themes import (
     partner_winning,
 )
 
-EQUAL_WITHIN = 0.05  # match points: closer than this is a tie whatever the error says
 LINE_STEPS = 8  # how much of the sampled line to tell
+MATCH_VALUE = (
+    "Match value is how far a choice moves your side against the best of the others, in "
+    "points of the match score, the end of the match counted."
+)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why one choice is good or bad: for a player first, the analyst's figures apart."""
+
+    verdict: grades.Verdict  # the choice judged on the one scale
+    paragraphs: tuple[str, ...]  # the deciding fact, the verdict, the cards; no match value
+    details: tuple[str, ...]  # match value, errors and deal counts
+
+    def all(self) -> list[str]:
+        return [*self.paragraphs, *self.details]
 
 
 def explain(position: AnalysedPosition, chosen_code: str) -> list[str]:
-    """A few short paragraphs: why the best option is best, and what the choice costs."""
+    """A few short paragraphs, the player's then the details: ``explained(...).all()``."""
+    return explained(position, chosen_code).all()
+
+
+def explained(position: AnalysedPosition, chosen_code: str) -> Explanation:
+    """Why the best option is best, and what the choice costs, in the game's words."""
     chosen = position.option(chosen_code)  # PositionError if it is not a legal choice
     view = position.view()
-    paragraphs = [_why_best(position, view), _about_choice(position, view, chosen)]
-    themes = _theme_sentences(position, view)
+    judged = grades.verdict_of(position, chosen_code)
+    cards, themes = _theme_sentences(position, view)
+    paragraphs = [_deciding(position, view, chosen, judged, cards)]
     if themes:
         paragraphs.append(" ".join(themes))
     if position.phase != "auction" and len(position.line) > 1:
         story = _line_story(position, view)
         if story:
             paragraphs.append(story)
-    return paragraphs
+    return Explanation(judged, tuple(paragraphs), (_figures(position, view, chosen, judged),))
 
 
 def is_equivalent(position: AnalysedPosition, code: str) -> bool:
-    """Whether ``code`` is as good as the best option within the sampling error."""
-    best, chosen = position.best, position.option(code)
-    return best.value - chosen.value <= _tolerance(best, chosen)
-
-
-# --- Why the best option is best ------------------------------------------------------
-
-
-def _why_best(position: AnalysedPosition, view: SeatView) -> str:
-    best = position.best
-    if position.phase == "auction":
-        return _why_best_call(position, view)
-    tied = level_with_best(position)
-    if len(tied) > 1:
-        names = _listed([_doing(o.code, position.phase, view) for o in tied])
-        text = f"{_capital(names)} are level: each is worth {_pts(best.value, True)}."
-    else:
-        text = f"{_capital(_doing(best.code, position.phase, view))} is best."
-    text += f" Over {position.deals} deals sampled from what you can see,"
-    if best.points is not None:
-        text += f" {_points_phrase(best.points, view)}{_made_phrase(best.made, view)};"
-    text += (
-        f" it is worth {_pts(best.value, True)} in match value (how far it moves your side"
-        " against the best of the others, in match points)."
-    )
-    return text + _thin_note(position)
+    """Whether ``code`` is as good as the best: level with it, or within the sampling
+    noise (``grades.Verdict.as_good``, the rule every sentence and grade follows)."""
+    return grades.verdict_of(position, code).as_good
 
 
 def level_with_best(position: AnalysedPosition) -> list[Option]:
     """The options whose shown match value equals the best one's: none is better."""
     return [o for o in position.options if grades.level(o.value, position.best.value)]
+
+
+# --- The deciding fact and the verdict ------------------------------------------------------
+
+
+def _deciding(
+    position: AnalysedPosition,
+    view: SeatView,
+    chosen: Option,
+    judged: grades.Verdict,
+    cards: list[str],
+) -> str:
+    """The card that wins or falls (``cards``: the themes' sentences about a capture), the
+    options compared in the game's words (bids made, points taken), then the verdict."""
+    best = position.best
+    if len(position.options) < 2:
+        return " ".join([*cards, "It is the only choice."])
+    other = chosen if chosen.code != best.code else position.options[1]
+    facts = _compared(position, view, best, other)
+    return " ".join([*cards, *facts, _verdict_sentence(position, view, chosen, judged)])
+
+
+def _verdict_sentence(
+    position: AnalysedPosition, view: SeatView, chosen: Option, judged: grades.Verdict
+) -> str:
+    phase, best = position.phase, position.best
+    tied = [o for o in level_with_best(position) if o.code != best.code]
+    return verdict_words(
+        judged,
+        _doing(chosen.code, phase, view),
+        _doing(best.code, phase, view),
+        _listed([_doing(o.code, phase, view) for o in tied]) if tied else "",
+    )
+
+
+def verdict_words(judged: grades.Verdict, doing: str, best: str, also_level: str = "") -> str:
+    """The verdict on ``doing`` against ``best`` in the scale's words: the same rule
+    (``judged``) as the review's heading and count. ``also_level``: the options level with
+    the best, said when the best was found."""
+    if judged.best:
+        if also_level:
+            return f"You found it: {doing} is level best with {also_level}, none ahead."
+        return f"You found it: {doing} is best."
+    doing = _capital(doing)
+    if judged.tie:
+        return f"{doing} is level with {best}: neither comes out ahead."
+    if judged.noise:
+        return (
+            f"{doing} is as good as the best, {best}, as far as the sampled deals can tell: "
+            "chance alone could make the difference between them."
+        )
+    if judged.thin:
+        return f"{doing} comes out behind {best}, but too few deals were sampled to grade it."
+    if judged.grade is None:
+        return f"{doing} is close to the best, {best}: a little behind it, too little to mark."
+    return f"{doing} is {judged.step.said}: {best} is better."
+
+
+def _compared(position: AnalysedPosition, view: SeatView, best: Option, other: Option) -> list[str]:
+    """Sentences comparing the best option with ``other`` in bids made and points."""
+    phase = position.phase
+    if phase == "auction":
+        return _calls_compared(view, best, other)
+    facts = []
+    made = _made_compared(view, best, other)
+    if made:
+        facts.append(made)
+    if best.points is not None and other.points is not None:
+        facts.append(_points_compared(view, best, other))
+    return facts
+
+
+def _made_compared(view: SeatView, best: Option, other: Option) -> str:
+    """ "Your bid of 5 is made 8 times in 10 with the ace of clubs, 3 times in 10 with the
+    queen of clubs." """
+    if best.made is None or other.made is None or view.bid is None:
+        return ""
+    if _we_bid(view):
+        whose = "your" if view.bidder == view.seat else "your partner's"
+        subject = f"{_capital(whose)} bid of {view.bid} is made"
+    else:
+        subject = f"The bidder's bid of {view.bid} is made"
+    first, second = grades.odds(best.made), grades.odds(other.made)
+    if first == second:
+        return f"{subject} {first} with {_named(best.code)} or {_named(other.code)} alike."
+    return f"{subject} {first} with {_named(best.code)}, {second} with {_named(other.code)}."
+
+
+def _points_compared(view: SeatView, best: Option, other: Option) -> str:
+    """ "You take about 4.9 of the round's points to the others' 1.0 with the ace of
+    clubs; 4.2 to 1.7 with the queen of clubs." """
+    us = "Your side takes" if not _cutthroat(view) else "You take"
+    (ours, theirs), (ours2, theirs2) = best.points, other.points
+    return (
+        f"{us} about {_round_points(ours)} of the round's points to the others' "
+        f"{_round_points(theirs)} with {_named(best.code)}; {_round_points(ours2)} to "
+        f"{_round_points(theirs2)} with {_named(other.code)}."
+    )
+
+
+def _calls_compared(view: SeatView, best: Option, other: Option) -> list[str]:
+    """Two auction calls: where each leads (a searched auction), else each bid's chance
+    of being made and the points it takes."""
+    if best.auction is not None and other.auction is not None:
+        return [text for text in (call_outcome(best, view), call_outcome(other, view)) if text]
+    facts = []
+    for option in (best, other):
+        if option.code == "pass":
+            continue
+        fact = _bid_chances(option)
+        if fact:
+            facts.append(fact)
+    if not facts:
+        return []
+    if "pass" in (best.code, other.code):
+        bid = other if best.code == "pass" else best
+        if best.code == "pass" and bid.made is not None and bid.made < 0.5:
+            facts.append(f"A miss costs all {bid_amount(parse_action_code(bid.code))}.")
+    return facts
+
+
+def _bid_chances(option: Option) -> str:
+    """ "Bidding 3 is made 8 times in 10, taking about 3.4 of the round's points." """
+    amount = bid_amount(parse_action_code(option.code))
+    if option.made is None:
+        return ""
+    text = f"Bidding {amount} {_made_or_failed(option.made)}"
+    if option.points is not None:
+        text += f", taking about {_round_points(option.points[0])} of the round's points"
+    return text + "."
+
+
+def _made_or_failed(chance: float) -> str:
+    """ "is made 8 times in 10" or, when it fails more often than not, "fails 6 times in 10" """
+    if chance >= 0.5:
+        return f"is made {grades.odds(chance)}"
+    return f"fails {grades.odds(1 - chance)}"
+
+
+def _round_points(points: float) -> str:
+    return grades.round_points(points)
+
+
+# --- The details: the analyst's figures ---------------------------------------------------
+
+
+def _figures(
+    position: AnalysedPosition, view: SeatView, chosen: Option, judged: grades.Verdict
+) -> str:
+    """Match value, its standard errors and the deals behind it, and the scale's rule."""
+    best, phase = position.best, position.phase
+    rest = (
+        ", with the rest of the auction played out in each"
+        if phase == "auction" and best.auction is not None and _seats_after(view)
+        else ""
+    )
+    text = f"Over {position.deals} deals sampled from what you can see{rest}, "
+    text += f"{_doing(best.code, phase, view)} is worth {_pts(best.value, True)} in match value"
+    if chosen.code != best.code:
+        text += (
+            f" and {_doing(chosen.code, phase, view)} {_pts(chosen.value, True)}, "
+            f"{_ordinal(_rank(position, chosen))} of {len(position.options)}"
+        )
+    elif len(position.options) > 1:
+        second = position.options[1]
+        text += f"; the next best, {_doing(second.code, phase, view)}, {_pts(second.value, True)}"
+    text += f". {MATCH_VALUE}"
+    text += _gap_note(position, chosen, judged)
+    return text + _thin_note(position)
+
+
+def _gap_note(position: AnalysedPosition, chosen: Option, judged: grades.Verdict) -> str:
+    best = position.best
+    if judged.best:
+        if len(position.options) < 2:
+            return ""
+        second = position.options[1]
+        return (
+            f" The best leads the next by {_pts(position.margin)} match points "
+            f"(standard error {_pts(second.margin_error(best))})."
+        )
+    gap, error = judged.cost, judged.error
+    if judged.tie:
+        return " The two show the same match value: they are level."
+    apart = f"{_pts(gap)} match points apart (standard error {_pts(error)})"
+    if judged.noise:
+        return (
+            f" They are {apart}: within {grades.Z:g} standard errors, a difference chance "
+            "alone could make."
+        )
+    step = judged.step
+    text = f" The choice costs about {_pts(gap)} match points (standard error {_pts(error)})"
+    if judged.thin or step.grade == grades.LEVEL:
+        return text + "."
+    return text + f"; {step.said} costs {_pts(step.start)} or more."
+
+
+def _rank(position: AnalysedPosition, option: Option) -> int:
+    return [o.code for o in position.options].index(option.code) + 1
 
 
 def _thin_note(position: AnalysedPosition) -> str:
@@ -105,53 +310,8 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _why_best_call(position: AnalysedPosition, view: SeatView) -> str:
-    best = position.best
-    if best.auction is not None:
-        return _why_best_searched_call(position, view)
-    bids = [o for o in position.options if o.code.startswith("bid:")]
-    if best.code == "pass":
-        text = (
-            f"Passing is best. The expert bids only when a bid promises more than "
-            f"{_pts(best.value)} match points, and over {position.deals} sampled deals none does"
-        )
-        top_bid = max(bids, key=lambda o: o.value, default=None)
-        if top_bid is not None:
-            text += f": the best of them, {_doing(top_bid.code, 'auction', view)},"
-            text += f" {_bid_outlook(top_bid)}, worth {_pts(top_bid.value, True)}"
-        return text + "."
-    amount = bid_amount(parse_action_code(best.code))
-    return (
-        f"Bidding {amount} is best. Over {position.deals} deals sampled from what you can "
-        f"see, as the bidder you {_bid_outlook(best)}; counting the match score that is "
-        f"worth {_pts(best.value, True)} match points."
-    )
-
-
-def _why_best_searched_call(position: AnalysedPosition, view: SeatView) -> str:
-    """The rest of the auction was searched: say where the best call leads. What the
-    learner's call (or the next best) leads to follows in the next paragraph."""
-    best = position.best
-    rest = ", with the rest of the auction played out in each," if _seats_after(view) else ""
-    text = (
-        f"{_capital(_doing(best.code, 'auction', view))} is best: over {position.deals} deals "
-        f"sampled from what you can see{rest} it is worth {_pts(best.value, True)} in match value."
-    )
-    return text + _sentence(call_outcome(best, view))
-
-
 def _sentence(text: str) -> str:
     return f" {text}" if text else ""
-
-
-def _bid_outlook(option: Option) -> str:
-    amount = bid_amount(parse_action_code(option.code))
-    parts = []
-    if option.points is not None:
-        parts.append(f"would take about {option.points[0]:.1f} points")
-    if option.made is not None:
-        parts.append(f"make {amount} in {_percent(option.made)} of the deals")
-    return " and ".join(parts) or "cannot be priced"
 
 
 # --- The auction's outcome: the one place its words are made --------------------------------
@@ -159,7 +319,7 @@ def _bid_outlook(option: Option) -> str:
 
 def call_outcome(option: Option, view: SeatView) -> str:
     """Where an auction call leads over the sampled deals, as one sentence: "If you bid 2,
-    a player after you outbids you in 64% of the deals; ..." Empty without an outcome."""
+    a player after you outbids you 6 times in 10; ..." Empty without an outcome."""
     found = option.auction
     if found is None:
         return ""
@@ -176,9 +336,7 @@ def _pass_outcome(found: AuctionOutcome, view: SeatView) -> list[str]:
     clauses = []
     through_partner = found.lead > 0 and not _cutthroat(view)  # alone, a pass never leads
     if through_partner:
-        clauses.append(
-            f"your side wins the auction in {_percent(found.lead)} of the deals (your partner bids)"
-        )
+        clauses.append(f"your side wins the auction {grades.odds(found.lead)} (your partner bids)")
     clauses.append(_others_clause(found, view, after_us=through_partner))
     return clauses
 
@@ -188,17 +346,16 @@ def _outbid_clause(found: AuctionOutcome, view: SeatView) -> str:
         return "you are the last to bid, so nobody can outbid you"
     if found.outbid == 0:
         return "nobody after you outbids you in any of the deals"
-    return f"a player after you outbids you in {_percent(found.outbid)} of the deals"
+    return f"a player after you outbids you {grades.odds(found.outbid)}"
 
 
 def _lead_clauses(found: AuctionOutcome, view: SeatView) -> list[str]:
     clauses = []
     if found.made is not None:
-        of = "of the deals" if found.lead == 1 else "of those deals"
         whose = "your" if _cutthroat(view) else "its"
         clauses.append(
-            f"when {_you(view, 'win')} the auction, {_you(view, 'make')} {whose} bid in "
-            f"{_percent(found.made)} {of}"
+            f"when {_you(view, 'win')} the auction, {_you(view, 'make')} {whose} bid "
+            f"{grades.odds(found.made)}"
         )
     if found.lead < 1:
         clauses.append(_others_clause(found, view, after_us=True))
@@ -210,13 +367,13 @@ def _others_clause(found: AuctionOutcome, view: SeatView, *, after_us: bool) -> 
     if found.others_made is None:
         return ""
     side, its = ("player", "their") if _cutthroat(view) else ("side", "its")
-    made = f"makes {its} bid in {_percent(found.others_made)}"
+    made = f"makes {its} bid {grades.odds(found.others_made)}"
     if after_us:
-        text = f"when another {side} wins it, that {side} {made} of those deals"
+        text = f"when another {side} wins it, that {side} {made}"
     else:
-        text = f"the {side} that wins the auction {made} of the deals"
+        text = f"the {side} that wins the auction {made}"
     if found.others_points is not None:
-        text += f", taking about {found.others_points:.1f} points"
+        text += f", taking about {_round_points(found.others_points)} points"
     return text
 
 
@@ -234,120 +391,24 @@ def _cutthroat(view: SeatView) -> bool:
     return len(view.teams[view.unit]) == 1
 
 
-# --- What the learner's choice costs ----------------------------------------------------
-
-
-def _about_choice(position: AnalysedPosition, view: SeatView, chosen: Option) -> str:
-    best = position.best
-    doing = _doing(chosen.code, position.phase, view)
-    if chosen.code == best.code:
-        return _found_best(position, view)
-    gap = best.value - chosen.value
-    if grades.level(best.value, chosen.value):
-        return f"{_capital(doing)} is level with the best: both are worth {_pts(best.value, True)}."
-    if gap <= _tolerance(best, chosen):
-        return (
-            f"{_capital(doing)} is as good as the best as far as {position.deals} sampled deals "
-            f"can tell: {_pts(gap)} match points apart, a difference chance alone could make."
-        )
-    rank = [o.code for o in position.options].index(chosen.code) + 1
-    verdict = "worse" if grades.is_thin(position.deals) else _severity(gap)
-    text = (
-        f"{_capital(doing)} is {verdict}: it costs about {_pts(gap)} match points "
-        f"against the best (it ranks {_ordinal(rank)} of {len(position.options)})"
-    )
-    details = _differences(best, chosen, view, position.phase)
-    return text + (": " + "; ".join(details) if details else "") + "."
-
-
-def _found_best(position: AnalysedPosition, view: SeatView) -> str:
-    if len(position.options) < 2:
-        return "It is the only choice."
-    second = position.options[1]
-    if grades.level(second.value, position.best.value):
-        others = _listed(
-            [_doing(o.code, position.phase, view) for o in level_with_best(position)[1:]]
-        )
-        return f"You found it; {others} would be level with it."
-    text = (
-        f"You found it. The next best, {_doing(second.code, position.phase, view)}, is worth "
-        f"{_pts(position.margin)} match points less"
-    )
-    details = _differences(position.best, second, view, position.phase)
-    return text + (": " + "; ".join(details) if details else "") + "."
-
-
-def _differences(best: Option, other: Option, view: SeatView, phase: str) -> list[str]:
-    if phase == "auction" and other.auction is not None:
-        outcome = call_outcome(other, view)
-        return [_uncapital(outcome.rstrip("."))] if outcome else []
-    if phase == "auction" and "pass" in (best.code, other.code):
-        return _call_differences(best, other)
-    details = []
-    if best.points is not None and other.points is not None:
-        yours = "your side's points" if len(view.teams[view.unit]) > 1 else "your points"
-        details += _moved(yours, best.points[0], other.points[0], ("fall", "rise"))
-        details += _moved("the others'", best.points[1], other.points[1], ("fall", "rise"))
-    if best.made is not None and other.made is not None and abs(best.made - other.made) >= 0.01:
-        whose = "your bid" if phase == "auction" or _we_bid(view) else "the bidder's bid"
-        details.append(
-            f"the chance of making {whose} goes from {_percent(best.made)} "
-            f"to {_percent(other.made)}"
-        )
-    return details
-
-
-def _moved(whose: str, before: float, after: float, words: tuple[str, str]) -> list[str]:
-    """ "your points fall from 2.4 to 1.9", unless the shown figures are equal."""
-    shown_before, shown_after = f"{before:.1f}", f"{after:.1f}"
-    if shown_before == shown_after:
-        return []
-    verb = words[1] if after > before else words[0]
-    return [f"{whose} {verb} from {shown_before} to {shown_after}"]
-
-
-def _call_differences(best: Option, other: Option) -> list[str]:
-    """A pass has no points of its own: compare against the bid made or not made."""
-    bid = other if best.code == "pass" else best
-    amount = bid_amount(parse_action_code(bid.code))
-    if bid.made is None:
-        return []
-    if best.code == "pass" and bid.made < 0.5:
-        return [
-            f"bidding {amount} is made in only {_percent(bid.made)} of the deals, "
-            f"and a miss costs all {amount}"
-        ]
-    if best.code == "pass":
-        worth = f"bidding {amount} is made in {_percent(bid.made)} of the deals but is worth "
-        worth += f"only {_pts(bid.value, True)}"
-        if bid.points is not None:
-            ours, theirs = bid.points
-            worth += f" (about {ours:.1f} points for you, {theirs:.1f} for the others)"
-        return [worth + ", less than passing"]
-    return [f"passing gives up a bid of {amount} that is made in {_percent(bid.made)} of the deals"]
-
-
-def _tolerance(best: Option, other: Option) -> float:
-    return max(EQUAL_WITHIN, other.margin_error(best))
-
-
-def _severity(gap: float) -> str:
-    return grades.words_for(gap)
-
-
 # --- Themes -----------------------------------------------------------------------------
 
 
-def _theme_sentences(position: AnalysedPosition, view: SeatView) -> list[str]:
+# the themes whose sentence names the card that wins or falls: it leads the explanation
+CAPTURES = ("protecting-jack", "joker")
+
+
+def _theme_sentences(position: AnalysedPosition, view: SeatView) -> tuple[list[str], list[str]]:
+    """The themes' sentences: (those about a capture, the rest)."""
     best = position.best
     card = None if position.phase == "auction" else parse_card(best.code)
     trump = view.trump if view.trump is not None else (None if card is None else SUIT_OF[card])
-    sentences = []
+    captures, rest = [], []
     for theme in position.themes:
         sentence = _THEME_SENTENCES[theme](position, view, card, trump)
         if sentence:
-            sentences.append(sentence)
-    return sentences
+            (captures if theme in CAPTURES else rest).append(sentence)
+    return captures, rest
 
 
 def _bidding(position, view, card, trump) -> str:
@@ -404,11 +465,13 @@ def _drawing_trump(position, view, card, trump) -> str:
 
 def _protecting_jack(position, view, card, trump) -> str:
     held = f"You hold the jack of {notation.suit_name(trump)}, worth a point to whoever captures it"
-    higher = higher_trumps_out(view, trump).bit_count()
+    out = higher_trumps_out(view, trump)
+    higher = out.bit_count()
     if higher:
+        names = _listed([_card_name(c) for c in reversed(cards_of(out))])
         return (
             f"{held}; {higher} higher trump{'s' if higher != 1 else ''} you have not seen "
-            f"could take it, so the best play keeps it back."
+            f"could take it ({names}), so the best play keeps it back."
         )
     beaten_by = higher_in_trick(view, trump)
     if beaten_by is not None:
@@ -483,8 +546,8 @@ def _defence(position, view, card, trump) -> str:
     if best.made is None or second.made is None or best.made >= second.made:
         return ""
     return (
-        f"You are defending: the best play holds the bidder to {_percent(best.made)} for "
-        f"making {view.bid}, against {_percent(second.made)} after the next best."
+        f"You are defending: your side gains when the bidder falls short of {view.bid}, "
+        "and the best play makes that likelier than the next best does."
     )
 
 
@@ -551,6 +614,13 @@ def _doing(code: str, phase: str, view: SeatView) -> str:
     return f"leading {_card_name(card)}"
 
 
+def _named(code: str) -> str:
+    """A card option by its card alone ("the ace of clubs"), a call as said ("passing")."""
+    if code == "pass" or code.startswith("bid:"):
+        return _doing(code, "auction", None)
+    return _card_name(parse_card(code))
+
+
 def _card_name(card: int) -> str:
     if card >= JOKER_1:
         return "the joker" if card == JOKER_1 else "the second joker"
@@ -588,28 +658,8 @@ def player_at(view: SeatView, seat: int) -> str:
     return f"{'your partner' if partner else 'the player'} {seat_place(view, seat)}"
 
 
-def _points_phrase(points: tuple[float, float], view: SeatView) -> str:
-    us = "your side takes" if len(view.teams[view.unit]) > 1 else "you take"
-    return (
-        f"{us} about {points[0]:.1f} of the round's points against {points[1]:.1f} for the others"
-    )
-
-
-def _made_phrase(made: float | None, view: SeatView) -> str:
-    if made is None or view.bid is None:
-        return ""
-    if _we_bid(view):
-        whose = "your" if view.bidder == view.seat else "your partner's"
-        return f", and {whose} bid of {view.bid} is made in {_percent(made)} of them"
-    return f", and the bidder makes {view.bid} in {_percent(made)} of them"
-
-
 def _we_bid(view: SeatView) -> bool:
     return view.bidder is not None and view.unit_of[view.bidder] == view.unit
-
-
-def _percent(chance: float | None) -> str:
-    return "an unknown share" if chance is None else f"{chance:.0%}"
 
 
 def _ordinal(n: int) -> str:

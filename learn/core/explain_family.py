@@ -20,12 +20,14 @@ from game.engine.rules import (
     is_trump_action,
     named_suit,
     parse_action_code,
+    point_roles,
+    trick_winner_full,
     trumps_of,
 )
 from game.engine.view import SeatView
 
-from .explain import is_equivalent
-from .grades import words_for
+from . import grades
+from .explain import MATCH_VALUE, Explanation, verdict_words
 from .positions import AnalysedPosition, Option
 
 # the most cards a discard's words name one by one: a longer one is told by what it keeps
@@ -33,26 +35,127 @@ NAMED_DISCARD = 4
 
 
 def explain(position: AnalysedPosition, chosen_code: str) -> list[str]:
-    """A few short paragraphs: why the best option is best, and what the choice costs."""
+    """A few short paragraphs, the player's then the details: ``explained(...).all()``."""
+    return explained(position, chosen_code).all()
+
+
+def explained(position: AnalysedPosition, chosen_code: str) -> Explanation:
+    """Why the best option is best and what the choice costs, in the table's words."""
     chosen = position.option(chosen_code)  # PositionError if it is not a choice here
     view = position.view()
-    return [_why_best(position, view), _about_choice(position, view, chosen), _game(view)]
-
-
-# --- Why the best option is best ------------------------------------------------------
-
-
-def _why_best(position: AnalysedPosition, view: SeatView) -> str:
-    best = position.best
-    text = f"{capital(doing(best.code, view))} is best"
-    reason = _reason(best.code, view)
-    if reason:
-        text += f": {reason}"
-    return (
-        f"{text}. Over {position.deals} deals sampled from what you can see, each choice "
-        f"played out to the round's end, it is worth {best.value:+.2f} in match value (how "
-        "far it moves your side against the best of the others, in match points)."
+    judged = grades.verdict_of(position, chosen_code)
+    return Explanation(
+        judged,
+        (_deciding(position, view, chosen, judged), _game(view)),
+        (_figures(position, view, chosen, judged),),
     )
+
+
+# --- The deciding fact and the verdict ------------------------------------------------------
+
+
+def _deciding(
+    position: AnalysedPosition, view: SeatView, chosen: Option, judged: grades.Verdict
+) -> str:
+    """What the cards say about the best option and the one set against it (the choice,
+    or the next best), then the verdict on the choice."""
+    best = position.best
+    facts = [_fact(best.code, view)]
+    if len(position.options) < 2:
+        return " ".join(f for f in [*facts, "It is the only choice."] if f)
+    other = chosen if chosen.code != best.code else position.options[1]
+    facts.append(_against(best, other, view))
+    return " ".join(f for f in [*facts, _verdict_sentence(position, view, chosen, judged)] if f)
+
+
+def _fact(code: str, view: SeatView) -> str:
+    """ "Naming clubs, you hold 4 trumps: ..." the best option's reason, as a sentence."""
+    reason = _reason(code, view)
+    return f"{capital(doing(code, view))}: {reason}." if reason else ""
+
+
+def _against(best: Option, other: Option, view: SeatView) -> str:
+    """What the other option does differently, in cards: what a discard throws, the
+    trumps another suit holds, the capture a card risks."""
+    first, second = parse_action_code(best.code), parse_action_code(other.code)
+    if is_discard(first) and is_discard(second):
+        throws = cards_of(discarded(second) & ~discarded(first))
+        keeps = cards_of(discarded(first) & ~discarded(second))
+        named = [[trump_card(c, view.trumps) for c in cards] for cards in (throws, keeps)]
+        return (
+            f"{capital(doing(other.code, view))} throws {listed(named[0])} and keeps "
+            f"{listed(named[1])}."
+        )
+    if is_trump_action(first) and is_trump_action(second):
+        return f"{capital(doing(other.code, view))}: {_trumps_held(view, named_suit(second))}."
+    if is_bid(first) and is_bid(second):
+        amount = bid_amount(second)
+        whole = " (every one of them)" if amount == view.rules.point_count else ""
+        return f"{capital(doing(other.code, view))} promises {amount}{whole}."
+    return _fact(other.code, view)
+
+
+def _verdict_sentence(
+    position: AnalysedPosition, view: SeatView, chosen: Option, judged: grades.Verdict
+) -> str:
+    if position.phase == "discard":  # a discard's words are long: said once, above
+        return verdict_words(judged, "your discard", "the best discard")
+    return verdict_words(judged, doing(chosen.code, view), doing(position.best.code, view))
+
+
+def _figures(
+    position: AnalysedPosition, view: SeatView, chosen: Option, judged: grades.Verdict
+) -> str:
+    """Match value, its standard errors and the deals behind it."""
+    best = position.best
+    text = (
+        f"Over {position.deals} deals sampled from what you can see, each choice played out "
+        f"to the round's end, {doing(best.code, view)} is worth "
+        f"{grades.points(best.value, signed=True)} in match value"
+    )
+    if chosen.code != best.code:
+        rank = [o.code for o in position.options].index(chosen.code) + 1
+        text += (
+            f" and {doing(chosen.code, view)} {grades.points(chosen.value, signed=True)}, "
+            f"{ordinal(rank)} of {len(position.options)}"
+        )
+    elif len(position.options) > 1:
+        second = position.options[1]
+        text += (
+            f"; the next best, {doing(second.code, view)}, "
+            f"{grades.points(second.value, signed=True)}"
+        )
+    text += f". {MATCH_VALUE}"
+    if judged.best and len(position.options) > 1:
+        second = position.options[1]
+        text += (
+            f" The best leads the next by {grades.points(position.margin)} match points "
+            f"(standard error {grades.points(second.margin_error(best))})."
+        )
+    elif judged.tie:
+        text += " The two show the same match value: they are level."
+    elif judged.noise:
+        text += (
+            f" They are {grades.points(judged.cost)} match points apart (standard error "
+            f"{grades.points(judged.error)}): within {grades.Z:g} standard errors, a "
+            "difference chance alone could make."
+        )
+    elif not judged.best:
+        text += (
+            f" The choice costs about {grades.points(judged.cost)} match points (standard "
+            f"error {grades.points(judged.error)})"
+        )
+        step = judged.step
+        if judged.thin or step.grade == grades.LEVEL:
+            text += "."
+        else:
+            text += f"; {step.said} costs {grades.points(step.start)} or more."
+    if grades.is_thin(position.deals):
+        text += (
+            f" Only {position.deals} deals were sampled, fewer than the {grades.MIN_DEALS} "
+            "a grade needs: take these figures as a rough guide."
+        )
+    return text
 
 
 def _reason(code: str, view: SeatView) -> str:
@@ -65,7 +168,7 @@ def _reason(code: str, view: SeatView) -> str:
         amount = bid_amount(action)
         return (
             f"it promises {amount} of the {view.rules.point_count} points in play "
-            f"({', '.join(notation.point_names(view.rules))})"
+            f"({', '.join(notation.point_names(view.rules))}), and a miss costs all {amount}"
         )
     if code == "pass":
         return ""
@@ -73,6 +176,9 @@ def _reason(code: str, view: SeatView) -> str:
 
 
 def _card_reason(card: int, view: SeatView) -> str:
+    capture = capture_words(card, view)
+    if capture:
+        return capture
     trumps = view.trumps
     out = (view.unseen & trumps.cards).bit_count()
     if trumps.strength[card] >= 0 and out:
@@ -87,6 +193,8 @@ def _trumps_held(view: SeatView, suit: int) -> str:
     trumps = trumps_of(suit, view.rules.jick, view.rules.jokers)
     held = view.hand & trumps.cards
     points = cards_of(held & trumps.point_cards)
+    if not held:
+        return f"with {notation.suit_name(suit)} trump you hold no trump"
     text = f"with {notation.suit_name(suit)} trump you hold {held.bit_count()} trump"
     text += "s" * (held.bit_count() != 1)
     if points:
@@ -113,44 +221,44 @@ def _kept(view: SeatView, thrown: int) -> str:
     return text
 
 
-# --- What the learner's choice costs ----------------------------------------------------
+# --- Captures ------------------------------------------------------------------------------
 
 
-def _about_choice(position: AnalysedPosition, view: SeatView, chosen: Option) -> str:
-    best = position.best
-    if chosen.code == best.code:
-        if len(position.options) < 2:
-            return "It is the only choice."
-        second = position.options[1]
+def capture_words(card: int, view: SeatView) -> str:
+    """Whether a card that scores for whoever captures it (the jack, the jick, a joker) can
+    be captured if played now, from what the seat can see: the card in this trick that
+    outranks it, or how many trumps it has not seen do; said of "it", after the card's
+    name ("Leading the high joker: ..."). Empty for any other card."""
+    trumps = view.trumps
+    if trumps is None or not point_roles(view.rules.points, trumps)[0] >> card & 1:
+        return ""
+    trick = view.current_trick
+    if trick:
+        played = [c for _, c in trick]
+        winner_seat, winning = trick[trick_winner_full(played, trumps)]
+        if trumps.strength[winning] > trumps.strength[card]:
+            who = _whose(view, winner_seat)
+            their = trump_card(winning, trumps).removeprefix("the ")
+            if view.unit_of[winner_seat] == view.unit:
+                return f"{who} {their} is winning this trick, so it would score for your side"
+            return (
+                f"{who} {their} in this trick outranks it, so played now it is captured "
+                "unless a later card takes the trick"
+            )
+    strength = trumps.strength[card]
+    above = [c for c in cards_of(view.unseen & trumps.cards) if trumps.strength[c] > strength]
+    if above:
         return (
-            f"You found it. The next best, {doing(second.code, view)}, is worth "
-            f"{position.margin:.2f} match points less{_difference(best, second, view)}."
+            f"{len(above)} higher trump{'s' * (len(above) != 1)} you have not seen could "
+            "capture it, a point to whoever takes it"
         )
-    gap = best.value - chosen.value
-    if is_equivalent(position, chosen.code):
-        return (
-            f"{capital(doing(chosen.code, view))} is as good as the best within the "
-            f"sampling error: {gap:.2f} match points apart."
-        )
-    rank = [o.code for o in position.options].index(chosen.code) + 1
-    return (
-        f"{capital(doing(chosen.code, view))} is {words_for(gap)}: it costs about {gap:.2f} "
-        f"match points against the best (it ranks {ordinal(rank)} of {len(position.options)})"
-        f"{_difference(best, chosen, view)}."
-    )
+    return "no trump you have not seen outranks it: nobody can capture it"
 
 
-def _difference(best: Option, other: Option, view: SeatView) -> str:
-    """What the other choice gives up that the best keeps, where the two differ in cards."""
-    first, second = parse_action_code(best.code), parse_action_code(other.code)
-    if is_discard(first) and is_discard(second):
-        throws = cards_of(discarded(second) & ~discarded(first))
-        keeps = cards_of(discarded(first) & ~discarded(second))
-        named = [[trump_card(c, view.trumps) for c in cards] for cards in (throws, keeps)]
-        return f": it throws {listed(named[0])} and keeps {listed(named[1])}"
-    if is_trump_action(first) and is_trump_action(second):
-        return f": {_trumps_held(view, named_suit(second))}"
-    return ""
+def _whose(view: SeatView, seat: int) -> str:
+    if view.unit_of[seat] == view.unit and seat != view.seat:
+        return "your partner's"
+    return "an opponent's"
 
 
 def _game(view: SeatView) -> str:

@@ -99,10 +99,10 @@ class Decision:
 
 
 def grade(position: AnalysedPosition, chosen: str) -> tuple[float, str | None]:
-    """What playing ``chosen`` cost against the best option, and its grade."""
-    best, option = position.best, position.option(chosen)
-    cost = max(0.0, round(best.value - option.value, 3))
-    return cost, grades.graded(cost, option.margin_error(best), position.deals)
+    """What playing ``chosen`` cost against the best option, and its mark: the one verdict
+    (``grades.verdict_of``) the review's page and the trainer's sentence also read."""
+    judged = grades.verdict_of(position, chosen)
+    return round(judged.cost, 3), judged.grade
 
 
 def review_moment(moment: Moment, analyst: ExpertBot | None = None, seed: str = "") -> Decision:

@@ -15,6 +15,7 @@ from game import selectors as game_selectors
 from game.models import Table
 from game.players.identity import request_owner
 from learn import services as trainer
+from learn.presenters import SCALE_RULE, scale_legend
 from learn.round_review import presenters, selectors, services, worker
 from smearsite.kernel import normal_code
 
@@ -38,6 +39,8 @@ def _context(table: Table, number: int, seat: int) -> dict:
         "code": table.code,
         "number": number,
         "page": page,
+        "legend": scale_legend(),  # the one scale of mistakes, as the trainer's reveal shows it
+        "scale_rule": SCALE_RULE,
         # asked only while a review waits: the page polls, and says so when nobody works
         "worker_running": page is None or page.finished or worker.worker_running(),
     }

@@ -86,8 +86,9 @@ def test_a_discard_position_is_asked_with_the_chooser_and_no_other_is():
     [
         (0.003, 0.1, "level with it"),
         (-0.4, 0.1, "0.40 match points better"),
-        (0.08, 0.1, "0.08 match points less, within the sampling error (0.10)"),
-        (0.7, 0.2, "0.70 match points less (the error of that margin: 0.20)"),
+        (0.08, 0.1, "0.08 match points less, too close to call"),
+        (0.7, 0.2, "0.70 match points less: an inaccuracy"),  # the one scale's words
+        (1.3, 0.2, "1.30 match points less: a mistake"),
     ],
 )
 def test_the_reveal_says_how_an_unpriced_discard_compares_with_the_experts(cost, error, words):

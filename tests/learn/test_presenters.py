@@ -94,3 +94,31 @@ def test_the_reveal_tags_options_that_tie_at_the_shown_rounding_level_not_best(b
     assert all(row.tag == "" for row in reveal.rows[2:])
     untouched = presenters.reveal_for(attempt=answered(guest, bank[1], wrong_code(bank[1])))
     assert untouched.rows[0].tag == "best"
+
+
+def test_the_reveal_tells_a_player_first_and_keeps_the_figures_behind_details(bank, guest):
+    from learn.core import grades
+
+    position = bank[0]
+    done = answered(guest, position, wrong_code(position))
+
+    reveal = presenters.reveal_for(attempt=done)
+
+    words = " ".join(reveal.explanation)
+    assert "match value" not in words and "standard error" not in words
+    assert "match value" in " ".join(reveal.details)
+    # every option judged on the one scale, the chosen one as its sentence says it
+    core = position.core
+    for row in reveal.rows:
+        assert row.verdict == grades.verdict(core.best, core.option(row.code), core.deals)
+    assert reveal.chosen.grade_label == grades.verdict_of(core, done.answer).label
+    assert reveal.rows[0].grade_label == "Best"
+    for row in reveal.rows:
+        if row.made is not None:
+            assert row.made_words == grades.odds(row.made / 100)
+            assert row.made_bar == round(row.made)
+        if row.ours is not None:
+            assert 0 <= row.ours_share <= 100
+    # the legend is the scale's table, row by row
+    assert [r.grade for r in reveal.legend] == [s.grade for s in grades.SCALE]
+    assert [r.label for r in reveal.legend] == [s.label for s in grades.SCALE]

@@ -20,6 +20,7 @@ from game.engine.state import Deal, MatchState, RoundState
 from game.engine.view import SeatView
 from game.players.identity import GUEST_TOKEN
 from learn import services, views
+from learn.core import grades
 from learn.core import positions as core_positions
 from learn.models import Attempt, Learner, MissedPosition, PracticePosition
 from learn.presenters import DealShown
@@ -317,7 +318,7 @@ def test_a_wrong_answer_with_htmx_swaps_in_the_reveal(client, bank):
     assert "<html" not in response.text
     text = text_of(response.text)
     assert "Not the best" in text and "the expert chooses" in text
-    assert "match points against the expert" in text
+    assert "Details: match value" in text and "The choice costs about" in text
     attempt.refresh_from_db()
     assert not attempt.correct and attempt.rating_after < attempt.rating_before
     # the rating line above the position is updated out of band
@@ -338,7 +339,8 @@ def test_the_reveal_shows_every_options_numbers(client, bank):
     for option in attempt.position.core.options:
         assert f"{option.value:+.2f}".replace("-", "\u2212") in page
         if option.made is not None:
-            assert f"{100 * option.made:.0f}%" in page
+            assert f'value="{100 * option.made:.0f}"' in page  # the bid-made bar
+            assert grades.odds(option.made) in page
 
 
 def test_next_position_serves_a_new_one_with_the_same_filters(client, bank):

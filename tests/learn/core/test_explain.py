@@ -5,7 +5,15 @@ from dataclasses import replace
 
 import pytest
 
-from learn.core.explain import call_outcome, explain, is_equivalent, player_at, seat_place
+from learn.core import grades
+from learn.core.explain import (
+    call_outcome,
+    explain,
+    explained,
+    is_equivalent,
+    player_at,
+    seat_place,
+)
 from learn.core.positions import AnalysedPosition, AuctionOutcome, PositionError
 from tests.learn.fixtures.factories import sample_positions, starter_positions, with_outcomes
 
@@ -45,80 +53,93 @@ def test_every_sample_position_explains_every_option_in_a_few_paragraphs(bank):
             assert all(isinstance(p, str) and p.strip() for p in paragraphs)
 
 
-def test_the_best_option_is_praised_with_the_gap_to_the_next(bank):
+def test_the_best_option_is_praised_and_its_figures_wait_in_the_details(bank):
     position = card_position(bank)
-    text = " ".join(explain(position, position.best.code))
-    assert "You found it" in text
-    assert f"{position.margin:.2f} match points less" in text
-    assert f"{position.best.value:+.2f}" in text
-    assert f"{position.best.points[0]:.1f}" in text
+    told = explained(position, position.best.code)
+    words, details = " ".join(told.paragraphs), " ".join(told.details)
+    assert "You found it" in words
+    assert f"{position.best.points[0]:.1f} of the round's points" in words
+    # the analyst's figures are behind the details control, not in the player's words
+    assert "match value" not in words and "match points" not in words
+    assert f"The best leads the next by {position.margin:.2f} match points" in details
+    assert f"{position.best.value:+.2f}" in details
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def test_a_worse_choice_is_told_what_it_costs(bank):
     position = card_position(bank)
     worst = position.options[-1]
-    text = " ".join(explain(position, worst.code))
+    told = explained(position, worst.code)
     gap = position.best.value - worst.value
-    assert f"costs about {gap:.2f} match points" in text
-    assert "You found it" not in text
-    assert f"of {len(position.options)})" in text
+    assert f"costs about {gap:.2f} match points" in told.details[0]
+    assert "You found it" not in " ".join(told.paragraphs)
+    assert f", {_ordinal(len(position.options))} of {len(position.options)}." in told.details[0]
 
 
 def test_the_words_change_with_the_numbers(bank):
     position = card_position(bank)
     changed = rescaled(position, 2.0)
     for code in (position.best.code, position.options[-1].code):
-        before, after = explain(position, code), explain(changed, code)
-        assert before[0] != after[0] and before[1] != after[1]
-    assert f"Over {changed.deals} deals" in explain(changed, changed.best.code)[0]
+        before, after = explained(position, code), explained(changed, code)
+        assert before.paragraphs[0] != after.paragraphs[0]
+        assert before.details != after.details
+    assert f"Over {changed.deals} deals" in explained(changed, changed.best.code).details[0]
 
 
-def test_severity_grows_with_the_cost(bank):
-    position = card_position(bank)
+def test_severity_follows_the_one_scale(bank):
+    position = replace(card_position(bank), deals=grades.MIN_DEALS)
     best, second = position.options[0], position.options[1]
 
     def verdict(gap: float) -> str:
-        worse = replace(second, value=best.value - gap, value_se=0.01)
+        worse = replace(second, value=best.value - gap, value_se=0.01, margin_se=0.01)
         options = (replace(best, value_se=0.01), worse, *position.options[2:])
         options = tuple(sorted(options, key=lambda o: -o.value))
-        return explain(replace(position, options=options), second.code)[1]
+        return explained(replace(position, options=options), second.code).paragraphs[0]
 
-    assert "a small error" in verdict(0.4)
-    assert "a clear mistake" in verdict(1.5)
-    assert "a serious mistake" in verdict(4.0)
+    assert "is close to the best" in verdict(0.2)  # beyond the noise, below an inaccuracy
+    assert "is an inaccuracy:" in verdict(0.4)
+    assert "is a mistake:" in verdict(1.5)
+    assert "is a blunder:" in verdict(4.0)
 
 
 def test_a_choice_within_the_sampling_error_is_as_good_as_the_best(bank):
     position = card_position(bank)
     best, second = position.options[0], position.options[1]
-    close = replace(second, value=best.value - 0.1, value_se=0.3)
+    close = replace(second, value=best.value - 0.1, value_se=0.3, margin_se=0.3)
     tied = replace(position, options=(replace(best, value_se=0.3), close, *position.options[2:]))
-    text = explain(tied, second.code)[1]
-    # plain words, no "±": how far apart, and that chance alone could make it
-    assert f"as good as the best as far as {position.deals} sampled deals can tell" in text
-    assert re.search(r"0\.10 match points apart, a difference chance alone could make", text)
-    assert "±" not in text
-    assert is_equivalent(tied, second.code)
+    told = explained(tied, second.code)
+    # plain words, no "±": as good as far as the deals tell, chance alone could make it
+    assert "is as good as the best, " in told.paragraphs[0]
+    assert "as far as the sampled deals can tell" in told.paragraphs[0]
+    assert re.search(r"0\.10 match points apart \(standard error 0\.30\)", told.details[0])
+    assert "within 2 standard errors" in told.details[0]
+    assert "±" not in " ".join(told.all())
+    assert is_equivalent(tied, second.code) and told.verdict.grade is None
     assert not is_equivalent(position, position.options[-1].code)
 
 
 def test_a_pass_that_is_right_is_explained_by_the_bids_chances(bank):
     position = auction_position(bank, best_is_pass=True)
-    first, second = explain(position, "pass")[:2]
-    assert first.startswith("Passing is best")
+    first = explained(position, "pass").paragraphs[0]
     bid = position.options[1]
-    assert f"{bid.made:.0%}" in second
-    assert ("a miss costs" in second) == (bid.made < 0.5)
-    assert ("less than passing" in second) == (bid.made >= 0.5)
+    amount = bid.code[4:]
+    said = grades.odds(bid.made) if bid.made >= 0.5 else grades.odds(1 - bid.made)
+    assert first.startswith(f"Bidding {amount} ")  # the deciding fact first
+    assert said in first
+    assert ("A miss costs all" in first) == (bid.made < 0.5)
+    assert "You found it: passing is best." in first
 
 
 def test_a_bid_that_is_right_gives_its_chance_of_being_made(bank):
     position = auction_position(bank, best_is_pass=False)
-    first = explain(position, position.best.code)[0]
-    assert first.startswith("Bidding")
-    assert f"{position.best.made:.0%}" in first
-    if position.option("pass") is not position.best:
-        assert "passing gives up" in explain(position, "pass")[1]
+    first = explained(position, position.best.code).paragraphs[0]
+    amount = position.best.code[4:]
+    assert first.startswith(f"Bidding {amount} ")
+    assert grades.odds(position.best.made) in first
+    assert f"You found it: bidding {amount} is best." in first
 
 
 def searched(position: AnalysedPosition, **changes) -> AnalysedPosition:
@@ -149,8 +170,8 @@ def test_a_bid_is_told_how_often_a_later_seat_outbids_it(bank):
     bid = position.option(code)
     sentence = call_outcome(bid, position.view())
     amount = code[4:]
-    assert sentence.startswith(f"If you bid {amount}, a player after you outbids you in 64% of")
-    assert f"bid in {bid.auction.made:.0%} of those deals" in sentence
+    assert sentence.startswith(f"If you bid {amount}, a player after you outbids you 6 times in 10")
+    assert f"bid {grades.odds(bid.auction.made)}" in sentence
     assert any(sentence[1:-1] in paragraph for paragraph in explain(position, code))
 
 
@@ -158,7 +179,7 @@ def test_a_pass_is_told_what_the_others_then_make(bank):
     position = searched(three_player_auction(bank))
     sentence = call_outcome(position.option("pass"), position.view())
     assert sentence == (
-        "If you pass, the player that wins the auction makes their bid in 70% of the deals, "
+        "If you pass, the player that wins the auction makes their bid 7 times in 10, "
         "taking about 2.9 points."
     )
 
@@ -171,12 +192,12 @@ def test_with_partners_a_pass_may_still_win_the_auction_for_the_side():
     )
     pass_ = replace(
         position.option("pass"),
-        auction=AuctionOutcome(0.25, 0.0, 2.0, made=0.8, others_made=0.6, others_points=2.0),
+        auction=AuctionOutcome(0.3, 0.0, 2.0, made=0.8, others_made=0.6, others_points=2.0),
     )
     sentence = call_outcome(pass_, position.view())
     assert sentence.startswith(
-        "If you pass, your side wins the auction in 25% of the deals (your partner bids); "
-        "when another side wins it, that side makes its bid in 60% of those deals"
+        "If you pass, your side wins the auction 3 times in 10 (your partner bids); "
+        "when another side wins it, that side makes its bid 6 times in 10"
     )
 
 
@@ -190,11 +211,11 @@ def test_the_last_to_bid_is_never_outbid(bank):
 
 def test_a_searched_call_is_explained_by_its_outcome_not_by_a_fixed_margin(bank):
     position = searched(auction_position(bank, best_is_pass=True))
-    first, second = explain(position, "pass")[:2]
-    assert first.startswith("Passing is best: over")
-    assert "bids only when" not in first and "If you pass, " in first
-    assert second.startswith("You found it. The next best, bidding")
-    assert "outbid" in second
+    first = explained(position, "pass").paragraphs[0]
+    assert first.startswith("If you pass, ")
+    assert "bids only when" not in first
+    assert "If you bid " in first and "outbid" in first  # the next best's outcome too
+    assert first.endswith("You found it: passing is best.")
 
 
 def test_an_old_analysis_has_no_outcome_to_tell(bank):
@@ -295,12 +316,16 @@ def test_options_that_tie_at_the_shown_rounding_are_level_not_best(bank):
     position = next(p for p in bank if p.phase != "auction" and len(p.options) >= 4)
     # four options all show -4.51: none is "best"
     tied = _with_values(position, -4.506, -4.508, -4.509, -4.514)
-    first, about = explain(tied, tied.options[2].code)[:2]
-    assert "are level: each is worth -4.51" in first
-    assert " is best" not in first
-    assert "is level with the best: both are worth -4.51" in about
-    assert "You found it; " in explain(tied, tied.best.code)[1]
-    assert "would be level with it" in explain(tied, tied.best.code)[1]
+    told = explained(tied, tied.options[2].code)
+    assert (
+        "is level with " in told.paragraphs[0] and "neither comes out ahead" in told.paragraphs[0]
+    )
+    assert " is best" not in told.paragraphs[0]
+    assert "they are level" in told.details[0]
+    assert told.verdict.label == "Level" and told.verdict.grade is None
+    found = explained(tied, tied.best.code).paragraphs[0]
+    assert "You found it: " in found and " is level best with " in found
+    assert all("-0.00" not in text for o in tied.options for text in explain(tied, o.code))
 
 
 def test_a_value_just_apart_at_the_shown_rounding_is_not_level(bank):
@@ -315,24 +340,24 @@ def test_match_values_are_rounded_once_in_one_helper():
 
     # 2.635 is stored as 2.63499...: one rounding gives 2.63 everywhere, never 2.64
     assert points(2.635) == f"{2.635:.2f}" == "2.63"
-    assert points(-0.001) == "0.00" and points(-0.001, signed=True) == "+0.00"
+    # a value that rounds to nothing has no sign: never "-0.00" (nor "+0.00")
+    assert points(-0.001) == "0.00" and points(-0.001, signed=True) == "0.00"
     assert points(-4.506, signed=True) == "-4.51"
     assert level(-4.506, -4.514) and not level(1.0, 0.98)
 
 
 def test_a_thin_analysis_grades_nothing_and_says_it_is_thin(bank):
-    from learn.core import grades
-
-    position = card_position(bank)
+    position = replace(card_position(bank), deals=grades.MIN_DEALS)
     worst = position.options[-1]
     gap = position.best.value - worst.value
     thin = replace(position, deals=grades.MIN_DEALS - 1)
     assert grades.graded(gap, 0.01, thin.deals) is None
     assert grades.graded(gap, 0.01, grades.MIN_DEALS) == grades.grade_of(gap)
-    first, about = explain(thin, worst.code)[:2]
-    assert f"Only {grades.MIN_DEALS - 1} deals were sampled" in first
-    assert "is worse: it costs about" in about
-    assert "Only" not in explain(position, worst.code)[0]
+    told = explained(thin, worst.code)
+    assert f"Only {grades.MIN_DEALS - 1} deals were sampled" in told.details[0]
+    assert "but too few deals were sampled to grade it" in told.paragraphs[0]
+    assert told.verdict.label == "Not graded" and told.verdict.grade is None
+    assert "Only" not in explained(position, worst.code).details[0]
 
 
 def _eight_player_view_holding(*codes: str):
@@ -368,3 +393,69 @@ def test_a_lead_sure_only_of_high_says_so_alone():
     text = _choosing_trump(None, view, None, SUIT_OF[parse_card("AS")])
     assert "The ace of spades is certainly High: no spades rank higher in this deck" in text
     assert "Low" not in text
+
+
+# --- For a player first: the deciding fact, odds in words, "level" (issue 46) --------------
+
+
+def test_chances_are_said_in_tenths():
+    assert grades.odds(0.8) == "8 times in 10"
+    assert grades.odds(0.14) == "1 time in 10"
+    assert grades.odds(1.0) == "every time" and grades.odds(0.0) == "0 times in 10"
+    assert grades.odds(0.97) == "more than 9 times in 10"
+    assert grades.odds(0.03) == "less than 1 time in 10"
+
+
+def _we_bid_card_position(bank) -> AnalysedPosition:
+    return next(
+        p
+        for p in bank
+        if p.phase != "auction"
+        and p.best.made is not None
+        and p.view().bidder == p.view().seat
+        and p.options[-1].made is not None
+    )
+
+
+def test_the_deciding_fact_comes_first_in_points_and_odds(bank):
+    position = _we_bid_card_position(bank)
+    view, best, worst = position.view(), position.best, position.options[-1]
+    position = replace(
+        position,
+        options=(replace(best, made=0.8), *position.options[1:-1], replace(worst, made=0.3)),
+        themes=(),
+        deals=grades.MIN_DEALS,
+    )
+    first = explained(position, worst.code).paragraphs[0]
+    # how often the bid is made, in words, before anything else; the verdict after it
+    assert first.startswith(f"Your bid of {view.bid} is made 8 times in 10 with the ")
+    assert ", 3 times in 10 with the " in first
+    assert f"You take about {best.points[0]:.1f} of the round's points" in first
+    verdict = first.split(". ")[-1]  # the verdict closes the paragraph, on the choice made
+    assert verdict.startswith(("Playing ", "Leading ")) and verdict.endswith(".")
+    assert first.index(verdict) > first.index("times in 10")
+    for word in ("match value", "match points", "standard error", "deals"):
+        assert word not in first
+
+
+def test_a_bid_that_seldom_makes_is_told_how_often_it_fails(bank):
+    position = auction_position(bank, best_is_pass=False)
+    bids = [o for o in position.options if o.code != "pass"]
+    assert bids
+    failing = replace(position.best, made=0.4)
+    position = replace(position, options=(failing, *position.options[1:]))
+    first = explained(position, position.best.code).paragraphs[0]
+    assert f"Bidding {position.best.code[4:]} fails 6 times in 10" in first
+
+
+def test_a_tie_says_level_and_never_minus_zero(bank):
+    position = next(p for p in bank if p.phase != "auction" and len(p.options) >= 3)
+    # +0.001 and -0.001 both show 0.00: level, and no sign on a value of nothing
+    tied = _with_values(position, 0.001, -0.001, -1.5)
+    for option in tied.options:
+        text = " ".join(explain(tied, option.code))
+        assert "-0.00" not in text and "+0.00" not in text
+    told = explained(tied, tied.options[1].code)
+    assert " is level with " in told.paragraphs[0]
+    assert told.verdict.tie and told.verdict.label == "Level"
+    assert "worth 0.00 in match value" in told.details[0]

@@ -9,6 +9,7 @@ adds (made up here, until the bank is regenerated with them).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,11 +26,25 @@ from game.engine.cards import (
     jack_of,
     parse_card,
 )
-from game.engine.rules import MAX_BID, is_bid, trick_winner
+from game.engine.rules import (
+    MAX_BID,
+    is_bid,
+    point_roles,
+    trick_winner,
+    trick_winner_full,
+    trumps_of,
+)
 from game.engine.view import SeatView
 from learn.core.explain import explain, is_equivalent
+from learn.core.explain_family import explain as explain_family
+from learn.core.explain_family import trump_card
 from learn.core.positions import AnalysedPosition, Option
-from tests.learn.fixtures.factories import starter_positions, with_outcomes
+from tests.learn.fixtures.factories import (
+    STARTER_BANK,
+    sample_positions,
+    starter_positions,
+    with_outcomes,
+)
 
 SENTENCE = re.compile(r"(?<=\.)\s+")
 
@@ -218,14 +233,13 @@ def opening_lead(m, case):
     return None
 
 
-@check(
-    r"You are defending: the best play holds the bidder to (\d+)% for making (\d), against (\d+)%"
-)
+@check(r"You are defending: your side gains when the bidder falls short of (\d)")
 def defending(m, case):
     if case.view.bidder is None or case.view.unit_of[case.view.bidder] == case.view.unit:
         return "the learner's side holds the bid"
-    if int(m[2]) != case.view.bid or int(m[1]) > int(m[3]):
-        return "the best play does not hold the bidder lower"
+    best, second = case.position.options[0].made, case.position.options[1].made
+    if int(m[1]) != case.view.bid or best is None or second is None or best >= second:
+        return "the best play does not make the bidder's miss likelier"
     return None
 
 
@@ -239,7 +253,183 @@ def own_card_in_the_story(m, case):
     return None
 
 
-# --- The numbers and the verdict -----------------------------------------------------------
+@check(r"could take it \(([^)]*)\)")
+def higher_trumps_named(m, case):
+    jack = jack_of(case.trump)
+    higher = _unseen_trumps(case) & ~((2 << jack) - 1)
+    named = set(re.split(r", | and ", m[1]))
+    if named != {_name(card) for card in _cards(higher)}:
+        return f"names {m[1]}, the higher trumps unseen are {_cards(higher)}"
+    return None
+
+
+# --- Chances in words ------------------------------------------------------------------------
+
+ODDS = r"(every time|more than 9 times in 10|less than 1 time in 10|\d+ times? in 10)"
+
+
+def _odds_disagree(said: str, share: float | None) -> str | None:
+    """Why "8 times in 10" (or "every time", ...) misstates ``share``, worked out here
+    rather than by the explanation's own wording."""
+    if share is None:
+        return f"{said!r} of a chance the analysis does not have"
+    if said == "every time":
+        fits = share >= 0.995
+    elif said == "0 times in 10":
+        fits = share <= 0.005
+    elif said == "more than 9 times in 10":
+        fits = 0.9 < share < 0.995
+    elif said == "less than 1 time in 10":
+        fits = 0.005 < share < 0.1
+    else:
+        tenths = int(said.split()[0])
+        fits = 1 <= tenths <= 9 and abs(share * 10 - tenths) <= 0.5 + 1e-9
+    return None if fits else f"{said!r} for a chance of {share:.3f}"
+
+
+def _option_named(case: Case, name: str) -> Option | None:
+    """The option an explanation names by its card ("the ace of clubs") or call."""
+    for option in case.position.options:
+        if option.code == "pass" and name == "passing":
+            return option
+        if option.code.startswith("bid:") and name == f"bidding {option.code[4:]}":
+            return option
+        if ":" not in option.code and option.code != "pass":
+            if _name(parse_card(option.code)) == name:
+                return option
+    return None
+
+
+def _against(case: Case) -> Option:
+    """The option the explanation sets against the best: the choice, or the next best."""
+    position = case.position
+    return case.chosen if case.chosen.code != position.best.code else position.options[1]
+
+
+@check(
+    rf"(Your|Your partner's|The bidder's) bid of (\d) is made {ODDS} with (.+?)"
+    rf"(?:, {ODDS} with (.+?)| or (.+?) alike)\."
+)
+def bid_made_compared(m, case):
+    view = case.view
+    whose = {"Your": "self", "Your partner's": "partner", "The bidder's": "other"}[m[1]]
+    bidder = view.bidder
+    actual = (
+        "self"
+        if bidder == view.seat
+        else "partner"
+        if bidder is not None and view.unit_of[bidder] == view.unit
+        else "other"
+    )
+    if whose != actual or int(m[2]) != view.bid:
+        return f"{m[1]} bid of {m[2]}: the bid is {view.bid}, by {actual}"
+    first, second = _option_named(case, m[4]), _option_named(case, m[6] or m[7])
+    if first is not case.position.best or second is not _against(case):
+        return f"compares {m[4]} and {m[6] or m[7]}, not the best and the choice"
+    said_second = m[3] if m[7] else m[5]
+    return _odds_disagree(m[3], first.made) or _odds_disagree(said_second, second.made)
+
+
+@check(
+    r"(You take|Your side takes) about (\d+\.\d) of the round's points to the others' "
+    r"(\d+\.\d) with (.+?); (\d+\.\d) to (\d+\.\d) with (.+?)\."
+)
+def points_compared(m, case):
+    alone = len(case.view.teams[case.view.unit]) == 1
+    if (m[1] == "You take") != alone:
+        return f"{m[1]!r} at a table where the learner is {'alone' if alone else 'partnered'}"
+    first, second = _option_named(case, m[4]), _option_named(case, m[7])
+    if first is not case.position.best or second is not _against(case):
+        return f"compares {m[4]} and {m[7]}, not the best and the choice"
+    said = ((float(m[2]), float(m[3])), (float(m[5]), float(m[6])))
+    for (ours, theirs), option in zip(said, (first, second), strict=True):
+        if (ours, theirs) != (round(option.points[0], 1), round(option.points[1], 1)):
+            return f"says {ours}-{theirs} for {option.code}, the analysis has {option.points}"
+    return None
+
+
+@check(rf"Bidding (\d) (is made|fails) {ODDS}(?:, taking about (\d+\.\d) of the round's points)?\.")
+def bid_chances(m, case):
+    option = _option_named(case, f"bidding {m[1]}")
+    if option is None or option.made is None:
+        return f"bidding {m[1]} is no priced call here"
+    if (m[2] == "fails") != (option.made < 0.5):
+        return f"{m[2]!r} of a bid made with chance {option.made}"
+    share = option.made if m[2] == "is made" else 1 - option.made
+    if m[4] is not None and float(m[4]) != round(option.points[0], 1):
+        return f"takes {m[4]} points, the analysis has {option.points[0]}"
+    return _odds_disagree(m[3], share)
+
+
+@check(r"A miss costs all (\d)\.")
+def a_miss_costs(m, case):
+    option = _option_named(case, f"bidding {m[1]}")
+    if case.position.best.code != "pass" or option is None or option.made >= 0.5:
+        return "a miss told of a bid that is not the seldom-made rival of a pass"
+    return None
+
+
+# --- The verdict: the one scale, worked out here from the numbers ---------------------------
+
+
+def _gap_and_error(case: Case) -> tuple[float, float]:
+    best, chosen = case.position.best, case.chosen
+    error = chosen.margin_error(best)
+    return best.value - chosen.value, error
+
+
+def _shown_equal(a: float, b: float) -> bool:
+    return abs(round(a, 2) - round(b, 2)) < 1e-9
+
+
+@check(r"You found it")
+def found(m, case):
+    if case.chosen.code != case.position.best.code:
+        return "praises a choice that is not the best"
+    return None
+
+
+@check(r"is level with (?!the best)")
+def level_with(m, case):
+    if not _shown_equal(case.position.best.value, case.chosen.value):
+        return "calls level a choice whose value shows apart from the best's"
+    return None
+
+
+@check(r"is as good as the best")
+def as_good(m, case):
+    gap, error = _gap_and_error(case)
+    if gap > max(0.05, 2 * error) or not is_equivalent(case.position, case.chosen.code):
+        return f"calls a choice {gap:.2f} behind (error {error:.2f}) as good as the best"
+    return None
+
+
+@check(r"is (an inaccuracy|a mistake|a blunder): ")
+def marked(m, case):
+    gap, error = _gap_and_error(case)
+    start = {"an inaccuracy": 0.3, "a mistake": 1.0, "a blunder": 2.0}[m[1]]
+    end = {"an inaccuracy": 1.0, "a mistake": 2.0, "a blunder": float("inf")}[m[1]]
+    if not start <= gap < end:
+        return f"calls a cost of {gap:.2f} {m[1]}"
+    if gap <= max(0.05, 2 * error) or case.position.deals < 60:
+        return f"marks a cost within the noise ({gap:.2f}, error {error:.2f}) or a thin analysis"
+    return None
+
+
+@check(r"is close to the best")
+def close(m, case):
+    gap, error = _gap_and_error(case)
+    if not max(0.05, 2 * error) < gap < 0.3 or case.position.deals < 60:
+        return f"calls a cost of {gap:.2f} (error {error:.2f}) close"
+    return None
+
+
+@check(r"too few deals were sampled to grade it")
+def too_few(m, case):
+    gap, error = _gap_and_error(case)
+    if case.position.deals >= 60 or gap <= max(0.05, 2 * error):
+        return "says too few deals, or leaves ungraded a cost within the noise"
+    return None
 
 
 @check(r"(-?\d+(?:\.\d+)?)%")
@@ -247,6 +437,14 @@ def percent_in_range(m, case):
     if not 0 <= float(m[1]) <= 100:
         return f"{m[0]} is not a share"
     return None
+
+
+@check(r"-0\.00")
+def no_negative_zero(m, case):
+    return "a value that rounds to nothing shows a sign"
+
+
+# --- The details: the analyst's figures ------------------------------------------------------
 
 
 @check(r"Over (\d+) (?:sampled )?deals")
@@ -261,20 +459,6 @@ def deals_lower(m, case):
     return deals(m, case)
 
 
-@check(r"You found it")
-def found(m, case):
-    if case.chosen.code != case.position.best.code:
-        return "praises a choice that is not the best"
-    return None
-
-
-@check(r"is as good as the best")
-def as_good(m, case):
-    if not is_equivalent(case.position, case.chosen.code):
-        return "calls a choice as good as the best that is not"
-    return None
-
-
 @check(r"costs about (\d+\.\d+) match points")
 def costs(m, case):
     gap = case.position.best.value - case.chosen.value
@@ -287,39 +471,23 @@ def costs(m, case):
     return None
 
 
-@check(r"(fall|rise) from (\d+\.\d) to (\d+\.\d)")
-def moves(m, case):
-    up = float(m[3]) > float(m[2])
-    if up != (m[1] == "rise") or m[2] == m[3]:
-        return f"{m[0]!r} goes the other way"
+@check(r"The best leads the next by (\d+\.\d+) match points")
+def best_leads(m, case):
+    if case.chosen.code != case.position.best.code:
+        return "the best's lead told to a choice that is not the best"
+    if abs(float(m[1]) - case.position.margin) > 0.006:
+        return f"leads by {m[1]}, the margin is {case.position.margin:.3f}"
     return None
 
 
-@check(r"goes from (\d+)% to (\d+)%")
-def chance_moves(m, case):
-    if m[1] == m[2]:
-        return "a chance that goes nowhere"
-    return None
-
-
-@check(r"made in only (\d+)% of the deals, and a miss costs")
-def seldom_made(m, case):
-    if int(m[1]) >= 50:
-        return f"{m[1]}% is not 'only'"
-    return None
-
-
-@check(r"Passing is best")
-def passing_best(m, case):
-    if case.position.best.code != "pass":
-        return "pass is not the best"
-    return None
-
-
-@check(r"^Bidding (\d) is best")
-def bidding_best(m, case):
-    if case.position.best.code != f"bid:{m[1]}":
-        return f"bid {m[1]} is not the best"
+@check(r"deals sampled from what you can see[^,]*, (.+?) is worth ([+-]?\d+\.\d\d) in match value")
+def best_worth(m, case):
+    if _option_named(case, m[1].removeprefix("leading ").removeprefix("playing ")) is None and (
+        _option_named(case, m[1]) is None
+    ):
+        return None  # a card lead named with its trump: checked by its value alone
+    if abs(float(m[2]) - case.position.best.value) > 0.006:
+        return f"the best is worth {m[2]}, the analysis has {case.position.best.value}"
     return None
 
 
@@ -330,18 +498,14 @@ def _seats_after(case: Case) -> int:
     return case.view.players - len(case.view.auction) - 1
 
 
-def _pct(share: float | None) -> int | None:
-    """A share as the explanation rounds it."""
-    return None if share is None else int(f"{share:.0%}"[:-1])
-
-
 def _call_clause(clause: str, said: str, found, case: Case) -> str | None:
     """Why one clause of "If you bid 2, ...; ...; ..." disagrees with the call's outcome."""
     alone = len(case.view.teams[case.view.unit]) == 1
     you = r"(?:you win|your side wins)"
-    if m := re.fullmatch(r"a player after you outbids you in (\d+)% of the deals", clause):
-        if said == "pass" or not _seats_after(case) or int(m[1]) != _pct(found.outbid):
-            return f"outbid {m[1]}%: the outcome has {found.outbid}"
+    if m := re.fullmatch(rf"a player after you outbids you {ODDS}", clause):
+        if said == "pass" or not _seats_after(case):
+            return "an outbid told of a pass, or of the last to bid"
+        return _odds_disagree(m[1], found.outbid)
     elif clause == "nobody after you outbids you in any of the deals":
         if said == "pass" or not _seats_after(case) or found.outbid:
             return "nobody outbids, yet the outcome says otherwise"
@@ -349,30 +513,27 @@ def _call_clause(clause: str, said: str, found, case: Case) -> str | None:
         if _seats_after(case):
             return "seats are still to bid after the learner"
     elif m := re.fullmatch(
-        rf"when {you} the auction, (?:you make your|your side makes its) bid in (\d+)% "
-        r"of (the|those) deals",
-        clause,
+        rf"when {you} the auction, (?:you make your|your side makes its) bid {ODDS}", clause
     ):
-        if int(m[1]) != _pct(found.made) or (m[2] == "the") != (found.lead == 1):
-            return f"made {m[1]}% of {m[2]} deals: the outcome has {found.made}, lead {found.lead}"
+        return _odds_disagree(m[1], found.made)
     elif m := re.fullmatch(
         r"(?:when another (player|side) wins it, that \1|the (player|side) that wins the "
-        r"auction) makes (?:its|their) bid in (\d+)% of (the|those) deals"
+        rf"auction) makes (?:its|their) bid {ODDS}"
         r"(?:, taking about (\d+\.\d) points)?",
         clause,
     ):
         side = m[1] or m[2]
-        if (side == "player") != alone or int(m[3]) != _pct(found.others_made):
-            return f"others made {m[3]}%: the outcome has {found.others_made}"
-        if (m[4] == "those") != (found.lead > 0):
-            return "'those deals' without a share of the deals to refer to"
-        if m[5] is not None and float(m[5]) != round(found.others_points, 1):
-            return f"others take {m[5]} points: the outcome has {found.others_points}"
-    elif m := re.fullmatch(
-        rf"{you} the auction in (\d+)% of the deals(?: \(your partner bids\))?", clause
-    ):
-        if said != "pass" or int(m[1]) != _pct(found.lead):
-            return f"leads in {m[1]}%: the outcome has {found.lead}"
+        if (side == "player") != alone:
+            return f"a {side} at a table where the learner is {'alone' if alone else 'partnered'}"
+        if m[1] is not None and said == "pass" and found.lead == 0:
+            return "'another' side wins after a pass, when the learner's side never does"
+        if m[4] is not None and float(m[4]) != round(found.others_points, 1):
+            return f"others take {m[4]} points: the outcome has {found.others_points}"
+        return _odds_disagree(m[3], found.others_made)
+    elif m := re.fullmatch(rf"{you} the auction {ODDS}(?: \(your partner bids\))?", clause):
+        if said != "pass":
+            return "a side that wins the auction by a pass, told of a bid"
+        return _odds_disagree(m[1], found.lead)
     else:
         return "a clause no check knows"
     return None
@@ -443,6 +604,13 @@ def test_every_explanation_in_the_starter_bank_agrees_with_its_position(bank):
     assert not found, f"{len(found)} clauses disagree, e.g.:\n" + "\n".join(found[:15])
 
 
+def test_every_explanation_in_the_tests_sample_bank_agrees_with_its_position():
+    """The sample bank keeps older lines: auctions priced without the rest of the auction
+    searched, told by each bid's chance of being made."""
+    found = [problem for position in sample_positions() for problem in problems(position)]
+    assert not found, f"{len(found)} clauses disagree, e.g.:\n" + "\n".join(found[:15])
+
+
 def test_every_auction_explanation_with_searched_outcomes_agrees_with_its_position(bank):
     auctions = [with_outcomes(p) for p in bank if p.phase == "auction"]
     found = [problem for position in auctions for problem in problems(position)]
@@ -451,12 +619,25 @@ def test_every_auction_explanation_with_searched_outcomes_agrees_with_its_positi
 
 # they check what the bank happens not to say: the last two, what an auction analysis
 # without searched outcomes (an older bank line) says
-GUARDS = {"zero_that_could", "as_good", "deals_lower", "seldom_made"}
+GUARDS = {
+    "zero_that_could",
+    "as_good",
+    "deals_lower",
+    "percent_in_range",
+    "no_negative_zero",
+    "close",
+    "too_few",
+    "level_with",
+}
 
 
 def test_every_check_meets_its_sentence_somewhere_in_the_bank(bank):
     """A check whose pattern matches nothing checks nothing: the wording moved on."""
-    positions = [*bank, *(with_outcomes(p) for p in bank if p.phase == "auction")]
+    positions = [
+        *bank,
+        *(with_outcomes(p) for p in bank if p.phase == "auction"),
+        *sample_positions(),
+    ]
     said = [
         sentence
         for position in positions
@@ -483,7 +664,13 @@ def test_the_checks_catch_a_contradiction():
         "1 trump cards you have not seen may still be out",
         "the chance of making your bid goes from 40% to 140%.",
         "If you bid 2, a player after you outbids you in 64% of the deals.",
-        "Your side's points fall from 1.0 to 2.0.",
+        "If you bid 2, a player after you outbids you 12 times in 10.",
+        "You take about 9.9 of the round's points to the others' 0.0 with the ace of spades; "
+        "0.0 to 9.9 with the king of spades.",
+        "Worth -0.00 in match value.",
+        "Playing it is a blunder: the best is better.",  # said of the best itself
+        "It is close to the best: a little behind it.",
+        "Bidding 3 fails 6 times in 10.",  # no bid at a follow
     ]
     if not any(card >= JOKER_1 for _, card in position.view().current_trick):
         bad.append("A joker scores a point for whoever captures it.")
@@ -491,6 +678,149 @@ def test_the_checks_catch_a_contradiction():
         fired = [
             rule(m, case)
             for pattern, rule in CHECKS
+            for m in pattern.finditer(sentence)
+            if rule(m, case)
+        ]
+        assert fired, sentence
+
+
+# --- The full-deck tables: the same verdict, and what captures a card ------------------------
+
+FAMILY_BANK = STARTER_BANK.parent / "starter_family_positions.jsonl"
+# the checks that read only the options and the deals, whatever the table
+SHARED = {
+    "found",
+    "level_with",
+    "as_good",
+    "marked",
+    "close",
+    "too_few",
+    "no_negative_zero",
+    "deals",
+    "costs",
+    "best_leads",
+    "plural_agrees",
+    "zero_that_could",
+}
+FAMILY_CHECKS: list[tuple[re.Pattern, Check]] = []
+
+
+def family_check(pattern: str):
+    def register(function: Check) -> Check:
+        FAMILY_CHECKS.append((re.compile(pattern), function))
+        return function
+
+    return register
+
+
+def _family_card(case: Case, words: str) -> int | None:
+    """The card option whose words ("the high joker", "the jack of clubs (the jick)") these are."""
+    for option in case.position.options:
+        if ":" in option.code or option.code == "pass":
+            continue
+        card = parse_card(option.code)
+        if trump_card(card, case.view.trumps) == words:
+            return card
+    return None
+
+
+@family_check(r"(?:Leading|Playing) (.+?): (\d+) higher trumps? you have not seen could capture it")
+def unseen_capturers(m, case):
+    card = _family_card(case, m[1])
+    if card is None:
+        return f"{m[1]} is no card on offer"
+    trumps = case.view.trumps
+    above = [
+        c
+        for c in _cards(case.view.unseen & trumps.cards)
+        if trumps.strength[c] > trumps.strength[card]
+    ]
+    if int(m[2]) != len(above) or not above:
+        return f"says {m[2]} higher trumps are out, the view has {len(above)}"
+    if not point_roles(case.view.rules.points, trumps)[0] >> card & 1:
+        return f"{m[1]} scores for no capture"
+    return None
+
+
+@family_check(
+    r"(?:Leading|Playing) (.+?): (your partner's|an opponent's) (.+?) "
+    r"(?:in this trick outranks it|is winning this trick)"
+)
+def capturer_in_the_trick(m, case):
+    card = _family_card(case, m[1])
+    trick = case.view.current_trick
+    if card is None or not trick:
+        return f"{m[1]} faces no trick"
+    trumps = case.view.trumps
+    seat, winning = trick[trick_winner_full([c for _, c in trick], trumps)]
+    ours = case.view.unit_of[seat] == case.view.unit
+    if trump_card(winning, trumps) != f"the {m[3]}" or (m[2] == "your partner's") != ours:
+        return f"{m[2]} {m[3]} is not what wins this trick"
+    if trumps.strength[winning] <= trumps.strength[card]:
+        return f"{m[3]} does not outrank {m[1]}"
+    return None
+
+
+@family_check(r"with (\w+) trump you hold (\d+|no) trumps?")
+def family_trumps_held(m, case):
+    suit = "SHDC"[["spades", "hearts", "diamonds", "clubs"].index(m[1])]
+    trumps = trumps_of("SHDC".index(suit), case.view.rules.jick, case.view.rules.jokers)
+    held = (case.view.hand & trumps.cards).bit_count()
+    if (0 if m[2] == "no" else int(m[2])) != held:
+        return f"says {m[2]} {m[1]} trumps held, the hand has {held}"
+    return None
+
+
+def family_problems(position: AnalysedPosition) -> list[str]:
+    view = position.view()
+    checks = [(p, rule) for p, rule in CHECKS if rule.__name__ in SHARED] + FAMILY_CHECKS
+    found = []
+    for option in position.options:
+        case = Case(position, view, option)
+        for sentence in sentences(explain_family(position, option.code)):
+            for pattern, rule in checks:
+                for m in pattern.finditer(sentence):
+                    why = rule(m, case)
+                    if why:
+                        found.append(f"{position.key} {option.code}: {why}: {sentence!r}")
+    return found
+
+
+def test_every_full_deck_explanation_in_the_starter_bank_agrees_with_its_position():
+    bank = [
+        AnalysedPosition.from_json(json.loads(line))
+        for line in FAMILY_BANK.read_text().splitlines()
+    ]
+    found = [problem for position in bank for problem in family_problems(position)]
+    assert not found, f"{len(found)} clauses disagree, e.g.:\n" + "\n".join(found[:15])
+    said = [
+        sentence
+        for position in bank
+        for option in position.options
+        for sentence in sentences(explain_family(position, option.code))
+    ]
+    idle = [
+        rule.__name__ for pattern, rule in FAMILY_CHECKS if not any(pattern.search(s) for s in said)
+    ]
+    assert not idle
+
+
+def test_the_full_deck_checks_catch_a_contradiction():
+    bank = [
+        AnalysedPosition.from_json(json.loads(line))
+        for line in FAMILY_BANK.read_text().splitlines()
+    ]
+    position = next(p for p in bank if p.phase == "lead" and "J1" in p.legal_codes())
+    case = Case(position, position.view(), position.option("J1"))
+    bad = [
+        "Leading the high joker: 9 higher trumps you have not seen could capture it.",
+        "Leading the high joker: an opponent's ace of spades in this trick outranks it.",
+        "Naming spades: with spades trump you hold 9 trumps.",
+    ]
+    for sentence in bad:
+        fired = [
+            rule(m, case)
+            for pattern, rule in FAMILY_CHECKS
             for m in pattern.finditer(sentence)
             if rule(m, case)
         ]

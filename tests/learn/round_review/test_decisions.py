@@ -66,7 +66,7 @@ def test_passing_with_a_monster_hand_is_a_blunder_and_the_right_bid_is_not_marke
     assert passed.position.best.code.startswith("bid:")
     # the trainer's words for it, from the same explanation code
     paragraphs = explain(passed.position, "pass")
-    assert "a serious mistake" in paragraphs[1]
+    assert "Passing is a blunder: " in paragraphs[0]
 
     best = passed.position.best.code
     bid = decisions.review_moment(decisions.moments(monster_round(best), 0, 1)[0], ANALYST, "t")

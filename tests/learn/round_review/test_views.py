@@ -56,7 +56,9 @@ def test_the_review_page_shows_progress_while_it_runs_then_the_graded_decisions(
     assert "<progress" not in html and "hx-trigger" not in html
     assert 'data-grade="blunder"' in html
     assert "Practise this" in html
-    assert "a serious mistake" in html  # the trainer's words
+    assert "Passing is a blunder: " in html  # the trainer's words, on the heading's scale
+    assert '<span class="review-grade learn-grade learn-grade--blunder">Blunder</span>' in html
+    assert "1 blunder" in html  # the count, by the same verdict
     assert "style=" not in html.split('id="review"')[1]
 
 
