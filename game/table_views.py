@@ -118,8 +118,9 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
         return HttpResponseBadRequest(str(forged))
     error = None
     action = request.POST.get("action", "")
-    if action == "discard":  # the discard form: the cards ticked are the discard
-        action = "discard:" + ",".join(request.POST.getlist("card")[:64])
+    if action == "discard":  # the card chooser: the cards tapped to keep, or to throw
+        mode = "keep" if request.POST.get("mode") == "keep" else "throw"
+        action = f"{mode}:" + ",".join(request.POST.getlist("card")[:64])
     try:
         play_services.table_play(table_id=found.pk, seat_owner=owner, action=action, index=index)
     except TableError as refused:

@@ -13,6 +13,7 @@ from .rules import discarded, is_discard, parse_action_code
 from .view import SeatView
 
 MODES = ("keep", "throw")
+TAPPED = ("keep:", "throw:")  # how a discard chosen by its taps begins
 
 
 class DiscardRefused(ValueError):

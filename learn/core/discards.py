@@ -1,7 +1,7 @@
 """A discard chosen card by card, as at the table, and its grade.
 
 The trainer asks a discard as a player makes one: by tapping the cards to keep, or the
-cards to throw, whichever takes fewer taps (``learn.presenters.card_chooser``). The answer
+cards to throw, whichever takes fewer taps (``game.card_chooser``). The answer
 is then any discard the seat's rule allows, not one of a list, and it is read here:
 
 - ``keep:AS,2S`` or ``throw:9H,3C``: the chooser's taps. The cards the rule fixes are

@@ -49,7 +49,7 @@
     keepSummaryClosed(t);
     fixShareLinks();
     countdown(t);
-    discardForm(t);
+    if (window.smearCardChooser) window.smearCardChooser(t);
     holdTrick(t);
     if (mine && prefs.contains("autoplay-single")) autoplaySingleCard(t);
   }
@@ -57,7 +57,7 @@
   function focusFirstMove(t) {
     var active = document.activeElement;
     if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return;
-    var first = t.querySelector(".dock .card-button, .dock .bid-form button, .dock .discard-pick input");
+    var first = t.querySelector(".dock .card-button, .dock .bid-form button, .dock .chooser-card input");
     if (first) first.focus({preventScroll: true});
   }
 
@@ -149,34 +149,13 @@
     } catch (e) { /* no sound: the title still says it */ }
   }
 
-  // --- the discard: cards chosen by tapping them -----------------------------------------
+  // --- the discard: the card chooser (card_chooser.js) counts; its taps go up the socket ---
 
   function chosenCards(form) {
     return Array.prototype.map.call(form.querySelectorAll("input[name=card]:checked"), function (box) {
       return box.value;
     });
   }
-
-  // the counter says how many are chosen; the button waits until the count is right (the
-  // server still checks the rule, and says what is wrong)
-  function discardForm(t) {
-    var form = t.querySelector(".discard-form");
-    if (!form) return;
-    var count = parseInt(form.dataset.count, 10);
-    var chosen = chosenCards(form).length;
-    form.querySelector(".discard-chosen").textContent = chosen;
-    form.querySelector(".discard-submit").disabled = chosen !== count;
-    form.querySelectorAll(".discard-pick").forEach(function (pick) {
-      pick.classList.toggle("discard-pick--chosen", pick.querySelector("input").checked);
-    });
-  }
-
-  document.addEventListener("change", function (event) {
-    var box = event.target;
-    if (!box.form || !box.form.classList.contains("discard-form")) return;
-    if (box.hasAttribute("data-must") && !box.checked) box.checked = true; // it must go
-    discardForm(table());
-  });
 
   // --- the finished trick stays, then goes to its winner ----------------------------------
 
@@ -353,7 +332,10 @@
     event.stopPropagation();
     var index = form.querySelector("input[name=index]");
     var action = button.value;
-    if (action === "discard") action = "discard:" + chosenCards(form).join(",");
+    if (action === "discard") {
+      var mode = form.querySelector("input[name=mode]:checked");
+      action = (mode ? mode.value : "throw") + ":" + chosenCards(form).join(",");
+    }
     socket.send(JSON.stringify({action: action, index: index ? index.value : null}));
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     if (holding) endHold();
