@@ -73,6 +73,8 @@ class Table(models.Model):
     # the table's rules as a game record names them (``Rules.to_record()``): a preset's
     # name, or the preset and the options that differ; every table before variants is "house"
     rules = models.JSONField(default=house_rules)
+    # the host may turn the table's chat off (game.services.chat); it is on by default
+    chat_on = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return f"Table {self.code}"
@@ -105,6 +107,32 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table.code} seat {self.number}: {self.display_name}"
+
+
+class ChatLine(models.Model):
+    """One line of a table's chat (``game.services.chat``): never part of the game record,
+    and deleted with the table. The players talk in their room; the spectators in a room
+    of their own, which the players never see (no hints from the rail)."""
+
+    class Room(models.TextChoices):
+        PLAYERS = "players", "Players"
+        SPECTATORS = "spectators", "Spectators"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    room = models.CharField(max_length=10, choices=Room.choices)
+    # who said it, as the table shows them; ``author`` tells people apart for muting
+    # ("seat-2", or "watcher-" and a digest of the spectator), never who they are
+    author = models.CharField(max_length=24)
+    name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
+    text = models.CharField(max_length=200)
+    said_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["table", "room", "id"], name="chat_line_room")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.room}: {self.name}: {self.text[:20]}"
 
 
 class Round(models.Model):

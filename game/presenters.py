@@ -17,6 +17,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from game.bots import SEATED_LEVELS
+from game.card_chooser import CardChooser, card_chooser
 from game.engine import cards, notation, rules, variants
 from game.engine.state import MatchState, RoundState
 from game.engine.view import PublicView, SeatView
@@ -672,12 +673,12 @@ class SeatHand:
         )
 
     @cached_property
-    def discard(self) -> DiscardChoice | None:
-        """The discard this seat must make now, or None."""
+    def discard(self) -> CardChooser | None:
+        """The discard this seat must make now, as the cards to tap, or None."""
         rule = self.view.discard_rule
         if rule is None:
             return None
-        return discard_choice(rule, self.view.hand, self.view.trumps)
+        return card_chooser(rule, self.view.hand)
 
     @cached_property
     def own_exchange(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -692,44 +693,6 @@ class SeatHand:
         if view.discard:
             shown.append(("You discarded", notation.cards(view.discard)))
         return tuple(shown)
-
-
-@dataclass(frozen=True)
-class DiscardChoice:
-    """A discard to choose by tapping cards: how many, and each card of the hand marked
-    ``must`` (it must go), ``may`` (it may go) or ``stay`` (it must stay)."""
-
-    count: int
-    cards: tuple[tuple[str, str], ...]  # (card code, "must" | "may" | "stay")
-    must: tuple[str, ...]
-    may: tuple[str, ...]
-    stay: tuple[str, ...]
-
-    @property
-    def rule_words(self) -> tuple[str, ...]:
-        """The rule in words, a line each."""
-        lines = [f"Discard {self.count} card{'s' * (self.count != 1)}."]
-        if self.must:
-            lines.append(f"Must go: {', '.join(map(notation.card_name, self.must))}.")
-        if self.stay:
-            lines.append(f"Must stay: {', '.join(map(notation.card_name, self.stay))}.")
-        if self.may and len(self.may) > self.count - len(self.must):
-            lines.append("Any other card may go." if self.must or self.stay else "Any card may go.")
-        return tuple(lines)
-
-
-def discard_choice(rule: rules.DiscardRule, hand: int, trumps) -> DiscardChoice:
-    marked = []
-    for c in cards.cards_of(hand):
-        kind = "must" if rule.must >> c & 1 else "may" if rule.may >> c & 1 else "stay"
-        marked.append((notation.card(c), kind))
-    return DiscardChoice(
-        count=rule.count,
-        cards=tuple(marked),
-        must=tuple(code for code, kind in marked if kind == "must"),
-        may=tuple(code for code, kind in marked if kind == "may"),
-        stay=tuple(code for code, kind in marked if kind == "stay"),
-    )
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import selectors
+from game import chat_page, selectors
 from game.engine import record
 from game.engine.state import MatchState
 from game.errors import TableError
@@ -80,13 +80,22 @@ def play(request: HttpRequest) -> HttpResponse:
 @for_htmx("table")  # the page polls while its live connection is down
 def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=normal_code(code))
-    context = selectors.table_page_context(table=found, seat_owner=request_owner(request))
+    owner = request_owner(request)
+    context = selectors.table_page_context(table=found, seat_owner=owner)
     events.table_opened(table_id=found.pk)
     return TemplateResponse(
         request,
         "game/table.html",
-        {**context, **_live_context(found), **_ratings(request, found)},
+        {**context, **_live_context(found), **_ratings(request, found), **_chat(request, found)},
     )
+
+
+def _chat(request: HttpRequest, found: Table) -> dict:
+    """The chat panel, drawn once with the page (the socket adds its lines): not for the
+    polled partial."""
+    if request.htmx:
+        return {}
+    return {"chat": chat_page.chat_panel(table=found, owner=request_owner(request))}
 
 
 def _ratings(request: HttpRequest, found: Table) -> dict:
@@ -109,8 +118,9 @@ def table_play(request: HttpRequest, code: str) -> HttpResponse:
         return HttpResponseBadRequest(str(forged))
     error = None
     action = request.POST.get("action", "")
-    if action == "discard":  # the discard form: the cards ticked are the discard
-        action = "discard:" + ",".join(request.POST.getlist("card")[:64])
+    if action == "discard":  # the card chooser: the cards tapped to keep, or to throw
+        mode = "keep" if request.POST.get("mode") == "keep" else "throw"
+        action = f"{mode}:" + ",".join(request.POST.getlist("card")[:64])
     try:
         play_services.table_play(table_id=found.pk, seat_owner=owner, action=action, index=index)
     except TableError as refused:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import lobby_views, table_views, views
+from game import chat_views, lobby_views, table_views, views
 from game.players import views as player_views
 
 app_name = "game"
@@ -23,6 +23,8 @@ urlpatterns = [
     path("table/<str:code>/play", table_views.table_play, name="table_play"),
     path("table/<str:code>/back", table_views.table_back, name="table_back"),
     path("table/<str:code>/rematch", table_views.table_rematch, name="table_rematch"),
+    path("table/<str:code>/chat", chat_views.table_chat, name="table_chat"),
+    path("table/<str:code>/chat/switch", chat_views.table_chat_switch, name="table_chat_switch"),
     path("table/<str:code>/record", table_views.table_record, name="table_record"),
     path("table/<str:code>/rounds/<int:number>/", table_views.round_replay, name="round_replay"),
     path(

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from game.engine import rules
+from game.engine import discard_taps, rules
 from game.engine.variants import PRESETS
 from game.players import glicko
 from game.players.identity import SeatOwner
@@ -310,7 +310,7 @@ def attempt_answer(
         if core.phase == "discard":  # any discard the rule allows, priced or not
             try:
                 code = discards.discard_code(core.view(), choice)
-            except discards.DiscardRefused as error:
+            except discard_taps.DiscardRefused as error:
                 raise IllegalAnswer(str(error)) from None
         else:
             code = canonical_code(choice)

@@ -13,10 +13,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from game.errors import TableError
-from game.live import events, hearing, redraw
+from game.live import chat_html, events, hearing, redraw
 from game.models import Table
 from game.players import identity
-from game.services import play
+from game.services import chat, play
 from game.throttle import SharedBuckets, TokenBucket
 from smearsite.kernel import MAX_DIGITS, BadNumber, code_guard, normal_code, request_int
 
@@ -106,6 +106,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if problem:
             await self.send(text_data=redraw.error_html(problem))
             return
+        if "chat" in message:
+            refusal = await database_sync_to_async(self._say)(message["chat"])
+            if refusal:
+                await self.send(text_data=refusal)
+            return
         if message.get("back"):
             await database_sync_to_async(self._returned)()
             return
@@ -127,10 +132,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             return redraw.table_html(table, self.owner, str(refused))
         return None
 
+    def _say(self, said: dict) -> str | None:
+        """The chat's refusal as the chat's error line, or None once the line is stored
+        (its announcement shows it to every page that may read it)."""
+        try:
+            chat.chat_say(table_id=self.table_id, owner=self.owner, **said)
+        except chat.ChatRefused as refused:
+            return chat_html.error(str(refused))
+        return chat_html.error("")
+
     async def table_changed(self, event: dict) -> None:
         """A change of the table, as this process heard it (``game.live.hearing``)."""
         await self.opened.wait()
         if not self.listening:
+            return
+        if event.get("type") == events.TABLE_CHAT:
+            await self._chat_heard(event)
             return
         move = events.PublicMove.heard(event.get("move"))
         html = await redraw.after_change(self.table_id, self.owner, event.get("version"), move)
@@ -141,9 +158,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.send(text_data=html)
 
+    async def _chat_heard(self, event: dict) -> None:
+        """A line said at the table (shown only to a room that may read it), or its chat
+        turned on or off (the panel drawn again)."""
+        if "line" in event:
+            html = await database_sync_to_async(chat_html.line_for)(
+                self.table_id, self.owner, event["line"]
+            )
+        else:
+            html = await database_sync_to_async(chat_html.panel_for)(self.table_id, self.owner)
+        if html and self.listening:
+            await self.send(text_data=html)
+
 
 def parse_move(text: str | None) -> tuple[dict, str | None]:
-    """``{"action": "AS", "index": 12}`` or ``{"back": true}``; the problem, if any, in words."""
+    """``{"action": "AS", "index": 12}``, ``{"back": true}``, or a chat line:
+    ``{"chat": "well bid"}`` or ``{"say": "gg"}`` (a quick phrase or reaction); the
+    problem, if any, in words."""
     if text is None:
         return {}, "Send text messages only."
     if len(text) > MAX_MESSAGE_CHARS:
@@ -156,6 +187,11 @@ def parse_move(text: str | None) -> tuple[dict, str | None]:
         return {}, "That message is not a JSON object."
     if message.get("back") is True:
         return {"back": True}, None
+    if "chat" in message or "say" in message:
+        text, saying = message.get("chat"), message.get("say")
+        if not isinstance(text, str | None) or not isinstance(saying, str | None):
+            return {}, "Say something in words."
+        return {"chat": {"text": text, "saying": saying}}, None
     action, index = message.get("action"), message.get("index")
     if not isinstance(action, str) or not action:
         return {}, "Say which bid, pass or card to play."

@@ -26,6 +26,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 TABLE_CHANGED = "table.changed"
+TABLE_CHAT = "table.chat"  # a line said at the table, or its chat turned on or off
 logger = logging.getLogger(__name__)
 
 
@@ -122,6 +123,23 @@ def _deliver(change: TableChanged) -> None:
         _broadcast(layer, table_group(change.table_id), message)
     for listener in _listeners:
         listener(change)
+
+
+def chat_said(*, table_id: int, line: dict) -> None:
+    """A chat line was stored (call it once committed): every connection to the table
+    hears it, and each shows it only if its room may read it (``game.live.consumers``)."""
+    _chat(table_id, {"line": line})
+
+
+def chat_switched(*, table_id: int, on: bool) -> None:
+    _chat(table_id, {"on": on})
+
+
+def _chat(table_id: int, fields: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        message = {"type": TABLE_CHAT, "table": table_id, **fields}
+        _broadcast(layer, table_group(table_id), message)
 
 
 def _broadcast(layer, group: str, message: dict) -> None:

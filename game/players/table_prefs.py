@@ -11,6 +11,8 @@ CHOICES = {
     "cards-large": "Larger cards in my hand",
     "autoplay-single": "Play my card for me when only one is legal",
     "sound-on-turn": "A sound when it is my turn",
+    # on a touch screen the first tap lifts a card and the second plays it, unless this
+    "one-tap": "Play a card with one tap on a touch screen (no second tap to confirm)",
 }
 
 

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game.bots import SEATED_LEVELS
-from game.engine import rules, variants
+from game.engine import discard_taps, rules, variants
 from game.engine.cards import card_code, cards_of
 from game.engine.state import IllegalAction, MatchState, shuffle_deal
 from game.engine.variants import Rules
@@ -231,7 +231,9 @@ def table_play(
     the owner's seat; raises TableError and stores nothing
     when it is not theirs to play, not legal, or ``index`` (the number of actions in the
     round the player saw) shows the table has moved on."""
-    if isinstance(action, str):
+    # a discard as the cards tapped (keep:..., throw:...) is read against the seat's hand
+    tapped = isinstance(action, str) and action.startswith(discard_taps.TAPPED)
+    if isinstance(action, str) and not tapped:
         try:
             action = rules.parse_action_code(action)
         except ValueError as error:
@@ -255,6 +257,13 @@ def table_play(
             raise TableError("not your turn: the table has moved on, here is where it stands")
         if match.current_player() != seat:
             raise TableError("not your turn")
+        if tapped:
+            try:
+                action = rules.discard_action(
+                    discard_taps.discard_chosen(match.view_for(seat), action)
+                )
+            except discard_taps.DiscardRefused as refused:
+                raise TableError(str(refused)) from None
         if seat_row.away_since is not None:
             _seat_returned(table, seat_row)  # announced with the move, in one broadcast
         _record(table, seats, match, seat, action)

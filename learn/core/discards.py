@@ -1,7 +1,7 @@
 """A discard chosen card by card, as at the table, and its grade.
 
 The trainer asks a discard as a player makes one: by tapping the cards to keep, or the
-cards to throw, whichever takes fewer taps (``learn.presenters.card_chooser``). The answer
+cards to throw, whichever takes fewer taps (``game.card_chooser``). The answer
 is then any discard the seat's rule allows, not one of a list, and it is read here:
 
 - ``keep:AS,2S`` or ``throw:9H,3C``: the chooser's taps. The cards the rule fixes are
@@ -35,12 +35,10 @@ from threading import Lock
 from cachetools import LRUCache, cached
 
 from game.bots.rollouts import price_each
-from game.engine.cards import card_code, cards_of, parse_card
+from game.engine.discard_taps import discard_chosen
 from game.engine.rules import (
     action_code,
     discard_action,
-    discarded,
-    is_discard,
     parse_action_code,
 )
 from game.engine.view import SeatView
@@ -48,7 +46,6 @@ from game.engine.view import SeatView
 from . import grades
 from .positions import AnalysedPosition, Option
 
-MODES = ("keep", "throw")
 # the deals a discard the analysis did not price is priced on, against the expert's: the
 # bank's own number (learn.bank.generation's analyses of a discard reach 300)
 ANSWER_DEALS = 300
@@ -57,82 +54,9 @@ ANSWER_DEALS = 300
 ANSWER_BUDGET_MS = 1500.0
 
 
-class DiscardRefused(ValueError):
-    """A discard the rule does not allow, or an answer that is no discard; the message is
-    for a person."""
-
-
-# --- Reading the answer -------------------------------------------------------------------
-
-
-def discard_chosen(view: SeatView, choice: str) -> int:
-    """The cards ``choice`` throws from the seat's hand, as a mask: from the chooser's
-    taps (``keep:...``, ``throw:...``) or a whole discard (``discard:...``); a discard
-    the seat's rule does not allow raises ``DiscardRefused`` saying why."""
-    rule, hand = view.discard_rule, view.hand
-    if rule is None:
-        raise DiscardRefused("There is no discard to make here.")
-    mode, _, listed = choice.partition(":")
-    if mode == "discard":
-        try:
-            action = parse_action_code(choice)
-        except ValueError as error:
-            raise DiscardRefused(_refused(str(error))) from None
-        if not is_discard(action):
-            raise DiscardRefused(_refused(f"{choice[:12]!r} is no discard"))
-        thrown = discarded(action)
-        if not rule.allows(thrown):
-            raise DiscardRefused(_refused(rule.why_not(thrown, hand)))
-        return thrown
-    if mode not in MODES:
-        raise DiscardRefused(
-            f"{choice[:12]!r} is no discard: tap the cards to keep, or those to throw."
-        )
-    tapped = _cards(listed)
-    if tapped & ~hand:
-        raise DiscardRefused(_refused(rule.why_not(tapped, hand)))
-    stay = hand & ~rule.may
-    if mode == "keep":
-        if tapped & rule.must:
-            first = card_code(cards_of(tapped & rule.must)[0])
-            raise DiscardRefused(_refused(f"{first} must be discarded"))
-        kept = tapped | stay
-        thrown = hand & ~kept
-        keep = hand.bit_count() - rule.count
-        if kept.bit_count() != keep:
-            raise DiscardRefused(
-                _refused(f"keep {keep} card{'s' * (keep != 1)}, not {kept.bit_count()}")
-            )
-    else:
-        if tapped & stay:
-            first = card_code(cards_of(tapped & stay)[0])
-            raise DiscardRefused(_refused(f"{first} may not be discarded"))
-        thrown = tapped | rule.must
-    if not rule.allows(thrown):
-        raise DiscardRefused(_refused(rule.why_not(thrown, hand)))
-    return thrown
-
-
 def discard_code(view: SeatView, choice: str) -> str:
     """``discard_chosen`` as the game record writes the discard: what an attempt stores."""
     return action_code(discard_action(discard_chosen(view, choice)))
-
-
-def _cards(listed: str) -> int:
-    mask = 0
-    for code in filter(None, listed.split(",")):
-        try:
-            card = parse_card(code)
-        except ValueError:
-            raise DiscardRefused(_refused(f"{code[:4]!r} is not a card")) from None
-        if mask >> card & 1:
-            raise DiscardRefused(_refused(f"{card_code(card)} is chosen twice"))
-        mask |= 1 << card
-    return mask
-
-
-def _refused(why: str) -> str:
-    return f"That discard is not allowed: {why}."
 
 
 # --- Grading a discard the analysis did not price -----------------------------------------

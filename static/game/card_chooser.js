@@ -7,7 +7,8 @@
 (function () {
   "use strict";
   if (window.smearCardChooser) return; // loaded again by a swap: its listeners are there
-  window.smearCardChooser = true;
+  // a page that swaps fragments in by itself (the table's live.js) starts them with this
+  window.smearCardChooser = start;
 
   function modeOf(chooser) {
     var radio = chooser.querySelector("input[name=mode]:checked");

@@ -49,7 +49,7 @@
     keepSummaryClosed(t);
     fixShareLinks();
     countdown(t);
-    discardForm(t);
+    if (window.smearCardChooser) window.smearCardChooser(t);
     holdTrick(t);
     if (mine && prefs.contains("autoplay-single")) autoplaySingleCard(t);
   }
@@ -57,7 +57,7 @@
   function focusFirstMove(t) {
     var active = document.activeElement;
     if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return;
-    var first = t.querySelector(".dock .card-button, .dock .bid-form button, .dock .discard-pick input");
+    var first = t.querySelector(".dock .card-button, .dock .bid-form button, .dock .chooser-card input");
     if (first) first.focus({preventScroll: true});
   }
 
@@ -149,34 +149,13 @@
     } catch (e) { /* no sound: the title still says it */ }
   }
 
-  // --- the discard: cards chosen by tapping them -----------------------------------------
+  // --- the discard: the card chooser (card_chooser.js) counts; its taps go up the socket ---
 
   function chosenCards(form) {
     return Array.prototype.map.call(form.querySelectorAll("input[name=card]:checked"), function (box) {
       return box.value;
     });
   }
-
-  // the counter says how many are chosen; the button waits until the count is right (the
-  // server still checks the rule, and says what is wrong)
-  function discardForm(t) {
-    var form = t.querySelector(".discard-form");
-    if (!form) return;
-    var count = parseInt(form.dataset.count, 10);
-    var chosen = chosenCards(form).length;
-    form.querySelector(".discard-chosen").textContent = chosen;
-    form.querySelector(".discard-submit").disabled = chosen !== count;
-    form.querySelectorAll(".discard-pick").forEach(function (pick) {
-      pick.classList.toggle("discard-pick--chosen", pick.querySelector("input").checked);
-    });
-  }
-
-  document.addEventListener("change", function (event) {
-    var box = event.target;
-    if (!box.form || !box.form.classList.contains("discard-form")) return;
-    if (box.hasAttribute("data-must") && !box.checked) box.checked = true; // it must go
-    discardForm(table());
-  });
 
   // --- the finished trick stays, then goes to its winner ----------------------------------
 
@@ -211,22 +190,77 @@
   // --- the live connection -------------------------------------------------------------
 
   function swapIn(html) {
-    if (holding) queue.push(html);
+    // the chat goes on while a finished trick stands: only the table waits
+    if (holding && !/^\s*<[^>]+ id="chat/.test(html)) queue.push(html);
     else apply(html);
   }
 
   function apply(html) {
     var holder = document.createElement("template");
     holder.innerHTML = html.trim();
-    Array.prototype.forEach.call(holder.content.children, function (fresh) {
+    Array.prototype.slice.call(holder.content.children).forEach(function (fresh) {
+      var into = fresh.dataset.appendTo && document.getElementById(fresh.dataset.appendTo);
+      if (into) {
+        if (!document.getElementById(fresh.id)) into.appendChild(fresh);
+        showMuted();
+        return;
+      }
       var current = fresh.id && document.getElementById(fresh.id);
       if (!current) return;
       if (fresh.id === "table-error") current.scrollIntoView({block: "nearest"});
       current.replaceWith(fresh);
       if (window.htmx) window.htmx.process(fresh);
     });
+    showMuted();
     afterDraw();
   }
+
+  // --- the table's chat: lines go up the socket; muting is this browser's own -----------
+
+  var mutedKey = "smear-muted:" + live.dataset.socket;
+
+  function muted() {
+    try { return JSON.parse(localStorage.getItem(mutedKey) || "[]"); } catch (e) { return []; }
+  }
+
+  function showMuted() {
+    var box = document.getElementById("chat");
+    if (!box) return;
+    var off = muted();
+    var hidden = 0;
+    box.querySelectorAll(".chat-line").forEach(function (line) {
+      line.hidden = off.indexOf(line.dataset.author) >= 0;
+      if (line.hidden) hidden += 1;
+    });
+    var note = box.querySelector(".chat__muted");
+    note.hidden = !off.length;
+    note.querySelector(".chat__muted-count").textContent =
+      hidden + (hidden === 1 ? " line" : " lines") + " from muted players hidden.";
+    var lines = box.querySelector(".chat__lines");
+    lines.scrollTop = lines.scrollHeight;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".chat-mute, .chat-unmute");
+    if (!button) return;
+    var off = button.classList.contains("chat-unmute") ? [] : muted().concat([button.dataset.mute]);
+    localStorage.setItem(mutedKey, JSON.stringify(off));
+    showMuted();
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList.contains("chat-form")) return;
+    // the form posts instead: no connection, or no session yet (the post starts one)
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (document.getElementById("chat").hasAttribute("data-post-first")) return;
+    event.preventDefault();
+    var button = event.submitter;
+    var text = form.querySelector("input[name=text]");
+    if (button && button.name === "say") socket.send(JSON.stringify({say: button.value}));
+    else socket.send(JSON.stringify({chat: text.value}));
+    if (text) text.value = "";
+  });
 
   function reconnecting(shown) {
     var notice = document.getElementById("reconnecting");
@@ -259,17 +293,49 @@
     if (window.smearLive && event.detail.elt.id === "live") event.preventDefault();
   });
 
+  // --- the misclick guard: on a touch screen a tap lifts a card, a second tap plays it ----
+
+  var touchScreen = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  var pressed = {button: null, at: 0}; // the button a finger or mouse last went down on
+
+  document.addEventListener("pointerdown", function (event) {
+    pressed = {button: event.target.closest && event.target.closest("button"), at: Date.now()};
+  }, true);
+
+  // whether this press only lifts the card: guarded, and a pointer's press (a key plays at once)
+  function onlyLifts(button) {
+    if (!touchScreen || prefs.contains("one-tap")) return false;
+    if (!button.classList.contains("card-button")) return false;
+    if (pressed.button !== button || Date.now() - pressed.at > 2000) return false;
+    if (button.classList.contains("card-button--lifted")) return false;
+    document.querySelectorAll(".card-button--lifted").forEach(function (other) {
+      other.classList.remove("card-button--lifted");
+      other.removeAttribute("aria-pressed");
+    });
+    button.classList.add("card-button--lifted");
+    button.setAttribute("aria-pressed", "true");
+    return true;
+  }
+
   // capture phase: runs before htmx's own submit handler, which then never sees the event
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var button = event.submitter;
     if (!live.contains(form) || !button || button.name !== "action") return;
+    if (onlyLifts(button)) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     event.preventDefault();
     event.stopPropagation();
     var index = form.querySelector("input[name=index]");
     var action = button.value;
-    if (action === "discard") action = "discard:" + chosenCards(form).join(",");
+    if (action === "discard") {
+      var mode = form.querySelector("input[name=mode]:checked");
+      action = (mode ? mode.value : "throw") + ":" + chosenCards(form).join(",");
+    }
     socket.send(JSON.stringify({action: action, index: index ? index.value : null}));
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     if (holding) endHold();
@@ -288,6 +354,7 @@
 
   document.body.addEventListener("htmx:afterSettle", afterDraw);
 
+  showMuted();
   afterDraw();
   if (window.WebSocket) connect();
 })();

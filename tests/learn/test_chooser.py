@@ -4,6 +4,7 @@ discard the analysis had not priced."""
 
 import pytest
 
+from game.card_chooser import CardChooser, card_chooser
 from game.engine import notation
 from game.engine.cards import cards_of
 from game.engine.rules import DiscardRule, Phase, discarded
@@ -13,13 +14,13 @@ from tests.learn.core.test_positions_family import discards, legal
 from tests.learn.family import match_at, position_at
 
 
-def chooser_at(preset: str, seed: int = 0) -> tuple[presenters.CardChooser, object]:
+def chooser_at(preset: str, seed: int = 0) -> tuple[CardChooser, object]:
     match = match_at(preset, Phase.EXCHANGE, seed)
     view = match.view_for(match.current_player())
-    return presenters.card_chooser(view.discard_rule, view.hand), view
+    return card_chooser(view.discard_rule, view.hand), view
 
 
-def fixed(chooser: presenters.CardChooser, kind: str) -> list[str]:
+def fixed(chooser: CardChooser, kind: str) -> list[str]:
     return [card.code for card in chooser.cards if card.fixed == kind]
 
 
@@ -55,15 +56,15 @@ def test_cards_the_rule_throws_and_keeps_leave_nothing_to_tap():
 def test_the_mode_first_offered_is_the_one_with_fewer_taps_keeping_on_a_tie():
     _, view = chooser_at("classic")
     hand = view.hand
-    free = presenters.card_chooser(DiscardRule(3, 0, hand), hand)  # 9 cards, 3 to throw
+    free = card_chooser(DiscardRule(3, 0, hand), hand)  # 9 cards, 3 to throw
     assert (free.mode, free.taps, free.keep_taps) == ("throw", 3, 6)
     assert free.hint == "Tap 3 cards to throw."
     four_trumps = cards_of(hand)[:4]  # four cards that must stay: keeping is two taps
     stay = sum(1 << c for c in four_trumps)
-    kept = presenters.card_chooser(DiscardRule(3, 0, hand & ~stay), hand)
+    kept = card_chooser(DiscardRule(3, 0, hand & ~stay), hand)
     assert (kept.mode, kept.taps, kept.throw_taps) == ("keep", 2, 3)
     three = sum(1 << c for c in four_trumps[:3])
-    tie = presenters.card_chooser(DiscardRule(3, 0, hand & ~three), hand)
+    tie = card_chooser(DiscardRule(3, 0, hand & ~three), hand)
     assert (tie.keep_taps, tie.throw_taps, tie.mode) == (3, 3, "keep")
 
 
@@ -71,7 +72,7 @@ def test_a_discard_position_is_asked_with_the_chooser_and_no_other_is():
     match = match_at("classic", Phase.EXCHANGE)
     one = position_at(match, discards(match))
     other = position_at(match, discards(match)[::-1])  # another best discard: the same page
-    assert presenters.core_position_page(one).chooser == presenters.card_chooser(
+    assert presenters.core_position_page(one).chooser == card_chooser(
         one.view().discard_rule, one.view().hand
     )
     assert presenters.core_position_page(one).chooser == (
