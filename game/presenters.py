@@ -265,6 +265,7 @@ class PublicPage:
     auction: tuple[tuple[str, str], ...]  # (seat name, "bid 3" / "pass")
     trick: tuple[Play, ...]
     leader_name: str | None
+    leader: int | None  # the seat that leads the trick now (or led the one shown)
     to_act_name: str | None
     trump: str | None  # suit letter
     trump_name: str | None
@@ -404,6 +405,7 @@ def public_page(
         auction=auction(view, names),
         trick=plays(view.current_trick, names),
         leader_name=None if leader is None else names[leader],
+        leader=leader,
         to_act_name=None if to_act is None else names[to_act],
         trump=trump,
         trump_name=trump_name,
@@ -623,6 +625,16 @@ class _TablePage:
         if name == "public":  # not set yet: never recurse
             raise AttributeError(name)
         return getattr(self.public, name)
+
+    @property
+    def leader_words(self) -> str | None:
+        """Who leads, as this asker reads it: "You lead." to the leader's own page."""
+        leader = self.public.leader
+        if leader is None:
+            return None
+        if not self.spectator and leader == self.seat:
+            return "You lead."
+        return f"{self.public.leader_name} leads."
 
 
 class SeatHand:

@@ -100,7 +100,7 @@ def _announce(table: Table, seats: list[Seat], match: MatchState, version=None, 
 
 def _owner_name(owner: SeatOwner) -> str:
     if owner.user_id is None:
-        return "You (guest)"
+        return "Guest"  # the viewer's own seat says "(you)"; the others see a guest
     profile = Profile.objects.filter(user_id=owner.user_id).first()
     return profile.display_name if profile else "You"
 

@@ -1,7 +1,7 @@
 """The table's layout measured, not eyeballed: at a phone's and a desktop's size, for 3 to 8
 players and every preset, as a seated player and as a spectator, no word is broken inside a
 table cell, no card of the trick lies over a seat's name or status, and no round summary
-lies over a bid you must make."""
+lies over a bid you must make; on a phone the menu shows every link."""
 
 from random import Random
 
@@ -69,6 +69,12 @@ BIDS_COVERED = """() => {
     }
   }
   return covered;
+}"""
+
+# the menu's row scrolls: some link is out of sight
+NAV_HIDDEN = """() => {
+  const row = document.querySelector(".site-nav ul");
+  return row.scrollWidth > row.clientWidth + 1;
 }"""
 
 TABLES = [
@@ -149,6 +155,8 @@ def test_no_broken_word_no_card_over_a_seat_no_summary_over_a_bid(
                 where = f"{preset} {players}p {phase} {who}"
                 found += [f"{where}: broken word {w!r}" for w in page.evaluate(BROKEN_WORDS)]
                 found += [f"{where}: {o}" for o in page.evaluate(CARDS_OVER_SEATS)]
+                if viewport is PHONE and page.evaluate(NAV_HIDDEN):
+                    found.append(f"{where}: the menu hides a link")
                 if who == "player" and phase == "auction":
                     found += [f"{where}: {b}" for b in page.evaluate(BIDS_COVERED)]
                 shot = artifacts / f"measured-{viewport['width']}-{where.replace(' ', '-')}.png"

@@ -206,3 +206,19 @@ def test_the_round_summary_links_to_the_review_of_that_round_for_a_seat_not_a_sp
     assert review in _seat_page(table, match)
     spectator = render_to_string(redraw.TABLE_PARTIAL, {"t": presenters.SpectatorView(page)})
     assert review not in spectator and "Round summary" in spectator
+
+
+def test_who_leads_is_told_to_the_leader_as_you_and_to_the_others_by_name(client):
+    table = start_table(client)
+    match = _step_until(truth(table), lambda m: not m.round.public_view().in_auction)
+    page = _page(table, match)
+    leader = page.leader
+    other = (leader + 1) % table.players
+    mine = presenters.TableView(public=page, view=match.view_for(leader))
+    theirs = presenters.TableView(public=page, view=match.view_for(other))
+
+    assert mine.leader_words == "You lead."
+    assert theirs.leader_words == f"{page.leader_name} leads."
+    assert presenters.SpectatorView(public=page).leader_words == f"{page.leader_name} leads."
+    assert "You lead." in render_to_string(redraw.TABLE_PARTIAL, {"t": mine})
+    assert "(guest) leads" not in render_to_string(redraw.TABLE_PARTIAL, {"t": theirs})
