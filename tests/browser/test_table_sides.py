@@ -112,7 +112,7 @@ def _who_is_who(page: Page, players: int, phase: str) -> None:
     for seat in seats:
         assert seat["whole"], f"{seat['name']} is cut short in {phase}"
         assert seat["seen"], f"{seat['name']} is covered in {phase}"
-        assert seat["name"].startswith(("You", "Greedy bot")), seat["name"]
+        assert seat["name"].startswith(("Guest", "Greedy bot")), seat["name"]
     sides = LAYOUTS[players][1]
     if sides is None:  # everyone for themselves: each seat's score under its own name
         assert all(seat["side"] is None for seat in seats)
