@@ -63,13 +63,27 @@ def layout_teams(layout: str, players: int) -> list[list[int]]:
     return [list(range(unit, players, units)) for unit in range(units)]
 
 
+def _players_said(n: int) -> str:
+    """A table size, and the games it fits when the house rules do not play it."""
+    if variants.HOUSE.allows_players(n):
+        return str(n)
+    games = [
+        notation.preset_name(name) for name, r in variants.PRESETS.items() if r.allows_players(n)
+    ]
+    return f"{n} ({' or '.join(games)} only)"
+
+
+PLAYER_CHOICES = [
+    (n, _players_said(n))
+    for n in sorted({n for rules_ in variants.PRESETS.values() for n in rules_.players})
+]
+
+
 class TeamLayoutForm(forms.Form):
     """Players and how they team up: the part every table form shares. ``cleaned_data``
     gains ``teams``, a partition of the seats."""
 
-    players = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in range(2, 9)], coerce=int, initial=4
-    )
+    players = forms.TypedChoiceField(choices=PLAYER_CHOICES, coerce=int, initial=4)
     layout = forms.ChoiceField(label="Teams", choices=LAYOUT_CHOICES, initial="usual")
     custom_teams = forms.CharField(
         label="Custom teams",
@@ -263,3 +277,40 @@ class JoinByCodeForm(forms.Form):
         if not code.isalnum() or not 4 <= len(code) <= CODE_MAX_LENGTH:
             raise ValidationError("A table code is 10 letters and digits, like K7M2QXR4PW.")
         return code
+
+
+def settings_of(table, seats) -> dict:
+    """A finished table's settings as the new-table forms' fields name them: offered again
+    (``initial``) for "a new table, other settings"."""
+    played = variants.from_record(table.rules)
+    preset = variants.PRESETS[played.preset]
+    teams = [sorted(unit) for unit in table.teams]
+    found = {
+        "preset": played.preset,
+        "target": table.target,
+        "players": table.players,
+        "layout": _layout_of(teams, table.players),
+        "custom_teams": ":".join(",".join(map(str, unit)) for unit in teams),
+    }
+    if played.jokers != preset.jokers:
+        found["jokers"] = str(played.jokers)
+    if played.jick != preset.jick:
+        found["jick"] = "yes" if played.jick else "no"
+    if played.follow != preset.follow:
+        found["follow"] = played.follow
+    for seat in seats:
+        if seat.number and seat.bot_level:
+            found[f"bot_{seat.number}"] = seat.bot_level
+    return found
+
+
+def _layout_of(teams: list[list[int]], players: int) -> str:
+    for name in TEAM_LAYOUTS:
+        if name == "custom":
+            continue
+        try:
+            if sorted(map(sorted, layout_teams(name, players))) == sorted(teams):
+                return name
+        except ValidationError:
+            continue
+    return "custom"

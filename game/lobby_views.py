@@ -22,7 +22,7 @@ from game.models import Table
 from game.players import table_prefs
 from game.players.identity import SeatOwner, request_owner
 from game.services import lobby
-from game.table_views import answer_table_form
+from game.table_views import answer_table_form, settings_from
 from smearsite.kernel import BadNumber, code_guard, normal_code, request_int
 from smearsite.kernel.code_guard import code_lookup
 
@@ -66,6 +66,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     form = TableForm(
         request.POST if request.method == "POST" else None,
         remembered=table_prefs.chosen_rules(request.session),
+        initial=settings_from(request) if request.method != "POST" else None,
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

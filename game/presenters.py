@@ -291,10 +291,18 @@ class PublicPage:
     exchange_notes: tuple[str, ...] = ()  # who discarded how many, who was dealt how many
     redealt_by: str | None = None  # everyone passed last round: this dealer deals again
     high_bid_words: str = ""  # in the auction: the bid to beat and who holds it
+    # (round number, each side's match score after it) for each finished round but a
+    # redeal, which scores nothing
+    score_by_round: tuple[tuple[int, tuple[int, ...]], ...] = ()
     # the public partials once drawn, by name (game.live.parts)
     drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     is_lobby = False  # not a field: the template's switch between a lobby and this
+
+    @property
+    def with_friends(self) -> bool:
+        """More than one person sits here: a new table for them is hosted, not dealt."""
+        return sum(1 for seat in self.seats if not seat.bot_level) > 1
 
     @property
     def public(self) -> PublicPage:
@@ -385,6 +393,11 @@ def public_page(
         last_winner = names[view.trick_winners[-1]]
     leader = None if view.result is not None else view.leader
     finished = [r for r in match.rounds if r.is_terminal()]
+    score_by_round = tuple(
+        (number, r.result.match_after)
+        for number, r in enumerate(finished, start=1)
+        if not r.result.redeal
+    )
     previous = None
     if finished:
         _, previous = _summary_kept(len(finished) - 1, finished[-1], names)
@@ -432,6 +445,7 @@ def public_page(
         exchange_notes=exchange_notes(view, names),
         redealt_by=redealt_by,
         high_bid_words=high_bid_words(view, names),
+        score_by_round=score_by_round,
     )
 
 
@@ -512,9 +526,28 @@ def _glance(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]
     unit_of = view.unit_of
     for winner in view.trick_winners:
         tricks[unit_of[winner]] += 1
-    glance = _glance_full(view, units) if not view.rules.is_house else _glance_house(view, units)
+    if view.result is not None and not view.result.redeal:
+        glance = _glance_scored(view, units)  # the round is over: every point is known
+    elif view.rules.is_house:
+        glance = _glance_house(view, units)
+    else:
+        glance = _glance_full(view, units)
     return tuple(
         replace(side, tricks=tricks[side.unit], side=units[side.unit].side) for side in glance
+    )
+
+
+def _glance_scored(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
+    """A finished round's glance: every point as the round scored it, Game included, so
+    each side's line agrees with the round's summary."""
+    said = [[] for _ in units]
+    for name, unit in view.result.points.by_name().items():
+        for one in unit if isinstance(unit, list) else [unit]:
+            if one is not None:
+                said[one].append(notation.POINT_NAMES[name])
+    return tuple(
+        Glance(u.index, u.names, cards.game_total(view.taken[u.index]), tuple(said[u.index]))
+        for u in units
     )
 
 

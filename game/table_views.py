@@ -16,7 +16,7 @@ from game import chat_page, selectors
 from game.engine import record
 from game.engine.state import MatchState
 from game.errors import TableError
-from game.forms import PlayBotsForm
+from game.forms import PlayBotsForm, settings_of
 from game.htmx import for_htmx
 from game.live import events, store
 from game.models import Table
@@ -24,7 +24,7 @@ from game.players import ratings, table_prefs
 from game.players.identity import SeatOwner, request_owner
 from game.services import limits
 from game.services import play as play_services
-from smearsite.kernel import BadNumber, normal_code, request_int
+from smearsite.kernel import CODE_MAX_LENGTH, BadNumber, normal_code, request_int
 from smearsite.kernel.code_guard import code_lookup
 from smearsite.kernel.ratelimit import request_address
 
@@ -45,11 +45,22 @@ def _no_seat(request: HttpRequest) -> HttpResponse:
     return render(request, "game/no_seat.html", status=403)
 
 
+def settings_from(request: HttpRequest) -> dict:
+    """``?from=<code>``: the settings of a table the asker sat at, offered again for a new
+    one (nothing for a table they did not sit at, or no such table)."""
+    code = request.GET.get("from", "")[:CODE_MAX_LENGTH]
+    found = selectors.table_for_code(code) if code else None
+    if found is None or selectors.seat_number_for(found, request_owner(request)) is None:
+        return {}
+    return settings_of(found, list(found.seats.all()))
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def play(request: HttpRequest) -> HttpResponse:
     form = PlayBotsForm(
         request.POST if request.method == "POST" else None,
         remembered=table_prefs.chosen_rules(request.session),
+        initial=settings_from(request) if request.method != "POST" else None,
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

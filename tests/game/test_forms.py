@@ -53,3 +53,11 @@ def test_custom_teams_help_says_which_seat_is_yours_in_words():
     help_text = PlayBotsForm().fields["custom_teams"].help_text
 
     assert "you are 0" in help_text and "0,2:1,3" in help_text
+
+
+def test_a_table_size_the_house_rules_do_not_play_names_the_games_that_do():
+    from game.forms import PLAYER_CHOICES
+
+    said = dict(PLAYER_CHOICES)
+    assert said[2] == "2 (Classic four-point only)"
+    assert said[4] == "4" and said[8] == "8"

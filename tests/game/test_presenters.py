@@ -222,3 +222,28 @@ def test_who_leads_is_told_to_the_leader_as_you_and_to_the_others_by_name(client
     assert presenters.SpectatorView(public=page).leader_words == f"{page.leader_name} leads."
     assert "You lead." in render_to_string(redraw.TABLE_PARTIAL, {"t": mine})
     assert "(guest) leads" not in render_to_string(redraw.TABLE_PARTIAL, {"t": theirs})
+
+
+def test_the_score_by_round_lists_each_sides_score_after_every_finished_round(client):
+    table = start_table(client)
+    match = truth(table)
+    for _ in range(2):
+        match = _step_until(match, lambda m: m.round.is_terminal())
+        if match.is_terminal():
+            break
+        match = match.deal_round(Random(len(match.rounds)))
+    page = _page(table, match)
+    finished = [r for r in match.rounds if r.is_terminal() and not r.result.redeal]
+    assert [scores for _, scores in page.score_by_round] == [r.result.match_after for r in finished]
+    html = render_to_string(redraw.TABLE_PARTIAL, {"t": page})
+    assert "Score by round" in html and html.count('<th scope="row">') >= len(finished)
+
+
+def test_a_finished_rounds_glance_credits_every_point_the_summary_does(client):
+    table = start_table(client)
+    match = _step_until(truth(table), lambda m: m.round.is_terminal())
+    page = _page(table, match)
+    scored = match.round.result.points.by_name()
+    game = scored["game"]
+    for side in page.glance:
+        assert ("Game" in side.points) is (side.unit == game), (side, game)

@@ -359,3 +359,51 @@ def test_a_table_drawn_without_an_error_has_an_empty_hidden_message_line(client)
 
     line = re.search(r'<p id="table-error"[^>]*>(.*?)</p>', html)
     assert line and "hidden" in line.group(0) and line.group(1) == ""
+
+
+def _finished_for_a_guest(client, setup, seats):
+    from tests.game.stored import greedy_match, stored_table
+
+    session = client.session
+    session[GUEST_TOKEN] = "finished-guest"
+    session.save()
+    match = greedy_match(setup, seed=4)
+    seats = [{"session_key": "finished-guest", "display_name": "Guest"}, *seats]
+    return stored_table(match, seats)
+
+
+def test_a_finished_match_offers_a_new_table_with_its_settings_prefilled(client):
+    from game.engine import variants
+    from game.engine.state import MatchSetup
+
+    setup = MatchSetup(4, ((0, 2), (1, 3)), rules=variants.CLASSIC)
+    bots = [
+        {"bot_level": level, "display_name": f"Bot {n}"}
+        for n, level in ((1, "greedy"), (2, "expert"), (3, "random"))
+    ]
+    table = _finished_for_a_guest(client, setup, bots)
+
+    page = client.get(f"/table/{table.code}/").text
+    assert f'href="/play/?from={table.code}">New table, other settings' in page
+
+    form = client.get(f"/play/?from={table.code}").text
+    assert re.search(r'<option value="classic" selected>', form)
+    assert re.search(r'name="players"[^>]*>.*?<option value="4" selected>', form, re.S)
+    assert re.search(r'<option value="2v2" selected>', form)
+    for seat, level in ((1, "greedy"), (2, "expert"), (3, "random")):
+        chosen = re.search(rf'name="bot_{seat}"[^>]*>(.*?)</select>', form, re.S).group(1)
+        assert f'<option value="{level}" selected>' in chosen
+
+
+def test_another_persons_table_prefills_nothing(client):
+    from game.engine import variants
+    from game.engine.state import MatchSetup
+
+    setup = MatchSetup(3, ((0,), (1,), (2,)), rules=variants.CLASSIC)
+    bots = [{"bot_level": "greedy", "display_name": f"Bot {n}"} for n in (1, 2)]
+    table = _finished_for_a_guest(client, setup, bots)
+    stranger = type(client)()
+
+    form = stranger.get(f"/play/?from={table.code}").text
+    assert '<option value="classic" selected>' not in form
+    assert stranger.get("/play/?from=" + "Z" * 5000).status_code == 200
