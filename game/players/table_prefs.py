@@ -13,6 +13,9 @@ CHOICES = {
     "sound-on-turn": "A sound when it is my turn",
     # on a touch screen the first tap lifts a card and the second plays it, unless this
     "one-tap": "Play a card with one tap on a touch screen (no second tap to confirm)",
+    # the site follows the device's light or dark setting unless one of these says
+    "theme-dark": "Dark pages, whatever the device's setting",
+    "theme-light": "Light pages, whatever the device's setting",
 }
 
 
