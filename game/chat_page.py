@@ -2,7 +2,7 @@
 
 Players read the players' room; spectators read both rooms and talk in their own. A
 table where one person plays bots has nobody to read a line, so it has no chat unless
-someone watches.
+someone watches; a table with friends (a hosted one) has it from its lobby on.
 """
 
 from __future__ import annotations
@@ -68,7 +68,9 @@ def reader(*, table: Table, owner: SeatOwner, seats: list[Seat] | None = None) -
     seats = list(table.seats.all()) if seats is None else seats
     speaker = speaker_for(table, seats, owner)
     people = sum(1 for seat in seats if not seat.bot_level)
-    if speaker.room == ChatLine.Room.PLAYERS and people < 2:
+    # a hosted table is for friends: its chat is there while the lobby fills
+    alone = people < 2 and table.host_id is None
+    if speaker.room == ChatLine.Room.PLAYERS and alone:
         return None
     return speaker
 

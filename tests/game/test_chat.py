@@ -164,3 +164,13 @@ def test_the_chat_posts_without_a_socket(friends):
     refused = second.post(f"/table/{table.code}/chat", {"say": "nope"}, follow=True)
     assert "not one of the quick phrases" in refused.text
     assert list(ChatLine.objects.values_list("text", flat=True)) == ["over http"]
+
+
+def test_a_hosted_table_has_its_chat_while_the_host_waits_alone_in_the_lobby(make_user):
+    from game.services import lobby
+
+    host = make_user("hosting")
+    table = lobby.table_create_lobby(host_user=host, players=4, teams=[[0, 2], [1, 3]])
+
+    panel = chat_page.chat_panel(table=table, owner=SeatOwner(user_id=host.pk))
+    assert panel is not None and panel.host and not panel.watching
