@@ -33,7 +33,8 @@ IDLE_S = 12  # longer than two of channels-redis's 5 s blocking reads
 SECTION = re.compile(r'<section id="table"[^>]*data-round="(\d+)" data-index="(\d+)"')
 LEGAL = re.compile(r'name="action" value="([^"]+)"')
 ALERT = re.compile(r'id="table-error"[^>]*role="alert">')  # shown: no ``hidden``
-SCORES = re.compile(r'<th scope="row">([^<]*)</th><td>(-?\d+)</td>')
+# each side's row of the match score (the score table, not the score by round)
+SCORES = re.compile(r'<th scope="row">([^<\d][^<]*)</th><td>(-?\d+)</td>')
 
 # Run in the servers' own settings and database; prints what the test needs as JSON.
 SEAT_TWO_GUESTS = """
