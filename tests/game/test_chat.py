@@ -10,16 +10,9 @@ from game.live import store
 from game.models import ChatLine, Seat, Table
 from game.players.identity import GUEST_TOKEN, SeatOwner
 from game.services import chat
+from tests.game.live.test_consumers import GREEDY_4
 
 pytestmark = pytest.mark.django_db
-
-GREEDY_4 = {
-    "players": "4",
-    "layout": "2v2",
-    "bot_1": "greedy",
-    "bot_2": "greedy",
-    "bot_3": "greedy",
-}
 
 
 @pytest.fixture

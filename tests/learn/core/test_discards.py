@@ -3,22 +3,13 @@ priced afresh against the expert's (reading the taps: tests/game/engine/test_dis
 
 import pytest
 
-from game.engine import notation
 from game.engine.cards import cards_of
 from game.engine.rules import Phase, action_code, discard_action
 from learn.core import discards
 from learn.core.discards import Afresh, afresh, discard_code
+from tests.game.engine.test_discard_taps import codes, seat_view
 from tests.learn.core.test_positions_family import discards as some_discards
 from tests.learn.family import match_at, position_at
-
-
-def seat_view(preset: str, seed: int = 0):
-    match = match_at(preset, Phase.EXCHANGE, seed)
-    return match, match.view_for(match.current_player())
-
-
-def codes(mask: int) -> list[str]:
-    return list(notation.cards(mask))
 
 
 def test_a_whole_discard_as_the_record_writes_it_is_read_as_it_is():
