@@ -56,6 +56,22 @@ CARDS_OVER_SEATS = """() => {
   }
   return over;
 }"""
+# the folded round summary's tab over a seat's name or facts
+TAB_OVER_SEATS = """() => {
+  const over = [];
+  const tab = document.querySelector("#table details.round-summary:not([open]) > summary");
+  if (!tab) return over;
+  const t = tab.getBoundingClientRect();
+  for (const label of document.querySelectorAll(
+      "#table .seat__name, #table .seat__facts, #table .seat__turn")) {
+    const s = label.getBoundingClientRect();
+    const w = Math.min(t.right, s.right) - Math.max(t.left, s.left);
+    const h = Math.min(t.bottom, s.bottom) - Math.max(t.top, s.top);
+    if (w > 2 && h > 2 && s.width) over.push("the folded summary over " + label.textContent.trim());
+  }
+  return over;
+}"""
+
 # a bid button of your own that something else covers: the topmost element at its middle
 # is not the button (a round summary laid over it, say)
 BIDS_COVERED = """() => {
@@ -159,6 +175,10 @@ def test_no_broken_word_no_card_over_a_seat_no_summary_over_a_bid(
                     found.append(f"{where}: the menu hides a link")
                 if who == "player" and phase == "auction":
                     found += [f"{where}: {b}" for b in page.evaluate(BIDS_COVERED)]
+                summary = page.locator("#table details.round-summary[open] > summary")
+                if summary.count():  # folded, its tab must leave every seat in sight
+                    summary.click()
+                    found += [f"{where}: {o}" for o in page.evaluate(TAB_OVER_SEATS)]
                 shot = artifacts / f"measured-{viewport['width']}-{where.replace(' ', '-')}.png"
                 if (found or players in (3, 8)) and not shot.exists():
                     page.screenshot(path=shot)
