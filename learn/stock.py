@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections import Counter
 
-from django.db.models import QuerySet
+from django.db.models import Case, Count, QuerySet, Value, When
 from django_tasks import task
 from django_tasks_db.models import DBTaskResult
 
@@ -39,9 +39,21 @@ def unserved() -> QuerySet[PracticePosition]:
 
 
 def held() -> Counter:
-    """How many unserved private positions each bucket holds."""
-    rows = unserved().values_list("preset", "players", "phase", "tricks")
-    return Counter(plan.bucket_of(*row) for row in rows)
+    """How many unserved private positions each bucket holds: counted by the database,
+    grouped by game, size, phase and whether any trick was done (a private bank loaded
+    by hand may hold thousands)."""
+    tricks = Case(When(tricks=0, then=Value(0)), default=Value(1))
+    rows = (
+        unserved()
+        .annotate(after_first=tricks)
+        .values_list("preset", "players", "phase", "after_first")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    counts = Counter()
+    for preset, players, phase, after_first, n in rows:
+        counts[plan.bucket_of(preset, players, phase, after_first)] += n
+    return counts
 
 
 def short() -> bool:
