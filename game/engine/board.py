@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import solver
+from . import rules, solver
 from .cards import card_code, cards_of
 from .notation import card_name, said
 from .rules import (
@@ -278,17 +278,35 @@ class _StandIn:
         self.avoid[seat] |= in_the_way
         return True
 
-    @staticmethod
-    def _in_the_way(state: RoundState, action: int) -> int:
-        """The cards of the seat to act that make ``action`` illegal: cards it could play
-        instead (a card play), or cards the discard rule wants thrown (a discard)."""
+    def _in_the_way(self, state: RoundState, action: int) -> int:
+        """The stand-in cards of the seat to act that make ``action`` illegal: each card
+        that alone, added to the cards the seat is known to hold, leaves the card played
+        illegal (by the engine's legal cards), or each card the discard rule wants thrown."""
         seat = state.current_player()
+        hand = state.hands[seat]
         if is_card(action):
-            legal = state.legal_mask()
-            return 0 if legal >> action & 1 else legal & state.hands[seat]
+            if state.legal_mask() >> action & 1:
+                return 0
+            sure = hand & (self.given | self.pins[seat] | self.pack_pins) | 1 << action
+            if not _legal_cards(state, sure) >> action & 1:
+                return 0  # the cards it surely held forbid it: no stand-in is to blame
+            return sum(
+                1 << c
+                for c in cards_of(hand & ~sure)
+                if not _legal_cards(state, sure | 1 << c) >> action & 1
+            )
         if is_discard(action) and state.phase() is Phase.EXCHANGE:
             return state.discard_rule().must & ~discarded_cards(action)
         return 0
+
+
+def _legal_cards(state: RoundState, hand: int) -> int:
+    """The cards the seat to act could play holding ``hand``: the rules module's answer,
+    as the state asks it."""
+    led = state.trick[0] if state.trick else -1
+    if state.trumps is None:
+        return rules.legal_cards(hand, led, state.trump)
+    return rules.legal_cards_full(hand, led, state.trumps, state.setup.rules.follow)
 
 
 def _match(cards: list[int], needs: dict[int, int], avoid: dict[int, int]) -> dict[int, int] | None:

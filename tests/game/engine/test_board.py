@@ -119,11 +119,12 @@ def test_a_whole_round_replays_to_the_engines_own_state(rules, players, seed):
 
 # a seat's fill in seven-point comes from a place in the pack the stand-in deal does not
 # work out yet: a board of it with hands not given is replayed up to the tricks below
-STAND_IN_TABLES = TABLES[:-1]
+STAND_IN_TABLES = [*TABLES[:-1], (variants.HOUSE, 8), (variants.CLASSIC, 5)]
+STAND_IN_IDS = [*TABLE_IDS[:-1], "house-8", "classic-5"]
 
 
-@pytest.mark.parametrize(("rules", "players"), STAND_IN_TABLES, ids=TABLE_IDS[:-1])
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(("rules", "players"), STAND_IN_TABLES, ids=STAND_IN_IDS)
+@pytest.mark.parametrize("seed", range(12))
 def test_a_round_with_only_the_asking_seats_hand_replays_on_a_stand_in_deal(rules, players, seed):
     setup, deal, actions, state = random_round(rules, players, seed, cards_played=99)
     board = board_of(setup, deal, actions, seat=seed % players, known=())
