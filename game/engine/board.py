@@ -19,7 +19,7 @@ The board's notation is ``board_notation`` (``docs/analysis-board.md``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from . import rules, solver
 from .cards import card_code, cards_of
@@ -89,7 +89,7 @@ class Replayed:
 
     board: Board
     state: RoundState
-    seats: tuple[int, ...] = field(default=())
+    seats: tuple[int, ...]
 
 
 def setup_of(board: Board) -> MatchSetup:
@@ -165,6 +165,7 @@ _TRUMP_ACTIONS = TRUMPS  # spades, hearts, diamonds, clubs: the suits' order
 # --- Replaying over a stand-in deal ----------------------------------------------------
 
 _PACK = -1  # the pack, where the stand-in deal fills it like a seat
+_FILL = -10  # _FILL - seat: that seat's fill, where the stand-in deal fills it
 # how many times the stand-in deal may be mended before the board is refused
 _MENDS = 400
 
@@ -192,7 +193,13 @@ class _StandIn:
         self.hidden = tuple(seat for seat, hand in enumerate(board.hands) if hand is None)
         self.pins = [0] * players  # cards a hidden seat is shown to hold
         self.avoid = [0] * players  # cards that may not stand in a hidden seat's hand
-        self.pack_pins = 0  # cards a seat took from the pack after the deal
+        self.pack_pins = 0  # cards the dealer took from the pack after the deal
+        self.avoid_dealt = [0] * players  # cards a hidden seat was not dealt (its discard)
+        # discard and fill: the cards each seat is shown to get in its fill, and how many
+        # cards each fill is (seen once a replay passes the fill)
+        self.fill_pins: dict[int, list[int]] = {}
+        self.fill_sizes: dict[int, int] = {}
+        self.fills = board.pack is None and setup.rules.exchange == "discard_and_fill"
         # a seat may hold cards from the pack only where the table deals it out later
         self.from_pack = board.pack is None and setup.rules.exchange in (
             "dealer_takes_pack",
@@ -204,28 +211,44 @@ class _StandIn:
         hands = [hand or 0 for hand in self.board.hands]
         for seat in self.hidden:
             hands[seat] = self.pins[seat]
-        pinned = self.pack_pins | sum(self.pins)
+        filled = [c for cards in self.fill_pins.values() for c in cards]
+        pinned = self.pack_pins | sum(self.pins) | _mask(filled)
         free = cards_of(self.unseen & ~pinned)
         needs = {seat: size - self.pins[seat].bit_count() for seat in self.hidden}
-        avoid = dict(enumerate(self.avoid))
-        if self.board.pack is None and self.setup.rules.exchange == "dealer_takes_pack":
-            # the pack goes to the dealer: it may hold nothing the dealer may not
+        avoid = {seat: self.avoid[seat] | self.avoid_dealt[seat] for seat in self.hidden}
+        order = self._fill_order()
+        for seat in order:  # each fill is a place of its own, after the seat's discard
+            needs[_FILL - seat] = self.fill_sizes.get(seat, 0) - len(self.fill_pins.get(seat, ()))
+            avoid[_FILL - seat] = self.avoid[seat]
+        if self.from_pack:
+            # the rest goes to the dealer: it may hold nothing the dealer may not
             needs[_PACK] = len(free) - sum(needs.values())
             avoid[_PACK] = self.avoid[self.board.dealer]
-        fill = _match(free, needs, avoid)
+        fill = _match(free, needs, avoid) if min(needs.values(), default=0) >= 0 else None
         if fill is None:
             raise BoardError("actions", "no deal of the hands not given fits every action")
         for c, seat in fill.items():
-            if seat != _PACK:
+            if seat >= 0:
                 hands[seat] |= 1 << c
         if self.board.pack is not None:
             rest = list(self.board.pack)
         else:
-            # the cards a seat took after the deal at the bottom: a fill deals from the top
-            # and the dealer takes the rest
-            rest = [c for c in free if fill.get(c, _PACK) == _PACK] + cards_of(self.pack_pins)
+            # each fill from the top, in turn; then the rest, which the dealer takes
+            rest = []
+            for seat in order:
+                rest += self.fill_pins.get(seat, [])
+                rest += [c for c in free if fill.get(c) == _FILL - seat]
+            rest += [c for c in free if c not in fill or fill[c] == _PACK]
+            rest += cards_of(self.pack_pins)
         pack = () if self.setup.rules.is_house else tuple(rest)
         return Deal(self.board.dealer, tuple(hands), _mask(rest), pack)
+
+    def _fill_order(self) -> tuple[int, ...]:
+        """The seats that are filled, in turn (discard and fill with no pack given)."""
+        if not self.fills:
+            return ()
+        players, dealer = self.setup.players, self.board.dealer
+        return tuple((dealer + step) % players for step in range(1, players))
 
     def replay(self) -> Replayed:
         for _ in range(_MENDS):
@@ -246,10 +269,16 @@ class _StandIn:
             try:
                 after = state.apply(action, given)
             except IllegalAction as error:
+                self._see_fills(state)
                 return index, seat if given is None else given, error, state
             state = after
             seats.append(seat)
+        self._see_fills(state)
         return Replayed(self.board, state, tuple(seats))
+
+    def _see_fills(self, state: RoundState) -> None:
+        if self.fills and not self.fill_sizes and any(state.fills):
+            self.fill_sizes = {seat: state.fills[seat].bit_count() for seat in self._fill_order()}
 
     def _learn(self, found) -> bool:
         """What the refusal teaches the stand-in deal; False if it teaches nothing."""
@@ -260,22 +289,36 @@ class _StandIn:
         missing = _cards_of_action(action) & ~state.hands[seat]
         if missing:
             c = cards_of(missing)[0]
-            if not self.unseen >> c & 1 or (self.pack_pins | sum(self.pins)) >> c & 1:
+            filled = _mask(c for cards in self.fill_pins.values() for c in cards)
+            if not self.unseen >> c & 1 or (self.pack_pins | sum(self.pins) | filled) >> c & 1:
                 return False  # a given card, or one another seat was shown to hold
             if seat in self.hidden and self.pins[seat].bit_count() < self.setup.rules.deal:
                 self.pins[seat] |= 1 << c
+            elif self.fills and seat != self.board.dealer and state.phase() is Phase.PLAY:
+                # in discard and fill, what a seat but the dealer plays and was not dealt
+                # came in its fill
+                self.fill_pins.setdefault(seat, []).append(c)
             elif self.from_pack:
                 self.pack_pins |= 1 << c
             else:
                 return False
             return True
+        if self.fills and is_discard(action) and seat != self.board.dealer:
+            # a card the seat was shown to hold that its discard keeps against the rule
+            # came to it in its fill
+            moved = self._in_the_way(state, action) & self.pins[seat]
+            if moved:
+                self.pins[seat] &= ~moved
+                self.fill_pins.setdefault(seat, []).extend(cards_of(moved))
+                return True
         # stand-in cards only: a hidden hand's, or what a seat took from a stand-in pack
         in_the_way = (
             self._in_the_way(state, action) & ~self.pins[seat] & ~self.pack_pins & self.unseen
         )
-        if not in_the_way or in_the_way & self.avoid[seat] == in_the_way:
+        learned = self.avoid_dealt if is_discard(action) else self.avoid
+        if not in_the_way or in_the_way & learned[seat] == in_the_way:
             return False
-        self.avoid[seat] |= in_the_way
+        learned[seat] |= in_the_way
         return True
 
     def _in_the_way(self, state: RoundState, action: int) -> int:
