@@ -166,8 +166,9 @@ _TRUMP_ACTIONS = TRUMPS  # spades, hearts, diamonds, clubs: the suits' order
 
 _PACK = -1  # the pack, where the stand-in deal fills it like a seat
 _FILL = -10  # _FILL - seat: that seat's fill, where the stand-in deal fills it
-# how many times the stand-in deal may be mended before the board is refused
-_MENDS = 400
+# how many refusals the stand-in deal may learn from before the board is refused (each
+# pins a card or rules some out, so a round needs far fewer; a bound on a hostile board)
+_LESSONS = 400
 
 
 class _StandIn:
@@ -251,7 +252,7 @@ class _StandIn:
         return tuple((dealer + step) % players for step in range(1, players))
 
     def replay(self) -> Replayed:
-        for _ in range(_MENDS):
+        for _ in range(_LESSONS):
             found = self._try()
             if isinstance(found, Replayed):
                 return found
