@@ -11,8 +11,8 @@ the seat sees, nothing else:
   under-values a hand;
 - *a forgotten card*: each void a seat has shown (a suit not followed, a plain card on a
   trump lead) is forgotten with chance ``forget`` when the deals are sampled, so the
-  search reckons that seat may still hold the suit (at the house rules' table; a
-  full-deck table's sampler keeps every void for now);
+  search reckons that seat may still hold the suit (the same voids in every deal of
+  one decision);
 - *a wasted card*: now and then, in naming trump or in play, a card the expert's own
   values put a little below its best (at most ``slip_loss`` match points below it):
   a trump spent where a plain card did, a point card fed to the wrong trick.
@@ -32,6 +32,8 @@ from game.engine.view import SeatView
 
 from .basic import GreedyBot
 from .expert import Analysis, ExpertBot
+from .full_deck import price_cards
+from .pricing import Prices
 from .sampling import Knowledge, knowledge
 
 
@@ -139,6 +141,20 @@ class LevelBot(ExpertBot):
             if best - stats.value <= errors.slip_loss
         ]
         return rng.choice(near) if near else analysis.best
+
+    def _price_full_deck(self, view: SeatView, legal: Sequence[int], rng: Random) -> Prices:
+        """At a full-deck table, card play forgets as at the house rules' table."""
+        if view.phase is not Phase.PLAY or self._forget_rng is None or not self.errors.forget:
+            return super()._price_full_deck(view, legal, rng)
+        return price_cards(
+            view,
+            legal,
+            rng,
+            budget_ms=self.budget_ms,
+            max_deals=self.max_deals,
+            forget=self.errors.forget,
+            forget_seed=self._forget_rng.getrandbits(64),
+        )
 
     def _knowledge(self, view: SeatView) -> Knowledge:
         known = knowledge(view)

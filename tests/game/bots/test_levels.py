@@ -5,7 +5,7 @@ from random import Random
 
 import pytest
 
-from game.bots import LEVELS, OFFERED_LEVELS, SEATED_LEVELS, make_bot
+from game.bots import LEVELS, OFFERED_LEVELS, SEATED_LEVELS, full_deck, make_bot
 from game.bots.expert import ActionStats, Analysis, ExpertBot
 from game.bots.levels import LEVEL_TABLE, Errors, LevelBot, forgotten
 from game.bots.sampling import knowledge
@@ -168,3 +168,23 @@ def test_the_levels_play_a_short_match_in_the_arena():
         outcome = arena.play(setup, arena.Game(3, lineup), {"expert": {"budget_ms": 60.0}})
         assert outcome.rounds >= 1 and outcome.winner in (0, 1)
         assert all(outcome.latencies[name] for name in lineup)
+
+
+@pytest.mark.parametrize("table", FAMILY, ids=lambda t: t.preset)
+def test_at_a_full_deck_a_forgotten_void_may_be_dealt_its_suit_again(table):
+    for seed in range(30):
+        state = played_round(table, seed + 10, plays=3 * max(table.players) + 1)
+        view = state.view_for(state.current_player())
+        shown = full_deck._voids(view)
+        if any(shown):
+            break
+    else:
+        pytest.skip("no round shows a void")
+    assert full_deck._voids(view, 0.0, Random(1)) == shown
+    assert not any(full_deck._voids(view, 1.0, Random(1)))
+    regained = False
+    for index in range(30):
+        position = full_deck.sample_position(view, Random(index), forget=1.0, forget_seed=5)
+        assert position.hands[view.seat] == view.hand
+        regained |= any(hand & bar for hand, bar in zip(position.hands, shown, strict=True))
+    assert regained
