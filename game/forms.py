@@ -9,7 +9,14 @@ from smearsite.kernel import CODE_MAX_LENGTH, normal_code
 
 # --- Play bots now --------------------------------------------------------------------
 
-BOT_LEVEL_CHOICES = [("random", "Random"), ("greedy", "Greedy"), ("expert", "Expert")]
+# weakest first; random is no opponent and is offered no more (game.bots.OFFERED_LEVELS)
+BOT_LEVEL_CHOICES = [
+    ("beginner", "Beginner"),
+    ("casual", "Casual"),
+    ("club", "Club"),
+    ("expert", "Expert"),
+    ("greedy", "Greedy (rule of thumb)"),
+]
 # the layout a table of each size plays unless another is chosen: partners where the seats
 # split into two equal sides, everyone for themselves otherwise
 USUAL_LAYOUTS = {4: "2v2", 6: "3v3", 8: "4v4"}

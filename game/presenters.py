@@ -16,7 +16,7 @@ from cachetools import LRUCache, cached
 from django.conf import settings
 from django.urls import reverse
 
-from game.bots import SEATED_LEVELS
+from game.bots import OFFERED_LEVELS
 from game.card_chooser import CardChooser, card_chooser
 from game.engine import cards, notation, rules, variants
 from game.engine.state import MatchState, RoundState
@@ -961,7 +961,7 @@ def lobby_view(*, table: Table, seat_rows: list[Seat], your_seat: int | None, us
         your_seat=your_seat,
         is_host=user_id is not None and user_id == table.host_id,
         signed_in=user_id is not None,
-        bot_levels=SEATED_LEVELS,
+        bot_levels=OFFERED_LEVELS,
         rules_lines=notation.rules_summary(table_rules),
         rules_anchor=table_rules.preset,
     )

@@ -16,6 +16,7 @@ from game.engine.view import SeatView
 
 from .basic import GreedyBot, RandomBot
 from .expert import ExpertBot
+from .levels import LEVEL_TABLE, LEVELS_BY_NAME, level_bot
 
 
 class Bot(Protocol):
@@ -27,15 +28,20 @@ class Bot(Protocol):
 # even a choice that is already late gets this long to search: a few deals at least
 MIN_THINK_MS = 10.0
 
-# expert-v1 is the expert before its auction search, kept frozen for the arena
+# beginner, casual and club are the expert with less search and a player's errors
+# (levels.py); expert-v1 is the expert before its auction search, kept frozen for the arena
 LEVELS = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
+    **{level.name: partial(level_bot, level.name) for level in LEVEL_TABLE},
     "expert": ExpertBot,
+    "greedy": GreedyBot,
+    "random": RandomBot,
     "expert-v1": partial(ExpertBot, version=1),
 }
-# the levels a person may seat at a table; the others are kept for the arena alone
-SEATED_LEVELS = ("random", "greedy", "expert")
+# the levels a person may seat at a table, offered in this order, weakest first; greedy
+# stays for the tables that seated it. Random is not an opponent: it is offered no more,
+# and kept for the arena, the tests and the tables stored with it.
+OFFERED_LEVELS = (*LEVELS_BY_NAME, "expert", "greedy")
+SEATED_LEVELS = (*OFFERED_LEVELS, "random")
 
 
 def make_bot(level: str, **options) -> Bot:
@@ -57,6 +63,8 @@ def choose_once(
     can run it without Django. ``think_until`` (a ``time.time()``) caps a searching bot's
     budget, counted from when the worker starts on it: a choice that waited in a busy
     worker's queue thinks less, so that it is still ready when its move is due."""
+    if think_until is not None and level in LEVELS_BY_NAME and "budget_ms" not in options:
+        options = {**options, "budget_ms": LEVELS_BY_NAME[level].budget_ms}
     if think_until is not None and "budget_ms" in options:
         left_ms = (think_until - time.time()) * 1000
         options = {**options, "budget_ms": max(MIN_THINK_MS, min(options["budget_ms"], left_ms))}

@@ -234,7 +234,7 @@ class ExpertBot:
         """Estimated values over sampled deals (at least one, whatever the time): the
         first ESTIMATE_TRICKS tricks searched exactly, the rest from the core's bounds."""
         return solve_sampled(
-            knowledge(view),
+            self._knowledge(view),
             utility,
             count=self.max_deals,
             seed=rng.getrandbits(63),
@@ -279,7 +279,7 @@ class ExpertBot:
         """Every bid and the pass, priced over the same sampled deals: in each, the seats
         still to act bid by the model, the winner leads, and the exact search says what
         the round then gives each side."""
-        deals = sample_deals(knowledge(view), self.max_deals, rng.getrandbits(63))
+        deals = sample_deals(self._knowledge(view), self.max_deals, rng.getrandbits(63))
         table = _AuctionTable(view, legal)
         complete = True
         checkpoint = SETTLE_FIRST
@@ -363,7 +363,7 @@ class ExpertBot:
         if this seat had won it and led)."""
         remaining_ms = max(0.0, (deadline - time.perf_counter()) * 1000)
         return solve_sampled(
-            knowledge(view),
+            self._knowledge(view),
             utility,
             count=min(self.max_deals, count or self.max_deals),
             seed=rng.getrandbits(63),
@@ -372,6 +372,11 @@ class ExpertBot:
             min_count=0,  # the deadline always answers: a deal it cuts short is dropped
             deal_share=DEAL_SHARE,
         )
+
+    def _knowledge(self, view: SeatView):
+        """What the seat knows, for the sampler: all of it here; a weaker level
+        (``levels.py``) may forget some."""
+        return knowledge(view)
 
     @staticmethod
     def _partner_holds_bid(view: SeatView) -> bool:

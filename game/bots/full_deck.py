@@ -39,11 +39,20 @@ SOLVE_CAP = 0.1
 
 
 def price_cards(
-    view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float, max_deals: int
+    view: SeatView,
+    legal: Sequence[int],
+    rng: Random,
+    *,
+    budget_ms: float,
+    max_deals: int,
+    forget: float = 0.0,
+    forget_seed: int = 0,
 ) -> Prices:
     """Each legal card's value over the deals priced within the budget. Each deal is
     solved exactly while that is quick; once one solve takes more than its share of the
-    budget the rest of the deals are played out instead (``playout``)."""
+    budget the rest of the deals are played out instead (``playout``). ``forget`` is a
+    weaker level's (``levels.py``): the chance that each shown void is forgotten, the
+    same ones in every deal of the decision (drawn from ``forget_seed``)."""
     started = time.perf_counter()
     deadline = started + budget_ms / 1000
     utility = score_utility(view)
@@ -51,7 +60,7 @@ def price_cards(
     solving = True
     while prices.deals < max_deals and time.perf_counter() < deadline:
         try:
-            position = sample_position(view, rng)
+            position = sample_position(view, rng, forget, forget_seed)
         except NoConsistentDeal:
             break
         cap = min(deadline, time.perf_counter() + SOLVE_CAP * budget_ms / 1000)
@@ -97,13 +106,17 @@ def score_utility(view: SeatView) -> Utility:
     return Utility(frozenset({view.unit}), table)
 
 
-def sample_position(view: SeatView, rng: Random) -> Position:
-    """A complete deal consistent with what the seat has seen."""
+def sample_position(
+    view: SeatView, rng: Random, forget: float = 0.0, forget_seed: int = 0
+) -> Position:
+    """A complete deal consistent with what the seat has seen (less the voids
+    forgotten, each with chance ``forget``, drawn from ``forget_seed``)."""
     pool = view.unseen
     seats = [seat for seat in range(view.players) if seat != view.seat]
     played_by = _played_by(view)
     needs = [HAND_AFTER_EXCHANGE - played_by[seat].bit_count() for seat in seats]
-    barred = [_voids(view)[seat] for seat in seats]
+    voids = _voids(view, forget, Random(forget_seed))
+    barred = [voids[seat] for seat in seats]
     piles = _discard_piles(view)
     needs += [count for count, _ in piles] + [view.hidden_count]
     held = None
@@ -138,10 +151,11 @@ def _played_by(view: SeatView) -> list[int]:
     return played
 
 
-def _voids(view: SeatView) -> list[int]:
-    """The cards each seat has shown it does not hold, by not following the suit led."""
+def _voids(view: SeatView, forget: float = 0.0, rng: Random | None = None) -> list[int]:
+    """The cards each seat has shown it does not hold, by not following the suit led;
+    with ``forget``, each (seat, suit) shown is forgotten with that chance, by ``rng``."""
     trumps, schmier = view.trumps, view.rules.follow == "schmier"
-    barred = [0] * view.players
+    shown: list[list[int]] = [[] for _ in range(view.players)]
     players = view.players
     for start in range(0, len(view.plays), players):
         trick = view.plays[start : start + players]
@@ -150,7 +164,14 @@ def _voids(view: SeatView) -> list[int]:
             followed = suit >> card & 1
             trumped = trumps.cards >> card & 1
             if not followed and (schmier or not trumped or suit == trumps.cards):
-                barred[seat] |= suit
+                if suit not in shown[seat]:
+                    shown[seat].append(suit)
+    barred = [0] * players
+    for seat, suits in enumerate(shown):
+        for suit in suits:
+            if forget and rng is not None and rng.random() < forget:
+                continue
+            barred[seat] |= suit
     return barred
 
 

@@ -544,7 +544,7 @@ def test_the_host_is_offered_the_seated_bot_levels_and_not_the_arenas_frozen_one
     body = people["host"].get(f"/table/{table.code}/").text
 
     offered = set(re.findall(r'name="level" value="([^"]+)"', body))
-    assert offered == {"random", "greedy", "expert"}
+    assert offered == {"beginner", "casual", "club", "expert", "greedy"}  # random no more
     refused = post(people["host"], table, "bot", seat="2", level="expert-v1")
     assert "no bot called" in refused.text
     assert not table.seats.filter(number=2).exists()

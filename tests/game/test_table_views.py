@@ -60,8 +60,9 @@ def test_play_page_offers_players_layouts_and_bot_levels(client):
 
     for option in ("2v2", "cutthroat", "3v3", "2v2v2", "4v4", "custom"):
         assert f'value="{option}"' in body
-    for level in ("random", "greedy", "expert"):
+    for level in ("beginner", "casual", "club", "expert", "greedy"):
         assert f'value="{level}"' in body
+    assert 'value="random"' not in body  # random is no opponent: it is offered no more
     assert 'name="bot_7"' in body
 
 
@@ -92,7 +93,7 @@ def test_three_players_with_the_teams_the_page_starts_with_make_a_cutthroat_tabl
 
 def test_custom_teams_are_parsed_and_checked(client):
     table = start_table(
-        client, players="5", layout="custom", custom_teams="0,3:1,4:2", bot_4="random"
+        client, players="5", layout="custom", custom_teams="0,3:1,4:2", bot_4="casual"
     )
     assert table.teams == [[0, 3], [1, 4], [2]]
 
@@ -379,7 +380,7 @@ def test_a_finished_match_offers_a_new_table_with_its_settings_prefilled(client)
     setup = MatchSetup(4, ((0, 2), (1, 3)), rules=variants.CLASSIC)
     bots = [
         {"bot_level": level, "display_name": f"Bot {n}"}
-        for n, level in ((1, "greedy"), (2, "expert"), (3, "random"))
+        for n, level in ((1, "greedy"), (2, "expert"), (3, "club"))
     ]
     table = _finished_for_a_guest(client, setup, bots)
 
@@ -390,7 +391,7 @@ def test_a_finished_match_offers_a_new_table_with_its_settings_prefilled(client)
     assert re.search(r'<option value="classic" selected>', form)
     assert re.search(r'name="players"[^>]*>.*?<option value="4" selected>', form, re.S)
     assert re.search(r'<option value="2v2" selected>', form)
-    for seat, level in ((1, "greedy"), (2, "expert"), (3, "random")):
+    for seat, level in ((1, "greedy"), (2, "expert"), (3, "club")):
         chosen = re.search(rf'name="bot_{seat}"[^>]*>(.*?)</select>', form, re.S).group(1)
         assert f'<option value="{level}" selected>' in chosen
 

@@ -78,6 +78,7 @@ import pytest  # noqa: E402
 
 from game.bots import LEVELS, make_bot  # noqa: E402
 from game.bots.basic import family_strength  # noqa: E402
+from game.bots.levels import LEVELS_BY_NAME  # noqa: E402
 from game.engine.cards import SUITS, cards_of  # noqa: E402
 from game.engine.rules import Phase, discarded, trump_action  # noqa: E402
 from game.engine.state import MatchSetup, MatchState, RoundState  # noqa: E402
@@ -99,7 +100,8 @@ def test_every_bot_plays_whole_matches_of_every_preset_and_option_legally(level,
     for players in table.players:
         for setup in MatchSetup.layouts(players, table):
             # a searching bot thinks briefly here: legality, not strength, is on trial
-            options = {"budget_ms": 10, "max_deals": 3} if level.startswith("expert") else {}
+            searches = level.startswith("expert") or level in LEVELS_BY_NAME
+            options = {"budget_ms": 10, "max_deals": 3} if searches else {}
             bots = [make_bot(level, **options) for _ in range(players)]
             match = MatchState(setup, first_dealer=rng.randrange(players))
             while not match.is_terminal() and len(match.rounds) < 12:

@@ -50,3 +50,18 @@ def test_a_choice_that_waited_thinks_only_until_its_move_is_due(budgets):
 def test_a_bot_without_a_budget_is_left_as_it_is():
     view, legal = first_decision()
     assert choose_once("greedy", view, legal, 1, {}, think_until=time.time() - 1) in legal
+
+
+def test_a_level_seated_without_options_thinks_no_longer_than_its_turn_allows(monkeypatch):
+    seen = []
+
+    def recorder(**options):
+        seen.append(options["budget_ms"])
+        return type("Recorder", (), {"choose": lambda self, view, legal, rng: legal[0]})()
+
+    monkeypatch.setitem(game.bots.LEVELS, "club", recorder)
+    view, legal = first_decision()
+    choose_once("club", view, legal, 1, {}, think_until=time.time() + 5)
+    choose_once("club", view, legal, 1, {}, think_until=time.time() + 0.03)
+    assert seen[0] == game.bots.LEVELS_BY_NAME["club"].budget_ms
+    assert MIN_THINK_MS <= seen[1] <= 30.0

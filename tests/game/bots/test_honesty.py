@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.bots import LEVELS, make_bot
+from game.bots.levels import LEVELS_BY_NAME
 from game.engine.state import IllegalAction, RoundState
 from tests.game.engine.test_properties import random_states, reshuffle_unseen, setups
 
@@ -65,7 +66,7 @@ def test_every_bot_chooses_among_the_legal_actions_and_all_but_random_read_the_v
                     if "view" in used:
                         readers.add(cls.name)
     # RandomBot reads the view only for what a discard must be
-    assert readers == {"RandomBot", "GreedyBot", "ExpertBot"}
+    assert readers == {"RandomBot", "GreedyBot", "ExpertBot", "LevelBot"}
 
 
 def _is_stub(function: ast.FunctionDef) -> bool:
@@ -73,16 +74,20 @@ def _is_stub(function: ast.FunctionDef) -> bool:
     return len(body) == 1 and isinstance(body[0], ast.Expr) and body[0].value.value is Ellipsis
 
 
+def searches(level: str) -> bool:
+    """The expert and the levels built on it (levels.py) search sampled deals."""
+    return level.startswith("expert") or level in LEVELS_BY_NAME
+
+
 def honest_bot(level: str):
-    # a fixed number of deals and no clock, so that the expert's choice is repeatable
-    searches = level.startswith("expert")
-    return make_bot(level, budget_ms=1e9, max_deals=4) if searches else make_bot(level)
+    # a fixed number of deals and no clock, so that a searching bot's choice is repeatable
+    return make_bot(level, budget_ms=1e9, max_deals=4) if searches(level) else make_bot(level)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.sampled_from(sorted(LEVELS)), setups(), st.integers(0, 2**32), st.integers(0, 40))
 def test_a_bot_chooses_the_same_whatever_the_cards_it_cannot_see(level, setup, seed, cut):
-    if level.startswith("expert") and setup.players > 5:
+    if searches(level) and setup.players > 5:
         setup = type(setup).cutthroat(3)  # keep exact search quick in the test suite
     states = [s for s in random_states(setup, seed) if not s.is_terminal()]
     state = states[min(cut, len(states) - 1)]
