@@ -1,13 +1,14 @@
 """Bot decision latency at the live-play budget, and how many deals the expert solves.
 
     python bench/bots.py [--rounds 8] [--players 3 4 6 8] [--cutthroat]
-                         [--rules house classic six_handed seven_point]
+                         [--rules house classic six_handed seven_point] [--level expert]
 
 Even seat counts play as two partnerships, odd ones cutthroat; ``--cutthroat`` seats
 every player for itself at any count. Each preset plays at the seat counts it allows
 among those asked for (at its own where it allows none of them). The expert sits at
 every other seat against greedy bots; every decision with more than one legal action is
-timed. Prints p50/p95/max per table size and phase, with the sampled deals solved
+timed (``--level`` seats another level there: beginner, casual, club). Prints
+p50/p95/max per table size and phase, with the sampled deals solved
 exactly per decision (at a full-deck table: the deals solved or played out; p50 and the
 fewest; an estimated decision, one for which no deal was solved exactly, counts 0), how
 many were estimated, and which search ran.
@@ -37,13 +38,15 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(players: int, rounds: int, seed: int, cutthroat: bool, table: Rules) -> None:
+def measure(
+    players: int, rounds: int, seed: int, cutthroat: bool, table: Rules, level: str = "expert"
+) -> None:
     setup = (
         MatchSetup.partnerships(players, 2, rules=table)
         if players % 2 == 0 and not cutthroat
         else MatchSetup.cutthroat(players, rules=table)
     )
-    expert, greedy = make_bot("expert"), GreedyBot()
+    expert, greedy = make_bot(level), GreedyBot()
     rng = Random(seed)
     match = MatchState(setup)
     times: dict[str, list[float]] = defaultdict(list)
@@ -116,15 +119,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cutthroat", action="store_true", help="every seat for itself")
     parser.add_argument("--rules", nargs="+", default=["house"], choices=sorted(PRESETS))
+    parser.add_argument(
+        "--level",
+        default="expert",
+        help="the level timed (game.bots: beginner, casual, club, expert)",
+    )
     args = parser.parse_args()
     search = "native core" if native_available() else "Python (no native core)"
-    expert = make_bot("expert")
-    print(f"expert budget {expert.budget_ms:.0f} ms, at most {expert.max_deals} deals; {search}")
+    expert = make_bot(args.level)
+    print(
+        f"{args.level} budget {expert.budget_ms:.0f} ms, at most {expert.max_deals} deals; {search}"
+    )
     for name in args.rules:
         table = PRESETS[name]
         counts = [n for n in args.players if table.allows_players(n)] or [max(table.players)]
         for players in counts:
-            measure(players, args.rounds, args.seed, args.cutthroat, table)
+            measure(players, args.rounds, args.seed, args.cutthroat, table, args.level)
 
 
 if __name__ == "__main__":
