@@ -332,8 +332,8 @@ def _discard_to_six(table: variants.Rules) -> Lesson:
         phase="discard",
         themes=("discarding",),
         discards=True,
-        practice="Trump is named: choose your discard. Each choice is shown as the cards "
-        "it throws.",
+        practice="Trump is named: choose your discard by tapping the cards to keep (or "
+        "those to throw).",
     )
 
 
@@ -357,8 +357,8 @@ def _dealers_pack(table: variants.Rules) -> Lesson:
         phase="discard",
         themes=("discarding",),
         discards=True,
-        practice="You are the dealer with the pack in hand: choose what to throw. Each "
-        "choice is shown as the cards it throws.",
+        practice=f"You are the dealer with the pack in hand: tap the {spelled(PLAYED_HAND)} "
+        "cards to keep.",
     )
 
 
@@ -385,8 +385,8 @@ def _fill(table: variants.Rules) -> Lesson:
         phase="discard",
         themes=("discarding",),
         discards=True,
-        practice="You are the dealer with the rest of the pack: choose what to throw. Each "
-        "choice is shown as the cards it throws.",
+        practice="You are the dealer with the rest of the pack: choose your discard by "
+        "tapping the cards to keep (or those to throw).",
     )
 
 
