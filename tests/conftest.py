@@ -1,6 +1,8 @@
 import copy
 import os
+import time
 import uuid
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -11,6 +13,7 @@ from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from game.live import bot_runner
+from smearsite.kernel import ratelimit
 
 # Speed is measured in bench/, not here: a busy machine must not fail a property test on
 # hypothesis's clock (its default 200 ms deadline per example).
@@ -47,9 +50,15 @@ def isolated_cache(settings):
 
 
 @pytest.fixture(autouse=True)
-def _rate_limits_of_its_own(isolated_cache):
+def _rate_limits_of_its_own(isolated_cache, monkeypatch):
     """Every test counts its own requests: the site's rate limits (tables started,
-    checkouts, log-ins) count per address, and every test client is 127.0.0.1."""
+    checkouts, log-ins) count per address, and every test client is 127.0.0.1.
+
+    The limits count in fixed windows of a minute; the clock they read stands still, so a
+    test's requests never straddle two windows (on a slow machine they did, and twelve
+    starts all passed a limit of ten)."""
+    started = time.time()
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: started))
 
 
 @pytest.fixture
