@@ -283,3 +283,41 @@ class WorkerBeat(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.name} seen {self.seen_at:%H:%M:%S}"
+
+
+class BoardAnswer(models.Model):
+    """An answer of the analysis board (``learn.analysis_board``), worked out once on the
+    task queue and kept: the expert's for one seat's view, or the exact table for one
+    whole board. ``key`` is the answer's whole question (``answers.view_key`` or
+    ``answers.exact_key``: the position as the seat sees it, or every hand, with the
+    expert's or the solver's version), so an answer is found only by asking the same
+    question again, and a hand typed in never reaches a board that did not give it."""
+
+    class Kind(models.TextChoices):
+        EXPERT = "expert", "The expert's answer"
+        EXACT = "exact", "The exact table"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting for a worker"
+        RUNNING = "running", "Being worked out"
+        DONE = "done", "Done"
+        FAILED = "failed", "Could not be worked out"
+
+    key = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    # the board asked first, in game.engine.board_notation
+    notation = models.CharField(max_length=1200)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    answer = models.JSONField(null=True, blank=True)  # answers.expert_answer / exact_answer
+    error = models.CharField(max_length=300, blank=True, default="")
+    # who asked (a hash of the address): a visitor may have only a few answers waiting
+    requested_by = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} answer {self.key[:12]} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)

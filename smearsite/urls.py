@@ -15,6 +15,8 @@ urlpatterns = [
     path("sheets/", include("scoresheet.urls")),
     # the practice trainer: positions, reveals, ratings, tutorial
     path("learn/", include("learn.urls")),
+    # the analysis board: any position set up by hand, answered by the expert and the solver
+    path("analysis/", include("learn.analysis_board.urls")),
     # sign-up, log-in, log-out, password change and reset (django-allauth)
     path("accounts/", include("allauth.urls")),
 ]

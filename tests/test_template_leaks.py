@@ -121,6 +121,7 @@ def world(make_user, client):
             "code": sheet.invite_code,
             "index": 0,
             "game": "classic",  # a quiz's game
+            "notation": "1~house~02.13~3~0.0~0~AS10SJSJ1KHQD.x.x.x~x~b2.p.p.p",  # a board
         },
         "tables": {"lobby": lobby_table.code, "bots": bots_table.code},
     }

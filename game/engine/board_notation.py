@@ -55,7 +55,7 @@ def write(board: Board) -> str:
     pack = UNKNOWN if board.pack is None else _cards(board.pack)
     fields = (
         VERSION,
-        _rules(board.rules.to_record()),
+        write_rules(board.rules),
         ".".join("".join(map(str, unit)) for unit in board.teams),
         str(board.dealer),
         ".".join(map(str, board.scores)),
@@ -65,6 +65,16 @@ def write(board: Board) -> str:
         ".".join(_action(action) for _, action in board.actions),
     )
     return "~".join(fields)
+
+
+def write_rules(rules) -> str:
+    """The notation's rules field alone: a preset and the options that differ."""
+    return _rules(rules.to_record())
+
+
+def write_action(action: int) -> str:
+    """One action as the notation's actions field writes it (``b3``, ``p``, ``AS``)."""
+    return _action(action)
 
 
 def read(text: Any) -> Board:

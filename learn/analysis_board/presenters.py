@@ -1,0 +1,216 @@
+"""What the analysis board's page draws: the position as entered, the expert's answer in
+the trainer's words (``learn.presenters.option_rows`` and ``explanation`` over a
+``answers.BoardPosition``) and the exact table in points per side.
+
+The expert's part is drawn from its stored answer and the seat's view alone; the exact
+part only where the board gives every hand (and so the visitor typed them in).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.engine import notation
+from game.engine.board import Replayed
+from game.engine.cards import CARD_CODES, cards_of
+from game.engine.rules import is_card
+from learn import presenters as trainer
+from learn.analysis_board import answers
+from learn.core import explain
+from learn.models import BoardAnswer
+
+FOUND_IT = "You found it: "
+
+
+@dataclass(frozen=True)
+class Side:
+    label: str  # "Seats 0 and 2 (you)"
+    yours: bool
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The position as entered: the table, the hands given, the round so far."""
+
+    game: str
+    sides: tuple[Side, ...]
+    dealer: int
+    scores: tuple[tuple[str, int], ...]
+    seat: int
+    hand: tuple[str, ...]
+    others: tuple[tuple[int, tuple[str, ...]], ...]  # the other hands given, by seat
+    history: tuple[str, ...]  # "Seat 1: bid 2", "Seat 2: the ace of spades"
+    to_act: int | None
+    trump: str
+
+
+@dataclass(frozen=True)
+class ExpertShown:
+    status: str  # a BoardAnswer.Status, or "" when not asked yet
+    error: str = ""
+    choice: str = ""  # the expert's choice, as a player names it
+    rows: tuple[trainer.OptionRow, ...] = ()
+    paragraphs: tuple[str, ...] = ()
+    details: tuple[str, ...] = ()
+    differs: str = ""  # the analysis's best, where the table's choice is another
+    deals: int = 0
+    has_made: bool = False
+    has_points: bool = False
+
+
+@dataclass(frozen=True)
+class TableLine:
+    lead: str  # a card code, or a suit's name
+    is_card: bool
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CardValue:
+    code: str
+    points: int
+    behind: int  # points behind the best card (0 for the best)
+
+
+@dataclass(frozen=True)
+class ExactShown:
+    status: str
+    error: str = ""
+    per: str = ""  # "opening lead" or "trump suit"
+    table: tuple[TableLine, ...] = ()
+    table_note: str = ""
+    cards: tuple[CardValue, ...] = ()
+    cards_note: str = ""
+    to_play: int | None = None
+    to_play_side: str = ""
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    notation: str
+    moment: Moment
+    expert: ExpertShown | None  # None: the seat asking is not to act
+    expert_why_not: str
+    exact: ExactShown | None  # None: not every card is known
+    sides: tuple[Side, ...]
+
+    @property
+    def waiting(self) -> bool:
+        shown = [part for part in (self.expert, self.exact) if part is not None]
+        return any(part.status in ("queued", "running") for part in shown)
+
+    @property
+    def unasked(self) -> bool:
+        shown = [part for part in (self.expert, self.exact) if part is not None]
+        return any(part.status == "" for part in shown)
+
+
+def sides_of(replayed: Replayed) -> tuple[Side, ...]:
+    board = replayed.board
+    sides = []
+    for unit in board.teams:
+        seats = sorted(unit)
+        words = (
+            f"Seat {seats[0]}"
+            if len(seats) == 1
+            else "Seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+        )
+        yours = board.seat in unit
+        sides.append(Side(words + (" (you)" if yours else ""), yours))
+    return tuple(sides)
+
+
+def moment_of(replayed: Replayed) -> Moment:
+    board, state = replayed.board, replayed.state
+    sides = sides_of(replayed)
+    history = []
+    for seat, (_, action) in zip(replayed.seats, board.actions, strict=True):
+        what = f"the {notation.card_name(action)}" if is_card(action) else notation.said(action)
+        history.append(f"Seat {seat}: {what}")
+    trump = state.trump
+    return Moment(
+        game=notation.preset_name(board.rules.preset),
+        sides=sides,
+        dealer=board.dealer,
+        scores=tuple((side.label, score) for side, score in zip(sides, board.scores, strict=True)),
+        seat=board.seat,
+        hand=_codes(board.hands[board.seat]),
+        others=tuple(
+            (seat, _codes(hand))
+            for seat, hand in enumerate(board.hands)
+            if hand is not None and seat != board.seat
+        ),
+        history=tuple(history),
+        to_act=state.current_player(),
+        trump="" if trump is None else notation.suit_name(trump),
+    )
+
+
+def _codes(mask: int | None) -> tuple[str, ...]:
+    return () if mask is None else tuple(CARD_CODES[c] for c in cards_of(mask))
+
+
+def expert_shown(replayed: Replayed, row: BoardAnswer | None) -> ExpertShown:
+    if row is None:
+        return ExpertShown(status="")
+    if row.status != BoardAnswer.Status.DONE:
+        return ExpertShown(status=row.status, error=row.error)
+    answer = row.answer
+    position = answers.board_position(replayed, answer)
+    best = position.best.code
+    told = trainer.explanation(position, best)
+    rows = trainer.option_rows(position, answer["choice"])
+    hand = position.view().hand if position.phase == "discard" else None
+    differs = ""
+    if answer["choice"] != best and not explain.is_equivalent(position, answer["choice"]):
+        differs = trainer.option_label(best, hand)
+    return ExpertShown(
+        status=row.status,
+        choice=trainer.option_label(answer["choice"], hand),
+        rows=rows,
+        paragraphs=tuple(_for_the_board(p) for p in told.paragraphs),
+        details=told.details,
+        differs=differs,
+        deals=position.deals,
+        has_made=any(r.made is not None for r in rows),
+        has_points=any(r.ours is not None for r in rows),
+    )
+
+
+def _for_the_board(paragraph: str) -> str:
+    """The trainer's words, said of the expert's choice rather than of an answer given."""
+    if FOUND_IT not in paragraph:
+        return paragraph
+    before, _, after = paragraph.partition(FOUND_IT)
+    return before + after[:1].upper() + after[1:]
+
+
+def exact_shown(replayed: Replayed, row: BoardAnswer | None) -> ExactShown:
+    if row is None:
+        return ExactShown(status="")
+    if row.status != BoardAnswer.Status.DONE:
+        return ExactShown(status=row.status, error=row.error)
+    answer = row.answer
+    lines = tuple(
+        TableLine(
+            lead=item["lead"] if len(item["lead"]) > 1 else notation.suit_name(item["lead"]),
+            is_card=len(item["lead"]) > 1,
+            points=tuple(item["points"]),
+        )
+        for item in answer["table"]
+    )
+    values = answer["cards"]
+    top = max(values.values(), default=0)
+    to_play = answer["to_play"]
+    sides = sides_of(replayed)
+    unit_of = replayed.state.setup.unit_of
+    return ExactShown(
+        status=row.status,
+        per="opening lead" if any(line.is_card for line in lines) else "trump suit",
+        table=lines,
+        table_note=answer["table_note"],
+        cards=tuple(CardValue(code, points, top - points) for code, points in values.items()),
+        cards_note=answer["cards_note"],
+        to_play=to_play,
+        to_play_side="" if to_play is None else sides[unit_of[to_play]].label,
+    )

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from learn.analysis_board import views
+
+app_name = "analysis"
+
+urlpatterns = [
+    path("", views.board_new, name="new"),
+    # a board is its notation: letters, digits and . - _ ~, no slash
+    path("<str:notation>/", views.board, name="board"),
+    path("<str:notation>/ask/", views.board_ask, name="ask"),
+]

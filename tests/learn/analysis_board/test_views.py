@@ -1,0 +1,153 @@
+"""The analysis board's pages: a position tapped in, refused in words when it cannot be,
+answered once on the task queue within the visitor's budget, and private to its board."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.test import Client
+from django_tasks_db.models import DBTaskResult
+
+from game.engine import board_notation
+from learn.analysis_board import tasks
+from learn.models import BoardAnswer
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = {"budget_ms": 60_000.0, "max_deals": 6}
+# house rules, four players in two sides, seat 3 deals: seat 0 bids first
+HANDS = ["AS10SJSJ1KHQD", "KSQSJH10H9D9C", "AH9S10DJDKCQC", "AD10CJCAC9HQH"]
+
+
+@pytest.fixture(autouse=True)
+def _brief_expert(settings):
+    settings.SMEAR_BOARD_EXPERT = BUDGET
+
+
+def _form(hands=(HANDS[0],), actions="", seat=0, **more):
+    data = {
+        "preset": "house",
+        "players": "4",
+        "layout": "2v2",
+        "target": "21",
+        "dealer": "3",
+        "seat": str(seat),
+        "scores": "0 0",
+        "actions": actions,
+        **more,
+    }
+    for index, hand in enumerate(hands):
+        if hand:
+            data[f"hand_{index}"] = _codes(hand)
+    return data
+
+
+def _codes(hand: str) -> list[str]:
+    return [m.group() for m in re.finditer(r"(?:10|[2-9JQKA])[SHDC]|J[12]", hand)]
+
+
+def _notation(hands=(HANDS[0], "x", "x", "x"), actions=""):
+    return f"1~house~02.13~3~0.0~0~{'.'.join(hands)}~x~{actions}"
+
+
+def _work_every_answer() -> None:
+    for row in BoardAnswer.objects.filter(status=BoardAnswer.Status.QUEUED):
+        tasks.board_work(answer_id=row.pk)
+
+
+def test_a_hand_tapped_in_opens_its_board_by_its_notation(client):
+    response = client.post("/analysis/", _form())
+    assert response.status_code == 302
+    canonical = board_notation.write(board_notation.read(_notation()))
+    assert response["Location"] == f"/analysis/{canonical}/"
+    page = client.get(response["Location"]).content.decode()
+    assert "Ask the expert" in page
+    assert 'data-card="J1"' in page
+
+
+def test_the_table_step_shows_the_tables_deck_to_tap(client):
+    page = client.get("/analysis/", {"preset": "house", "players": "4", "layout": "2v2"})
+    text = page.content.decode()
+    assert text.count('name="hand_0"') == 26  # the four-player deck: 9 to ace, two jokers
+    assert 'name="hand_4"' not in text
+
+
+@pytest.mark.parametrize(
+    ("form", "field_words"),
+    [
+        (_form(hands=(HANDS[0], "AS" + HANDS[1][2:])), "AS is in two hands: seat 0's and seat 1's"),
+        (_form(hands=(HANDS[0][:-2],)), "seat 0 holds 5 cards; a hand is 6"),
+        (_form(actions="b3 b2"), "action 2: seat 1 could not bid 2: a bid must beat"),
+        (
+            _form(hands=HANDS, actions="b2 p p p AS KC"),
+            "action 6: seat 1 could not play the king of clubs (KC)",
+        ),
+        (_form(hands=("",)), "the hand of seat 0, the seat asking, is needed"),
+    ],
+    ids=["card-twice", "hand-size", "bid-below-high-bid", "card-not-held", "no-hand"],
+)
+def test_an_impossible_position_is_refused_with_its_reason_and_nothing_stored(
+    client, form, field_words
+):
+    response = client.post("/analysis/", form)
+    assert response.status_code == 400
+    assert field_words in html.unescape(response.content.decode())
+    assert not BoardAnswer.objects.exists()
+
+
+def test_a_notation_that_is_no_board_is_refused_in_words(client):
+    response = client.get("/analysis/1~house~02.13~3~0.0~0~ASAS~x~/")
+    assert response.status_code == 400
+    assert "This board cannot be" in response.content.decode()
+
+
+def test_asking_queues_each_answer_once_and_opening_again_recomputes_nothing(client):
+    url = f"/analysis/{_notation(HANDS, actions='b2.p.p.p')}/"
+    assert client.post(url + "ask/").status_code == 302
+    assert BoardAnswer.objects.count() == 2  # the expert's and the exact table
+    assert DBTaskResult.objects.count() == 2
+    waiting = client.get(url).content.decode()
+    assert "The expert is thinking" in waiting and 'hx-trigger="every 1s"' in waiting
+    _work_every_answer()
+    page = client.get(url).content.decode()
+    assert "The expert's choice:" in page
+    assert "Every option" in page and "Bid made" in page
+    assert "The exact table" in page and 'data-lead="' in page
+    assert 'hx-trigger="every 1s"' not in page
+    client.post(url + "ask/")  # asked again, from another visitor even: found, not queued
+    Client(REMOTE_ADDR="10.0.0.9").post(url + "ask/")
+    assert BoardAnswer.objects.count() == 2
+    assert DBTaskResult.objects.count() == 2
+
+
+def test_past_the_visitors_budget_a_new_board_is_refused_with_words(client, settings):
+    settings.SMEAR_BOARD_ANSWERS_PER_HOUR = 1
+    assert client.post(f"/analysis/{_notation()}/ask/").status_code == 302
+    other = (HANDS[1], "x", "x", "x")
+    response = client.post(f"/analysis/{_notation(other)}/ask/")
+    assert response.status_code == 429
+    assert "new answers an hour" in response.content.decode()
+    assert BoardAnswer.objects.count() == 1
+    assert client.post(f"/analysis/{_notation()}/ask/").status_code == 302  # answered already
+
+
+def test_hands_typed_in_never_reach_another_visitors_board():
+    typed = Client(REMOTE_ADDR="10.0.0.1")
+    other = Client(REMOTE_ADDR="10.0.0.2")
+    every_hand = f"/analysis/{_notation(HANDS)}/"
+    typed.post(every_hand + "ask/")
+    _work_every_answer()
+    own_hand = f"/analysis/{_notation()}/"
+    other.post(own_hand + "ask/")  # the same view: the expert's answer is found, not worked
+    _work_every_answer()
+    page = other.get(own_hand).content.decode()
+    assert "The expert's choice:" in page
+    assert "The exact table" not in page
+    for code in (c for s in (1, 2, 3) for c in _codes(HANDS[s])):
+        assert f'data-card="{code}"' not in page
+    assert BoardAnswer.objects.filter(kind="exact").count() == 1
+    assert set(BoardAnswer.objects.values_list("notation", flat=True)) == {
+        board_notation.write(board_notation.read(_notation(HANDS)))
+    }
