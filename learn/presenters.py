@@ -17,6 +17,7 @@ from game.engine import notation, rules
 from game.engine.cards import game_total
 from game.engine.view import SeatView
 from game.players import glicko
+from learn.analysis_board.links import analysis_link
 from learn.core import discards as core_discards
 from learn.core import explain, explain_family, grades, lines
 from learn.core import positions as core_positions
@@ -328,6 +329,7 @@ class Reveal:
     # a discard the analysis had not priced, priced when answered (learn.core.discards)
     unpriced: UnpricedShown | None = None
     legend: tuple[ScaleRow, ...] = ()
+    board: str = ""  # the position on the analysis board, as the seat saw it (its notation)
 
     @property
     def change_text(self) -> str:
@@ -407,6 +409,7 @@ def reveal_for(*, attempt: Attempt) -> Reveal:
         has_made=any(row.made is not None for row in rows),
         unpriced=unpriced,
         legend=scale_legend(),
+        board=analysis_link(core),
     )
 
 

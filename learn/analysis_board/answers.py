@@ -163,6 +163,27 @@ def exact_answer(board: Board) -> dict[str, Any]:
     }
 
 
+# --- A board from a moment of a match: the "Analyse" links -------------------------------------
+
+
+def notation_at(match: MatchState, seat: int) -> str:
+    """The board of the current round of ``match`` as ``seat`` saw it: the table, the
+    dealer, the score before the round, the seat's own hand as dealt and every action so
+    far. No other hand goes in: the link shows nobody a card the seat did not see."""
+    state = match.round
+    hands = tuple(hand if s == seat else None for s, hand in enumerate(state.deal.hands))
+    board = Board(
+        rules=state.setup.rules,
+        teams=state.setup.teams,
+        dealer=state.dealer,
+        scores=tuple(state.scores),
+        seat=seat,
+        hands=hands,
+        actions=tuple((None, action) for _, action in state.seated_history()),
+    )
+    return board_notation.write(board)
+
+
 def read(notation: str) -> Replayed:
     """The board a notation names, replayed; BoardError in words for any that cannot be."""
     return replay(board_notation.read(notation))

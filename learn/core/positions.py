@@ -235,6 +235,10 @@ class AnalysedPosition:
     def _match(self) -> MatchState:
         return _replay(self.record)
 
+    def match(self) -> MatchState:
+        """The match up to the decision, every hand in it: for the engine, never a page."""
+        return self._match
+
     def view(self) -> SeatView:
         """What the seat to act may see: its own hand, the auction, the cards played."""
         return self._match.view_for(self.seat)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from learn.analysis_board.links import analysis_link
 from learn.core import grades
 from learn.models import RoundReview
 from learn.presenters import (
@@ -38,6 +39,7 @@ class DecisionShown:
     explanation: Explained  # the trainer's paragraphs for the choice made, and details
     deals: int
     page: PositionPage  # the position as the seat saw it: hand, auction, tricks
+    board: str = ""  # the position on the analysis board, as the seat saw it (its notation)
 
     @property
     def grade(self) -> str | None:
@@ -141,4 +143,5 @@ def _shown(decision: decisions.Decision) -> DecisionShown:
         explanation=explanation(position, decision.chosen),
         deals=position.deals,
         page=core_position_page(position),
+        board=analysis_link(position),
     )

@@ -13,7 +13,10 @@ from game.engine import variants
 from game.engine.board import BoardError
 from game.engine.rules import Phase, action_code
 from learn.analysis_board import answers
+from learn.analysis_board.links import analysis_link
+from learn.core.positions import AnalysedPosition
 from tests.game.engine.test_board import TABLE_IDS, TABLES, board_of, random_round
+from tests.learn.conftest import sample_data
 
 # a budget the deals bound, never the clock: the same view and seed give the same answer
 EXACT_BUDGET = {"budget_ms": 60_000.0, "max_deals": 6}
@@ -87,3 +90,13 @@ def test_the_expert_answers_only_the_seat_to_act():
         "the seat asking when it is its turn"
     )
     assert state.phase() is Phase.PLAY
+
+
+def test_a_trainer_positions_analyse_link_opens_the_board_the_seat_saw():
+    for data in sample_data()[:12]:
+        position = AnalysedPosition.from_json(data)
+        notation = analysis_link(position)
+        replayed = answers.read(notation)
+        assert answers.seat_view(replayed) == position.view()
+        others = [h for s, h in enumerate(replayed.board.hands) if s != position.seat]
+        assert others == [None] * len(others)  # no other hand leaves the position
