@@ -24,7 +24,8 @@ sys.path.insert(0, str(REPO))
 
 from game.engine import variants  # noqa: E402
 from game.engine.board import Board, replay  # noqa: E402
-from game.engine.rules import PASS, Phase  # noqa: E402
+from game.engine.cards import cards_of  # noqa: E402
+from game.engine.rules import PASS, Phase, discard_action  # noqa: E402
 from game.engine.state import MatchSetup, RoundState, shuffle_deal  # noqa: E402
 from learn.analysis_board import answers  # noqa: E402
 
@@ -57,6 +58,12 @@ def random_board(rules, players: int, rng: Random, *, every_hand: bool, to_first
             break
         if not to_first_lead and state.phase() is Phase.AUCTION and rng.random() < 0.3:
             break
+        if state.phase() is Phase.EXCHANGE:
+            optional = cards_of(state.discard_rule().optional)
+            rng.shuffle(optional)
+            state = state.apply(discard_action(state.discard_rule().pick(optional)))
+            actions.append((None, state.history[-1]))
+            continue
         legal = state.legal_actions()
         if state.phase() is Phase.AUCTION and state.high_bid == 0 and len(legal) > 1:
             legal = [a for a in legal if a != PASS]
@@ -92,10 +99,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget-ms", type=float, default=1000.0)
     parser.add_argument("--max-deals", type=int, default=200)
+    parser.add_argument("--only", default="", help="one preset's tables: house, classic, ...")
     args = parser.parse_args()
     options = {"budget_ms": args.budget_ms, "max_deals": args.max_deals}
     print(f"load before: {os.getloadavg()[0]:.2f}; expert budget {options}")
     for name, rules, players in TABLES:
+        if args.only and name != args.only:
+            continue
         rng = Random(f"{args.seed}/{name}/{players}")
         expert, exact = [], []
         for _ in range(args.boards):

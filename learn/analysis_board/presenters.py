@@ -127,7 +127,7 @@ def moment_of(replayed: Replayed) -> Moment:
     for seat, (_, action) in zip(replayed.seats, board.actions, strict=True):
         what = f"the {notation.card_name(action)}" if is_card(action) else notation.said(action)
         history.append(f"Seat {seat}: {what}")
-    trump = state.trump
+    trump = state.view_for(board.seat).trump  # named or led: public, once it is set
     return Moment(
         game=notation.preset_name(board.rules.preset),
         sides=sides,

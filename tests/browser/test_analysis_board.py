@@ -34,7 +34,9 @@ def _work_the_queue() -> None:
     call_command("db_worker", batch=True, startup_delay=False, interval=0, verbosity=0)
 
 
-def test_a_hand_tapped_in_gets_the_experts_bid_then_every_hand_the_exact_table(phone: Page):
+def test_a_hand_tapped_in_gets_the_experts_bid_then_every_hand_the_exact_table(
+    phone: Page, artifacts
+):
     phone.goto("/analysis/")
     phone.get_by_label("Game").select_option("house")
     phone.get_by_label("Players").select_option("4")
@@ -51,6 +53,7 @@ def test_a_hand_tapped_in_gets_the_experts_bid_then_every_hand_the_exact_table(p
     expect(choice).to_contain_text("The expert's choice: Bid", timeout=10_000)  # polled in
     odds = phone.locator("table.learn-options td.learn-odds").first
     expect(odds).to_have_text(re.compile(r"in 10|every time"))  # how often the bid is made
+    phone.screenshot(path=artifacts / "phone-analysis-expert.png", full_page=True)
 
     phone.get_by_role("link", name="Change the position").click()
     for seat in (1, 2, 3):
@@ -65,3 +68,4 @@ def test_a_hand_tapped_in_gets_the_experts_bid_then_every_hand_the_exact_table(p
     expect(table.locator("tbody tr")).to_have_count(5)
     expect(table.locator('tr[data-lead="AS"] td')).to_have_text(["5", "0"])
     expect(table.locator('tr[data-lead="KH"] td')).to_have_text(["1", "4"])
+    phone.locator(".board-exact").screenshot(path=artifacts / "phone-analysis-exact.png")
