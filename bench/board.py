@@ -1,6 +1,6 @@
 """Seconds the analysis board takes to answer, per preset and table size.
 
-    python bench/board.py [--boards 8] [--seed 0] [--budget-ms 1000] [--max-deals 200]
+    python bench/board.py [--boards 8] [--seed 0] [--budget-ms 800] [--max-deals 200]
 
 For each table, random deals with random legal actions up to a random moment (the
 auction, or some cards into the play); each board is answered as the task queue's worker
@@ -97,7 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--boards", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--budget-ms", type=float, default=1000.0)
+    parser.add_argument("--budget-ms", type=float, default=800.0)
     parser.add_argument("--max-deals", type=int, default=200)
     parser.add_argument("--only", default="", help="one preset's tables: house, classic, ...")
     args = parser.parse_args()

@@ -170,7 +170,7 @@ SMEAR_ABANDONED_AFTER_S = env.env_int(os.environ, "SMEAR_ABANDONED_AFTER_S", def
 SMEAR_TRICK_HOLD_MS = env.env_int(os.environ, "SMEAR_TRICK_HOLD_MS", default=1200)
 # the analysis board's expert (learn.analysis_board): its budget per answer, as an
 # ExpertBot's options (the tests give it far less, as TEST_BOT_OPTIONS does the bots)
-SMEAR_BOARD_EXPERT = {"budget_ms": 1000.0, "max_deals": 200}
+SMEAR_BOARD_EXPERT = {"budget_ms": 800.0, "max_deals": 200}
 # new answers one visitor (an address) may ask the board for per hour, and have waiting
 SMEAR_BOARD_ANSWERS_PER_HOUR = env.env_int(os.environ, "SMEAR_BOARD_ANSWERS_PER_HOUR", default=60)
 # --- Limits that keep the site fair (game.services.limits) ------------------------------

@@ -133,23 +133,31 @@ class ExpertBot:
         return "expert" if self.version >= 2 else "expert-v1"
 
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
-        if not view.rules.is_house:
-            return self._choose_full_deck(view, legal, rng)
-        if len(legal) == 1:
+        """The best action of the analysis (``analyse``, without detail). At a full-deck
+        table that is card play by sampled deals, solved while that is quick and played
+        out after, and the auction, naming trump and the discard by playing each choice
+        out; a lone legal action is taken unsearched, except a full-deck discard (its
+        choices are not the legal list)."""
+        if len(legal) == 1 and (view.rules.is_house or view.phase is not Phase.EXCHANGE):
             return legal[0]
-        analysis = self.analyse(view, legal, rng, detailed=False)
+        return self.choice_from(view, legal, self.analyse(view, legal, rng, detailed=False), rng)
+
+    def choice_from(
+        self, view: SeatView, legal: Sequence[int], analysis: Analysis, rng: Random
+    ) -> int:
+        """The action ``choose`` takes from its analysis: the best, or where no deal was
+        solved in time, the greedy bot's (``rng`` goes on from the analysis)."""
         if not analysis.deals:
             return GreedyBot().choose(view, legal, rng)
         return analysis.best
 
-    def _choose_full_deck(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
-        """Card play by sampled deals, solved while that is quick and played out after;
-        the auction, naming trump and the discard by playing each choice out."""
-        if len(legal) > 1 or view.phase is Phase.EXCHANGE:
-            choice = self._price_full_deck(view, legal, rng).best()
-            if choice is not None:
-                return choice
-        return GreedyBot().choose(view, legal, rng)
+    def chooses_from_detailed(self, view: SeatView) -> bool:
+        """Whether the detailed analysis is the very search ``choose`` makes: the same
+        deals from the same ``rng``, so ``choice_from`` it is the choice. So at a full-deck
+        table (every choice priced as in play) and in the auction (bids are priced alike
+        with or without detail); not in the house rules' card play, whose choice is
+        searched without the points."""
+        return not view.rules.is_house or view.bidder is None
 
     def _price_full_deck(self, view: SeatView, legal: Sequence[int], rng: Random) -> Prices:
         price = price_cards if view.phase is Phase.PLAY else price_before_play

@@ -3,13 +3,17 @@
 Two answers, each a plain JSON-ready dict so the task queue can store it and a page can
 draw it again without thinking twice:
 
-- ``expert_answer``: for the seat asking, when it is to act, the expert's choice (the very
-  call a live table makes, ``game.bots.choose_once``, with the same options and seed) and
-  every legal option priced by the trainer's analysis (``learn.core.analysis.price``), so
-  the page explains it in the trainer's words. Only the seat's ``SeatView`` goes in: the
-  other hands, given or not, never reach the expert. Its key and its seed are the view's
-  own (``view_key``), so two boards that differ only in what the seat cannot see share
-  one answer, and a hand typed in on one board never changes another's.
+- ``expert_answer``: for the seat asking, when it is to act, the expert's choice (the one a
+  live table makes with the same options and seed) and every legal option priced by the
+  trainer's analysis (``learn.core.analysis.price``), so the page explains it in the
+  trainer's words. Where that pricing is the live expert's own search (a full-deck table,
+  any auction: ``ExpertBot.chooses_from_detailed``) one search gives both, the choice
+  taken from it as ``ExpertBot.choose`` takes it; in the house rules' card play the live
+  choice (``game.bots.choose_once``) is searched apart, without the points. Only the
+  seat's ``SeatView`` goes in: the other hands, given or not, never reach the expert.
+  Its key and its seed are the view's own (``view_key``), so two boards that differ only
+  in what the seat cannot see share one answer, and a hand typed in on one board never
+  changes another's.
 - ``exact_answer``: every card known, the exact table at the first lead
   (``board.opening_table``) and, in card play, every legal card's exact value
   (``board.card_values``). Its key is the whole board's notation.
@@ -82,10 +86,18 @@ def expert_answer(view: SeatView, options: dict[str, Any]) -> dict[str, Any]:
     if not legal:
         raise BoardError("actions", _not_to_act(view))
     seed = seed_of(view)
-    choice = choose_once("expert", view, legal, seed, options)
     analyst = ExpertBot(**options)
     rng = Random(seed)
-    analysis, priced = price(view, analyst, rng)
+    if analyst.chooses_from_detailed(view):
+        # one search serves both: the pricing is the live table's own search (same
+        # deals, same seed), and its choice is taken from it as the live table takes it
+        analysis, priced = price(view, analyst, rng)
+        choice = analyst.choice_from(view, legal, analysis, rng)
+    else:
+        # house card play: the live choice is searched without the points the pricing
+        # shows, so it is made as the live table makes it, then the options are priced
+        choice = choose_once("expert", view, legal, seed, options)
+        analysis, priced = price(view, analyst, rng)
     assessment = described(view, analysis, priced, analyst, rng)
     return {
         "choice": action_code(choice),

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from game.bots import choose_once
+from game.bots.expert import ExpertBot
 from game.engine import board as boards
 from game.engine import variants
 from game.engine.board import BoardError
@@ -40,19 +41,38 @@ def test_the_exact_answer_is_the_solvers_table_and_card_values(rules, players):
     assert "first lead" in played["table_note"]
 
 
-@pytest.mark.parametrize(
-    ("rules", "players", "cards_played"),
-    [(variants.HOUSE, 4, 0), (variants.HOUSE, 4, 5), (variants.CLASSIC, 4, 2)],
-    ids=["house-auction-over", "house-in-play", "classic-in-play"],
-)
-def test_the_boards_expert_answer_is_the_live_tables_for_the_same_view_and_seed(
-    rules, players, cards_played
-):
-    setup, deal, actions, state = random_round(rules, players, 3, cards_played=cards_played)
+def _moment(rules, players, seed, moment):
+    """A random round at ``moment``: "auction" (one action into it) or a number of cards
+    into the play; the seat to act's board (its own hand alone) and the true round."""
+    cards = 0 if moment == "auction" else moment
+    setup, deal, actions, state = random_round(rules, players, seed, cards_played=cards)
+    if moment == "auction":
+        actions = actions[:1]
+        state = boards.replay(board_of(setup, deal, actions)).state
     seat = state.current_player()
     board = board_of(setup, deal, actions, seat=seat, known=())  # the seat's own hand alone
+    return board, state.view_for(seat)  # the true round, as the live table holds it
+
+
+SHARED_MOMENTS = [
+    (variants.HOUSE, 4, "auction"),
+    (variants.CLASSIC, 4, "auction"),
+    (variants.CLASSIC, 4, 2),
+    (variants.SEVEN_POINT, 4, "auction"),
+]
+SHARED_IDS = ["house-auction", "classic-auction", "classic-in-play", "seven-point-auction"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "moment"),
+    [*SHARED_MOMENTS, (variants.HOUSE, 4, 0), (variants.HOUSE, 4, 5)],
+    ids=[*SHARED_IDS, "house-auction-over", "house-in-play"],
+)
+def test_the_boards_expert_answer_is_the_live_tables_for_the_same_view_and_seed(
+    rules, players, moment
+):
+    board, live_view = _moment(rules, players, 3, moment)
     view = answers.seat_view(boards.replay(board))
-    live_view = state.view_for(seat)  # the true round, as the live table holds it
     assert view == live_view
     live = choose_once(
         "expert", live_view, live_view.legal_actions(), answers.seed_of(live_view), EXACT_BUDGET
@@ -62,6 +82,36 @@ def test_the_boards_expert_answer_is_the_live_tables_for_the_same_view_and_seed(
     assert {o["code"] for o in found["options"]} == {
         action_code(a) for a in live_view.legal_actions()
     }
+
+
+@pytest.mark.parametrize(("rules", "players", "moment"), SHARED_MOMENTS, ids=SHARED_IDS)
+def test_one_search_gives_the_choice_and_the_prices_where_the_live_expert_searches_so(
+    rules, players, moment, monkeypatch
+):
+    """Where the live expert's own search is the detailed one, the board searches once and
+    takes the choice from it as ``ExpertBot.choose`` does; the live table's choice from
+    the same seed, made by ``choose`` itself, is that same search's best."""
+    board, view = _moment(rules, players, 3, moment)
+    searches = []
+    analyse = ExpertBot.analyse
+
+    def counted(bot, *args, **kwargs):
+        analysis = analyse(bot, *args, **kwargs)
+        if bot.budget_ms == EXACT_BUDGET["budget_ms"]:  # not the quick bidders of a line
+            searches.append(analysis)
+        return analysis
+
+    monkeypatch.setattr(ExpertBot, "analyse", counted)
+    found = answers.expert_answer(view, EXACT_BUDGET)
+    assert len(searches) == 1
+    assert found["choice"] == action_code(searches[0].best)
+    assert [o["code"] for o in found["options"]] == [
+        action_code(s.action) for s in searches[0].actions
+    ]
+    live = choose_once("expert", view, view.legal_actions(), answers.seed_of(view), EXACT_BUDGET)
+    assert len(searches) == 2
+    assert searches[1].actions == searches[0].actions  # the live choice's search: the same
+    assert live == searches[1].best
 
 
 def test_the_expert_answer_and_its_key_ignore_the_hands_the_seat_cannot_see():
