@@ -199,6 +199,9 @@ class _StandIn:
         # discard and fill: the cards each seat is shown to get in its fill, and how many
         # cards each fill is (seen once a replay passes the fill)
         self.fill_pins: dict[int, list[int]] = {}
+        # trumps a seat but the dealer was seen to play after the fill and that the
+        # stand-in placed in its dealt hand: kept from its deal, or come in its fill
+        self.kept_or_filled = [0] * players
         self.fill_sizes: dict[int, int] = {}
         self.fills = board.pack is None and setup.rules.exchange == "discard_and_fill"
         # a seat may hold cards from the pack only where the table deals it out later
@@ -293,9 +296,24 @@ class _StandIn:
             filled = _mask(c for cards in self.fill_pins.values() for c in cards)
             if not self.unseen >> c & 1 or (self.pack_pins | sum(self.pins) | filled) >> c & 1:
                 return False  # a given card, or one another seat was shown to hold
-            if seat in self.hidden and self.pins[seat].bit_count() < self.setup.rules.deal:
+            filled_seat = self.fills and seat != self.board.dealer
+            played_after_fill = filled_seat and state.phase() is Phase.PLAY
+            if played_after_fill and not state.trumps.cards >> c & 1:
+                # a seat but the dealer keeps only trumps from its deal in discard and
+                # fill: a plain card it plays came in its fill
+                self.fill_pins.setdefault(seat, []).append(c)
+            elif seat in self.hidden and self.pins[seat].bit_count() < self.setup.rules.deal:
                 self.pins[seat] |= 1 << c
-            elif self.fills and seat != self.board.dealer and state.phase() is Phase.PLAY:
+                if played_after_fill:
+                    self.kept_or_filled[seat] |= 1 << c
+            elif not played_after_fill and self.pins[seat] & self.kept_or_filled[seat]:
+                # its dealt hand is full, and a card it discards shows it was dealt: a
+                # trump it was only seen to play after the fill came in its fill instead
+                moved = cards_of(self.pins[seat] & self.kept_or_filled[seat])[0]
+                self.pins[seat] = self.pins[seat] & ~(1 << moved) | 1 << c
+                self.kept_or_filled[seat] &= ~(1 << moved)
+                self.fill_pins.setdefault(seat, []).append(moved)
+            elif played_after_fill:
                 # in discard and fill, what a seat but the dealer plays and was not dealt
                 # came in its fill
                 self.fill_pins.setdefault(seat, []).append(c)
