@@ -42,14 +42,17 @@ from .variants import Rules
 class BoardError(ValueError):
     """A position that cannot be: ``reason`` says what is wrong in words; ``field`` names
     the part of the board at fault (``rules``, ``teams``, ``dealer``, ``scores``,
-    ``seat``, ``hands``, ``pack``, ``actions``) and ``action`` the 0-based index of the
-    refused action, if one was."""
+    ``seat``, ``hands``, ``pack``, ``actions``), ``action`` the 0-based index of the
+    refused action, if one was, and ``seat`` the seat whose hand is at fault, if one is."""
 
-    def __init__(self, field: str, reason: str, action: int | None = None):
+    def __init__(
+        self, field: str, reason: str, action: int | None = None, seat: int | None = None
+    ):
         super().__init__(reason)
         self.field = field
         self.reason = reason
         self.action = action
+        self.seat = seat
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,9 @@ def check_cards(board: Board, setup: MatchSetup) -> None:
     if len(board.hands) != players:
         raise BoardError("hands", f"{len(board.hands)} hands for {players} players")
     if board.hands[board.seat] is None:
-        raise BoardError("hands", f"the hand of seat {board.seat}, the seat asking, is needed")
+        raise BoardError(
+            "hands", f"the hand of seat {board.seat}, the seat asking, is needed", seat=board.seat
+        )
     deck_name = f"the {players}-player deck" if setup.rules.is_house else "this table's deck"
     held: dict[int, int] = {}
     for seat, hand in enumerate(board.hands):
@@ -124,15 +129,17 @@ def check_cards(board: Board, setup: MatchSetup) -> None:
             continue
         if hand & ~setup.deck:
             stray = cards_of(hand & ~setup.deck)[0]
-            raise BoardError("hands", f"{card_code(stray)} is not in {deck_name}")
+            raise BoardError("hands", f"{card_code(stray)} is not in {deck_name}", seat=seat)
         if hand.bit_count() != size:
             raise BoardError(
-                "hands", f"seat {seat} holds {hand.bit_count()} cards; a hand is {size}"
+                "hands", f"seat {seat} holds {hand.bit_count()} cards; a hand is {size}", seat=seat
             )
         for c in cards_of(hand):
             if c in held:
                 raise BoardError(
-                    "hands", f"{card_code(c)} is in two hands: seat {held[c]}'s and seat {seat}'s"
+                    "hands",
+                    f"{card_code(c)} is in two hands: seat {held[c]}'s and seat {seat}'s",
+                    seat=seat,
                 )
             held[c] = seat
     if board.pack is not None:

@@ -112,7 +112,9 @@ class BoardForm(TableSetupForm):
             hands.append("".join(codes) if codes else board_notation.UNKNOWN)
         for seat in range(players, MAX_SEATS):
             if data.get(f"hand_{seat}"):
-                raise BoardError("hands", f"there is no seat {seat} at a table of {players}")
+                raise BoardError(
+                    "hands", f"there is no seat {seat} at a table of {players}", seat=seat
+                )
         units = len(data["teams"])
         scores = _parts(data.get("scores") or "") or ["0"] * units
         pack = "".join(_parts(data.get("pack") or "")) or board_notation.UNKNOWN
@@ -131,8 +133,8 @@ class BoardForm(TableSetupForm):
 
     @staticmethod
     def _field_of(error: BoardError, data) -> str | None:
-        if error.field == "hands":
-            return f"hand_{data['seat']}" if "seat asking" in error.reason else None
+        if error.field == "hands":  # beside the hand at fault, where one is
+            return f"hand_{error.seat}" if error.seat is not None else None
         if error.field in ("dealer", "seat", "scores", "pack", "actions"):
             return error.field
         if error.field == "rules":

@@ -97,6 +97,23 @@ def test_an_impossible_position_is_refused_with_its_reason_and_nothing_stored(
     assert not BoardAnswer.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("form", "seat", "words"),
+    [
+        (_form(hands=(HANDS[0], "AS" + HANDS[1][2:])), 1, "AS is in two hands"),
+        (_form(hands=(HANDS[0], "x", HANDS[2][:-2])), 2, "seat 2 holds 5 cards"),
+        (_form(hands=("", HANDS[1]), seat=0), 0, "the hand of seat 0, the seat asking"),
+    ],
+    ids=["card-twice", "hand-size", "no-hand"],
+)
+def test_a_hands_error_is_shown_beside_that_hand(client, form, seat, words):
+    text = html.unescape(client.post("/analysis/", form).content.decode())
+    hands = re.findall(r'<details class="board-hand" data-seat="(\d)"(.*?)</details>', text, re.S)
+    assert len(hands) == 4
+    assert [int(s) for s, block in hands if words in block] == [seat]
+    assert text.count(words) == 1  # there alone, not again above the form
+
+
 def test_a_notation_that_is_no_board_is_refused_in_words(client):
     response = client.get("/analysis/1~house~02.13~3~0.0~0~ASAS~x~/")
     assert response.status_code == 400
