@@ -205,6 +205,21 @@ def trick_winner(trick: tuple[int, ...] | list[int], trump: int) -> int:
     return trick.index((played & SUIT_MASK[led_suit]).bit_length() - 1)
 
 
+def shown_void(card: int, led: int, trump: int) -> int:
+    """The cards a seat has shown it does not hold by playing ``card`` to a trick led by
+    ``led`` under the house rules (``legal_cards``): a plain card on a trump lead shows no
+    trump and no joker left; an off-suit plain card, none of the suit led."""
+    if card == led or led >= JOKER_1 or card >= JOKER_1:
+        return 0
+    if SUIT_OF[card] == trump:
+        return 0  # trump is always allowed: it shows nothing
+    if SUIT_OF[led] == trump:
+        return SUIT_MASK[trump] | JOKERS
+    if SUIT_OF[card] != SUIT_OF[led]:
+        return SUIT_MASK[SUIT_OF[led]]
+    return 0
+
+
 # --- Scoring -----------------------------------------------------------------------
 
 
@@ -579,6 +594,19 @@ def trick_winner_full(trick: tuple[int, ...] | list[int], trumps: TrumpSuit) -> 
     return best
 
 
+def shown_void_full(card: int, led: int, trumps: TrumpSuit, follow: str) -> int:
+    """The cards a seat has shown it does not hold by playing ``card`` to a trick led by
+    ``led`` at a full-deck table (``legal_cards_full``): the cards that follow the lead,
+    when it did not follow, unless it trumped where a seat may trump holding the suit."""
+    suit = trumps.following[led]
+    if card == led or suit >> card & 1:
+        return 0
+    trumped = trumps.cards >> card & 1
+    if trumped and follow != "schmier" and suit != trumps.cards:
+        return 0
+    return suit
+
+
 class DiscardRule(NamedTuple):
     """What one seat's discard must be: ``count`` cards, every card of ``must`` among them,
     none outside ``may``."""
@@ -638,6 +666,50 @@ def discard_rule(exchange: str, hand: int, trumps: TrumpSuit, *, dealer: bool) -
         may = plain | (held & ~trumps.point_cards if extra else 0)
         return DiscardRule(plain.bit_count() + extra, plain, may)
     return DiscardRule(max(0, size - 6), 0, hand & ~trumps.point_cards)
+
+
+class DiscardCase(NamedTuple):
+    """One way another seat's face-down discard may have gone, as far as the rest of the
+    table can tell: the cards the discard cannot hold and those its kept hand cannot."""
+
+    discard_barred: int
+    kept_barred: int = 0
+
+
+def discard_cases(
+    exchange: str, trumps: TrumpSuit, *, dealer: bool, filled: bool = False
+) -> tuple[DiscardCase, ...]:
+    """What ``discard_rule`` tells the others of a seat's discard, case by case, the usual
+    case first. ``discard_to_six``: a seat with six trumps or fewer discards no trump; one
+    with more keeps six trumps and nothing else. ``discard_and_fill``, a seat but the
+    dealer: it throws every card but its trumps, and, with more than six, trumps but no
+    point card; one that was not ``filled`` kept six trumps and nothing else. Where the
+    rule protects the point cards (the dealer who takes the pack), none is discarded."""
+    plain = ~trumps.cards & ((1 << 54) - 1)
+    if exchange == "discard_to_six":
+        return DiscardCase(trumps.cards), DiscardCase(0, plain)
+    if exchange == "discard_and_fill" and not dealer:
+        if filled:
+            return (DiscardCase(trumps.cards),)
+        return DiscardCase(trumps.cards, plain), DiscardCase(trumps.point_cards, plain)
+    return (DiscardCase(trumps.point_cards),)
+
+
+def trumps_dealt(
+    exchange: str, trumps: TrumpSuit, *, dealt: int, discarded: int, dealer: bool
+) -> tuple[int, ...]:
+    """How many trumps a seat dealt ``dealt`` cards may have held, given that
+    ``discard_rule`` had it discard ``discarded``: every count whose hand the rule makes
+    discard that many."""
+    counts = []
+    trump_cards, plain_cards = cards_of(trumps.cards), cards_of(~trumps.cards & ((1 << 54) - 1))
+    for held in range(min(dealt, len(trump_cards)) + 1):
+        hand = 0
+        for card in trump_cards[:held] + plain_cards[: dealt - held]:
+            hand |= 1 << card
+        if discard_rule(exchange, hand, trumps, dealer=dealer).count == discarded:
+            counts.append(held)
+    return tuple(counts)
 
 
 def round_points_full(
