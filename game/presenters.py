@@ -77,13 +77,17 @@ class Glance:
     side: str | None = None  # the unit's letter, where some unit has partners
 
 
+# how a point went to its side (``rules.ScoringCard.by``), in the page's words
+POINT_VERBS = {"capture": "taken by", "deal": "dealt to", "play": "played by"}
+
+
 @dataclass(frozen=True)
 class PointLine:
     label: str  # "High", "Low", "Jack", "Joker", "Game"
     card: str | None  # the card that scored, where there is one
     unit: int | None
     names: str  # who took it, or "nobody"
-    verb: str = ""  # how it went: "played by" (ace and two); "" says as the house rules do
+    verb: str = "taken by"  # how it went (``POINT_VERBS``)
     side: str | None = None  # the unit's letter, where some unit has partners
 
 
@@ -158,23 +162,24 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
 
     taken = view.taken
     if view.rules.is_house:
-        lines = tuple(
-            PointLine(
-                notation.point_label(p.kind),
-                notation.card(p.card),
-                p.unit,
-                who(p.unit),
-                side=letter(p.unit),
-            )
-            for p in rules.scoring_cards(
-                trump=view.trump, in_play=view.played, captured=taken, points=result.points
-            )
+        scored = rules.scoring_cards(
+            trump=view.trump, in_play=view.played, captured=taken, points=result.points
         )
-    else:
-        lines = tuple(
-            PointLine(label, notation.card(card), unit, who(unit), verb, letter(unit))
-            for label, card, unit, verb in full_deck_points(view, result.points)
+        labels = [notation.point_label(p.kind) for p in scored]
+    else:  # named as the table names them (``notation.point_names``)
+        scored = full_deck_points(view, result.points)
+        labels = notation.point_names(view.rules)
+    lines = tuple(
+        PointLine(
+            label,
+            notation.card(p.card),
+            p.unit,
+            who(p.unit),
+            POINT_VERBS[p.by],
+            letter(p.unit),
         )
+        for label, p in zip(labels, scored, strict=True)
+    )
     gains = rules.score_gains(
         scores=view.scores,
         raw=result.raw,
@@ -209,43 +214,17 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
     )
 
 
-def _point_cards(view: PublicView) -> dict[str, tuple[int, ...]]:
-    """The card each point of a full-deck table is won with, by point name, where one card
-    wins it (high and low only where they are the ace and the two)."""
-    trumps = view.trumps
-    suit = trumps.suit
-    ace_two = view.rules.high_low == "ace_two"
-    return {
-        "high": (cards.ace_of(suit),) if ace_two else (),
-        "low": (cards.two_of(suit),) if ace_two else (),
-        "jack": (cards.jack_of(suit),),
-        "jick": (trumps.jick,) if trumps.jick >= 0 else (),
-        "joker_high": (cards.JOKER_1,),
-        "joker_low": (cards.JOKER_2,),
-        "jokers": (cards.JOKER_1, cards.JOKER_2)[: view.rules.jokers],
-        "game": (),
-    }
-
-
-def full_deck_points(view: PublicView, points: rules.RoundPoints):
-    """A full-deck round's points in the table's order, named as the table names them
-    (``notation.point_names``): (label, card or None, unit or None, how it went)."""
-    by_name = points.by_name()
-    labels = iter(notation.point_names(view.rules))
-    won_with = _point_cards(view)
-    played = view.played
-    ace_two = view.rules.high_low == "ace_two"
-    lines = []
-    for name in view.rules.points:
-        verb = "played by" if ace_two and name in ("high", "low") else ""
-        if name == "jokers":  # one point a joker, to the unit that took it
-            for joker in won_with["jokers"]:
-                unit = next((u for u, got in enumerate(view.taken) if got >> joker & 1), None)
-                lines.append((next(labels), joker if played >> joker & 1 else None, unit, verb))
-            continue
-        card = next((c for c in won_with[name] if played >> c & 1), None)
-        lines.append((next(labels), card, by_name[name], verb))
-    return tuple(lines)
+def full_deck_points(view: PublicView, points: rules.RoundPoints) -> tuple[rules.ScoringCard, ...]:
+    """A full-deck round's points in the table's order (``rules.scoring_cards_full``)."""
+    return rules.scoring_cards_full(
+        names=view.rules.points,
+        trumps=view.trumps,
+        ace_two=view.rules.high_low == "ace_two",
+        jokers=view.rules.jokers,
+        played=view.played,
+        captured=view.taken,
+        points=points,
+    )
 
 
 # --- A table in play: its public part, then a seat's page or a spectator's ----------------

@@ -431,11 +431,14 @@ def _winner(after: list[int], bidder_unit: int, target: int) -> int | None:
 
 @dataclass(frozen=True)
 class ScoringCard:
-    """One point of a finished round: the card that won it, if any, and who took it."""
+    """One point of a finished round: the card that won it, if any, who took it and how:
+    ``"capture"`` (the unit that captured the card), ``"deal"`` (the unit of the seat it
+    was dealt to) or ``"play"`` (the unit of the seat that played it)."""
 
-    kind: str  # "high", "low", "jack", "joker", "game"
+    kind: str  # "high", "low", "jack", "joker", "game"; a full-deck table's point names
     card: int | None  # None for game, which no single card wins
     unit: int | None  # None where nobody took it (game on a tie)
+    by: str = "capture"
 
 
 def scoring_cards(
@@ -446,7 +449,7 @@ def scoring_cards(
     trumps = in_play & SUIT_MASK[trump]
     lines = [
         ScoringCard("high", trumps.bit_length() - 1, points.high),
-        ScoringCard("low", low_card(trump, in_play), points.low),
+        ScoringCard("low", low_card(trump, in_play), points.low, "deal"),
     ]
     jack = jack_of(trump)
     if in_play >> jack & 1:
@@ -710,6 +713,45 @@ def trumps_dealt(
         if discard_rule(exchange, hand, trumps, dealer=dealer).count == discarded:
             counts.append(held)
     return tuple(counts)
+
+
+def scoring_cards_full(
+    *,
+    names: tuple[str, ...],
+    trumps: TrumpSuit,
+    ace_two: bool,
+    jokers: int,
+    played: int,
+    captured: tuple[int, ...],
+    points: RoundPoints,
+) -> tuple[ScoringCard, ...]:
+    """A finished full-deck round's points in the table's order (``names``), one a joker
+    where ``jokers`` counts each: the card that won each where one card does (high and low
+    only where they are the ace and the two) and it was played, and who took it."""
+    suit, by_name = trumps.suit, points.by_name()
+    won_with = {
+        "high": (ace_of(suit),) if ace_two else (),
+        "low": (two_of(suit),) if ace_two else (),
+        "jack": (jack_of(suit),),
+        "jick": (trumps.jick,) if trumps.jick >= 0 else (),
+        "joker_high": (JOKER_1,),
+        "joker_low": (JOKER_2,),
+        "jokers": (JOKER_1, JOKER_2)[:jokers],
+        "game": (),
+    }
+    lines = []
+    for name in names:
+        # the ace and the two, or the lowest trump, to the unit of the seat that played it
+        by = "play" if name == "low" or ace_two and name == "high" else "capture"
+        if name == "jokers":  # one point a joker, to the unit that took it
+            for joker in won_with["jokers"]:
+                unit = next((u for u, got in enumerate(captured) if got >> joker & 1), None)
+                card = joker if played >> joker & 1 else None
+                lines.append(ScoringCard(name, card, unit, by))
+            continue
+        card = next((c for c in won_with[name] if played >> c & 1), None)
+        lines.append(ScoringCard(name, card, by_name[name], by))
+    return tuple(lines)
 
 
 def round_points_full(

@@ -8,6 +8,10 @@ from django.template.loader import render_to_string
 
 from game import presenters
 from game.engine import cards, notation
+from game.engine.cards import cards_of
+from game.engine.rules import Phase, discard_action
+from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from game.engine.variants import PRESETS
 from game.live import redraw
 from tests.game.test_table_views import start_table, truth
 
@@ -247,3 +251,33 @@ def test_a_finished_rounds_glance_credits_every_point_the_summary_does(client):
     game = scored["game"]
     for side in page.glance:
         assert ("Game" in side.points) is (side.unit == game), (side, game)
+
+
+def _finished_round(preset: str, seed: int):
+    setup = MatchSetup.partnerships(4, 2, rules=PRESETS[preset])
+    state = RoundState(setup, shuffle_deal(setup, 0, Random(seed)))
+    while not state.is_terminal():
+        if state.phase() is Phase.EXCHANGE:
+            rule = state.discard_rule()
+            state = state.apply(discard_action(rule.pick(cards_of(rule.optional))))
+        else:  # the first seat bids, the rest pass
+            state = state.apply(state.legal_actions()[0 if not state.high_bid else -1])
+    assert not state.result.redeal
+    return state.public_view()
+
+
+@pytest.mark.parametrize(
+    ("preset", "verbs"),
+    [
+        ("house", {"High": "taken by", "Low": "dealt to", "Jack": "taken by"}),
+        ("seven_point", {"High": "played by", "Low": "played by", "Jack": "taken by"}),
+    ],
+)
+def test_the_round_summary_says_how_each_point_went_as_the_engine_scores_it(preset, verbs):
+    view = _finished_round(preset, seed=4)
+    names = {seat: f"P{seat}" for seat in range(4)}
+    lines = {line.label: line.verb for line in presenters.round_summary(1, view, names).points}
+    assert {label: lines[label] for label in verbs if label in lines} == {
+        label: verb for label, verb in verbs.items() if label in lines
+    }
+    assert lines["Game"] == "taken by"
