@@ -155,6 +155,14 @@ class Deal:
         ):
             raise ValueError("the pack is not the hidden cards")
 
+    @classmethod
+    def of(cls, dealer: int, hands: Iterable[int], hidden: Iterable[int], *, rules: Rules) -> Deal:
+        """The deal of ``hands`` (card masks) with ``hidden`` undealt, listed top first: a
+        full-deck table keeps the pack's order (a fill deals from its top); the house rules
+        never deal from it and keep none."""
+        hidden = tuple(hidden)
+        return cls(dealer, tuple(hands), mask_of(hidden), () if rules.is_house else hidden)
+
     def pack_order(self) -> tuple[int, ...]:
         """The undealt cards, top first (lowest card first where no order was given)."""
         return self.pack or tuple(cards_of(self.hidden))
@@ -170,11 +178,7 @@ def shuffle_deal(setup: MatchSetup, dealer: int, rng: Random) -> Deal:
         for c in cards[seat * size : (seat + 1) * size]:
             hand |= 1 << c
         hands.append(hand)
-    rest = cards[setup.players * size :]
-    hidden = 0
-    for c in rest:
-        hidden |= 1 << c
-    return Deal(dealer, tuple(hands), hidden, () if setup.rules.is_house else tuple(rest))
+    return Deal.of(dealer, hands, cards[setup.players * size :], rules=setup.rules)
 
 
 @dataclass(frozen=True)
