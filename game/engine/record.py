@@ -12,7 +12,7 @@ from . import rules
 from .cards import SUITS, card_code, cards_of, parse_card, parse_cards
 from .rules import PASS
 from .state import Deal, IllegalAction, MatchSetup, MatchState, RoundState
-from .variants import HOUSE, Rules, RulesError, from_record
+from .variants import DEFAULT_TARGET, HOUSE, Rules, RulesError, from_record
 
 FORMAT = "smear-record/1"
 
@@ -121,7 +121,7 @@ def _read_setup(data: dict) -> MatchSetup:
         raise RecordError("teams must be a list of lists of seats")
     table = _read_rules(data)
     # without rules a record is the house rules at its own target, as before the variants
-    target = data.get("target", table.target if "rules" in data else 21)
+    target = data.get("target", table.target if "rules" in data else DEFAULT_TARGET)
     if not _is_int(target):
         raise RecordError("target must be a whole number")
     if "rules" in data and target != table.target:

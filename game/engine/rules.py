@@ -29,11 +29,11 @@ from .cards import (
     parse_card,
     two_of,
 )
+from .variants import DEFAULT_TARGET as DEFAULT_TARGET  # the rules value's, said here too
 from .variants import HOUSE_POINTS, MOST_POINTS
 
 MIN_BID = 1
 MAX_BID = 6
-DEFAULT_TARGET = 21
 
 # Actions are ints: a card is its own action, then pass, the bids 1..7, naming each
 # trump suit, and a whole discard (a tag bit above the cards' mask).

@@ -36,7 +36,7 @@ class Command(BaseCommand):
             help="units as seat lists, e.g. 0,2:1,3 (default: "
             "two partnerships for an even table, else everyone for themselves)",
         )
-        parser.add_argument("--target", type=int, default=21)
+        parser.add_argument("--target", type=int, default=variants.DEFAULT_TARGET)
         parser.add_argument(
             "--rules",
             default="house",
