@@ -335,9 +335,9 @@ class BoundedChannel(http.HTTPChannel):
         super().allContentReceived()
 
     def bodies_done(self) -> None:
-        if self.door is not None:
-            for request in self.requests:
-                self.door.body_done(request)
+        # only the request whose head or body is being read can hold an unfinished body
+        if self.door is not None and self.request is not None:
+            self.door.body_done(self.request)
 
     def requestDone(self, request) -> None:
         # before the parent's, which may read a pipelined request's head at once: it hands
