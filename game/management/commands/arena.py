@@ -12,6 +12,7 @@ from game.bots import LEVELS
 from game.engine import variants
 from game.engine.state import MatchSetup
 from game.offline import arena
+from smearsite.kernel.console import Unended
 
 
 def _known(name: str) -> bool:
@@ -93,7 +94,7 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
 
     def _run(self, play, games, workers):
-        progress = tqdm(total=len(games), desc="matches", unit="match", file=self.stderr._out)
+        progress = tqdm(total=len(games), desc="matches", unit="match", file=Unended(self.stderr))
         outcomes = []
         try:
             if workers <= 1:
