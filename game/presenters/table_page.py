@@ -1,10 +1,7 @@
-"""Page models: what a table page, a lobby or a round's replay shows, in the site's words.
-
-Pure: built from table and seat rows already read and from the engine's views, never
-from a state. A seat's page is the table's public part (``PublicPage``, the same for
-every seat and spectator, built once per table version) plus that seat's own ``SeatView``,
-so it cannot show another seat's cards.
-"""
+"""The table page: the public part of a table in play (``PublicPage``, the same for every
+seat and spectator, built once per table version), and a seat's page (``TableView``, that
+seat's own ``SeatView`` on top) or a spectator's (``SpectatorView``), so a page cannot
+show another seat's cards."""
 
 from __future__ import annotations
 
@@ -13,55 +10,25 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from cachetools import LRUCache, cached
-from django.conf import settings
-from django.urls import reverse
 
-from game.bots import OFFERED_LEVELS
-from game.card_chooser import CardChooser, card_chooser
-from game.engine import cards, notation, rules, variants
+from game.engine import cards, notation, rules
 from game.engine.state import MatchState, RoundState
 from game.engine.view import PublicView, SeatView
 from game.live.turns import abandoned
 from game.models import Seat, Table
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    number: int
-    name: str
-    bot_level: str | None
-    unit: int
-    is_turn: bool
-    is_dealer: bool
-    stand_in: bool = False  # a bot is playing for this person while they are away
-    is_you: bool = False
-    said: str | None = None  # what the seat said in this round's auction, last
-    cards_left: int = 0
-    side: str | None = None  # its unit's letter ("A"), where some unit has partners
-
-
-@dataclass(frozen=True)
-class UnitInfo:
-    index: int
-    names: str
-    score: int
-    members: tuple[int, ...]
-    is_yours: bool = False
-    side: str | None = None  # the unit's letter ("A"), where some unit has partners
-
-
-@dataclass(frozen=True)
-class Play:
-    seat: int
-    name: str
-    code: str
-
-
-@dataclass(frozen=True)
-class Trick:
-    number: int  # from 0
-    plays: tuple[Play, ...]
-    winner: str | None  # None while the trick is being played
+from game.presenters.pieces import (
+    Play,
+    SeatHand,
+    SeatInfo,
+    UnitInfo,
+    auction,
+    mark_yours,
+    plays,
+    side_letters,
+    trump_words,
+    units,
+)
+from game.presenters.summary import RoundSummary, round_summary
 
 
 @dataclass(frozen=True)
@@ -75,156 +42,6 @@ class Glance:
     points: tuple[str, ...]  # "High", "Jack", "Joker", ...
     tricks: int = 0  # the tricks it has taken this round
     side: str | None = None  # the unit's letter, where some unit has partners
-
-
-# how a point went to its side (``rules.ScoringCard.by``), in the page's words
-POINT_VERBS = {"capture": "taken by", "deal": "dealt to", "play": "played by"}
-
-
-@dataclass(frozen=True)
-class PointLine:
-    label: str  # "High", "Low", "Jack", "Joker", "Game"
-    card: str | None  # the card that scored, where there is one
-    unit: int | None
-    names: str  # who took it, or "nobody"
-    verb: str = "taken by"  # how it went (``POINT_VERBS``)
-    side: str | None = None  # the unit's letter, where some unit has partners
-
-
-@dataclass(frozen=True)
-class ScoreLine:
-    unit: int
-    names: str
-    before: int
-    raw: int
-    after: int
-    game_total: int
-    bidder: bool
-    capped: bool  # a non-bidder held at target - 1
-    side: str | None = None  # the unit's letter, where some unit has partners
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    number: int
-    bidder_name: str | None  # None in a redealt round
-    bid: int | None
-    made: bool | None
-    trump: str | None
-    points: tuple[PointLine, ...]
-    scores: tuple[ScoreLine, ...]
-    redeal: bool = False  # everyone passed: the same dealer deals again
-    dealer_name: str = ""
-
-
-def bid_codes(legal: tuple[str, ...]) -> tuple[str, ...]:
-    """The auction's buttons among a seat's legal action codes: pass and the bids."""
-    return tuple(code for code in legal if code == "pass" or code.startswith("bid:"))
-
-
-def unit_names(names: dict[int, str], members) -> str:
-    return " & ".join(names[s] for s in members)
-
-
-def side_letters(teams) -> tuple[str, ...] | None:
-    """Each unit's letter, "A" on, where some unit has partners (the seats show it);
-    None at a cutthroat table, where a seat's name says its side."""
-    if all(len(members) == 1 for members in teams):
-        return None
-    return tuple(chr(ord("A") + unit) for unit in range(len(teams)))
-
-
-def round_summary(number: int, view: PublicView, names: dict[int, str]) -> RoundSummary:
-    """A finished round's points and score changes, from its public view: once a round is
-    over every card still held has been played, so all of it is public (a discard never
-    is: it scores for nobody)."""
-    result = view.result
-    if result.redeal:
-        return RoundSummary(
-            number=number,
-            bidder_name=None,
-            bid=None,
-            made=None,
-            trump=None,
-            points=(),
-            scores=(),
-            redeal=True,
-            dealer_name=names[view.dealer],
-        )
-
-    def who(unit: int | None) -> str:
-        return "nobody" if unit is None else unit_names(names, view.teams[unit])
-
-    letters = side_letters(view.teams)
-
-    def letter(unit: int | None) -> str | None:
-        return None if letters is None or unit is None else letters[unit]
-
-    taken = view.taken
-    if view.rules.is_house:
-        scored = rules.scoring_cards(
-            trump=view.trump, in_play=view.played, captured=taken, points=result.points
-        )
-        labels = [notation.point_label(p.kind) for p in scored]
-    else:  # named as the table names them (``notation.point_names``)
-        scored = full_deck_points(view, result.points)
-        labels = notation.point_names(view.rules)
-    lines = tuple(
-        PointLine(
-            label,
-            notation.card(p.card),
-            p.unit,
-            who(p.unit),
-            POINT_VERBS[p.by],
-            letter(p.unit),
-        )
-        for label, p in zip(labels, scored, strict=True)
-    )
-    gains = rules.score_gains(
-        scores=view.scores,
-        raw=result.raw,
-        after=result.match_after,
-        bidder_unit=result.bidder_unit,
-        captured=taken,
-        target=view.target,
-    )
-    scores = tuple(
-        ScoreLine(
-            unit=g.unit,
-            names=unit_names(names, view.teams[g.unit]),
-            before=g.before,
-            raw=g.raw,
-            after=g.after,
-            game_total=g.game_total,
-            bidder=g.bidder,
-            capped=g.capped and view.rules.non_bidders_capped,
-            side=letter(g.unit),
-        )
-        for g in gains
-    )
-    return RoundSummary(
-        number=number,
-        bidder_name=names[view.bidder],
-        bid=result.bid,
-        made=result.made,
-        trump=notation.suit_letter(view.trump),
-        points=lines,
-        scores=scores,
-        dealer_name=names[view.dealer],
-    )
-
-
-def full_deck_points(view: PublicView, points: rules.RoundPoints) -> tuple[rules.ScoringCard, ...]:
-    """A full-deck round's points in the table's order (``rules.scoring_cards_full``)."""
-    return rules.scoring_cards_full(
-        names=view.rules.points,
-        trumps=view.trumps,
-        ace_two=view.rules.high_low == "ace_two",
-        jokers=view.rules.jokers,
-        played=view.played,
-        captured=view.taken,
-        points=points,
-    )
 
 
 # --- A table in play: its public part, then a seat's page or a spectator's ----------------
@@ -574,59 +391,6 @@ def _glance_full(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance,
     )
 
 
-# --- Pieces of any view, with each seat named as the page says it --------------------------
-
-
-def plays(seq, names: dict[int, str]) -> tuple[Play, ...]:
-    """(seat, card) pairs as the page shows them."""
-    return tuple(Play(s, names[s], notation.card(c)) for s, c in seq)
-
-
-def tricks(view: PublicView, names: dict[int, str]) -> tuple[Trick, ...]:
-    """The round's finished tricks with their winners, then the current one if begun."""
-    done = tuple(
-        Trick(number=t, plays=plays(view.trick(t), names), winner=names[winner])
-        for t, winner in enumerate(view.trick_winners)
-    )
-    if not view.current_trick:
-        return done
-    return (*done, Trick(len(done), plays(view.current_trick, names), None))
-
-
-def units(view: PublicView, names: dict[int, str], scores) -> tuple[UnitInfo, ...]:
-    letters = side_letters(view.teams)
-    return tuple(
-        UnitInfo(
-            u,
-            unit_names(names, members),
-            scores[u],
-            members,
-            side=None if letters is None else letters[u],
-        )
-        for u, members in enumerate(view.teams)
-    )
-
-
-def trump_words(view: PublicView) -> tuple[str | None, str | None]:
-    """Trump's suit letter and name, once the opening lead has set it."""
-    if view.trump is None:
-        return None, None
-    return notation.suit_letter(view.trump), notation.suit_name(view.trump)
-
-
-def bid_label(code: str) -> str:
-    """A bid button's words: ``Pass``, ``Bid 3``."""
-    return notation.said(notation.parse_action(code)).capitalize()
-
-
-def mark_yours(units: tuple[UnitInfo, ...], seat: int) -> tuple[UnitInfo, ...]:
-    return tuple(replace(unit, is_yours=True) if seat in unit.members else unit for unit in units)
-
-
-def auction(view: PublicView, names: dict[int, str]) -> tuple[tuple[str, str], ...]:
-    return tuple((names[s], notation.said(a)) for s, a in view.auction)
-
-
 class _TablePage:
     """A table in play as one asker sees it. The public part's fields read as the page's
     own (``t.trick``, ``t.code``), so the template needs no second name for them."""
@@ -647,76 +411,6 @@ class _TablePage:
         if not self.spectator and leader == self.seat:
             return "You lead."
         return f"{self.public.leader_name} leads."
-
-
-class SeatHand:
-    """What a seat's own view adds to a page, for any page holding it as ``view``: the
-    hand, the legal actions, the bid buttons. The trainer's positions share it."""
-
-    view: SeatView
-
-    @property
-    def seat(self) -> int:
-        return self.view.seat
-
-    @cached_property
-    def legal(self) -> tuple[str, ...]:
-        """This seat's legal action codes (empty when not its turn)."""
-        return tuple(notation.action(a) for a in self.view.legal)
-
-    @property
-    def my_turn(self) -> bool:
-        return bool(self.view.legal)
-
-    @cached_property
-    def hand(self) -> tuple[tuple[str, bool], ...]:
-        """(card code, playable)."""
-        legal = set(self.view.legal)
-        return tuple((notation.card(c), c in legal) for c in self.view.hand_cards)
-
-    @property
-    def bids(self) -> tuple[str, ...]:
-        return bid_codes(self.legal)
-
-    @property
-    def bid_choices(self) -> tuple[tuple[str, str], ...]:
-        """(code, words) for each bid button."""
-        return tuple((code, bid_label(code)) for code in self.bids)
-
-    @cached_property
-    def trump_choices(self) -> tuple[tuple[str, str, str], ...]:
-        """(code, suit name, suit letter) for each suit the bidder may name, when naming."""
-        return tuple(
-            (
-                notation.action(a),
-                notation.suit_name(rules.named_suit(a)),
-                notation.suit_letter(rules.named_suit(a)),
-            )
-            for a in self.view.legal
-            if rules.is_trump_action(a)
-        )
-
-    @cached_property
-    def discard(self) -> CardChooser | None:
-        """The discard this seat must make now, as the cards to tap, or None."""
-        rule = self.view.discard_rule
-        if rule is None:
-            return None
-        return card_chooser(rule, self.view.hand)
-
-    @cached_property
-    def own_exchange(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """What this seat alone may see of its exchange: (words, card codes)."""
-        view = self.view
-        shown = []
-        if view.fill:
-            took = view.seat == view.dealer and view.rules.exchange != "discard_to_six"
-            shown.append(
-                ("The pack you took" if took else "Dealt to you", notation.cards(view.fill))
-            )
-        if view.discard:
-            shown.append(("You discarded", notation.cards(view.discard)))
-        return tuple(shown)
 
 
 @dataclass(frozen=True)
@@ -786,161 +480,3 @@ class SpectatorView(_TablePage):
     @property
     def view(self) -> PublicView:
         return self.public.view
-
-
-# --- Hand history ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RoundReplay:
-    number: int
-    dealer: str
-    house: bool  # the house rules: every dealt card is played, so hands show as dealt
-    hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, dealt cards)
-    auction: tuple[tuple[str, str], ...]
-    tricks: tuple[Trick, ...]
-    summary: RoundSummary
-
-
-def round_replay(*, match: MatchState, number: int, names: dict[int, str]) -> RoundReplay:
-    """A finished round laid out trick by trick; every card of it is public by now."""
-    state = match.rounds[number]
-    view = state.public_view()
-    if view.rules.is_house:
-        hands = tuple((names[s], notation.cards(hand)) for s, hand in enumerate(state.deal.hands))
-    else:  # a discard is never shown: each seat's cards as it played them
-        held = [0] * view.players
-        for seat, card in view.plays:
-            held[seat] |= 1 << card
-        hands = tuple((names[s], notation.cards(hand)) for s, hand in enumerate(held) if hand)
-    return RoundReplay(
-        number=number,
-        dealer=names[view.dealer],
-        house=view.rules.is_house,
-        hands=hands,
-        auction=auction(view, names),
-        tricks=tricks(view, names),
-        summary=round_summary(number, view, names),
-    )
-
-
-# --- Tables with friends: the lobby ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LobbySeat:
-    number: int
-    name: str | None  # None while the seat is empty
-    bot_level: str | None
-    team: str | None  # "A", "B", ... when some unit has partners
-    is_you: bool
-    is_host: bool
-
-    @property
-    def is_empty(self) -> bool:
-        return self.name is None
-
-
-@dataclass(frozen=True)
-class LobbyView:
-    """A table waiting for players: who sits where, and what the asker may do about it."""
-
-    code: str
-    status: str
-    players: int
-    target: int
-    public: bool
-    teams: tuple[str, ...]  # "Team A: seats 0 & 2", one a unit; empty for cutthroat
-    path: str  # the table page: the share link is this made absolute
-    share_url: str  # the share link from settings.SITE_URL, for renders without a request
-    host_name: str
-    seats: tuple[LobbySeat, ...]
-    your_seat: int | None
-    is_host: bool
-    signed_in: bool
-    bot_levels: tuple[str, ...]
-    rules_lines: tuple[str, ...] = ()  # the game the table will play, at a glance
-    rules_anchor: str = "house"
-
-    @property
-    def empty(self) -> int:
-        return sum(1 for seat in self.seats if seat.is_empty)
-
-    @property
-    def ready(self) -> bool:
-        return not self.empty
-
-    @property
-    def seats_words(self) -> str:
-        """How full the table is, for the lobby's status line."""
-        if self.ready:
-            if self.is_host:
-                return "Every seat is taken: start the match when you are ready."
-            return f"Every seat is taken: waiting for {self.host_name} to start the match."
-        verb = "is" if self.empty == 1 else "are"
-        return f"Waiting for players: {self.empty} of {self.players} seats {verb} empty."
-
-    is_lobby = True  # the template's switch between this and a table in play
-
-    @property
-    def closed(self) -> bool:
-        return self.status == Table.Status.CLOSED
-
-    @property
-    def can_join(self) -> bool:
-        return not self.closed and self.signed_in and self.your_seat is None and self.empty > 0
-
-    @property
-    def state_key(self) -> str:
-        """Changes whenever the lobby does: a poller compares it to see a change."""
-        seats = "|".join(f"{s.number}:{s.name or ''}:{s.bot_level or ''}" for s in self.seats)
-        return f"{self.status}|{seats}"
-
-
-def _team_letters(teams: list[list[int]]) -> dict[int, str] | None:
-    if all(len(unit) == 1 for unit in teams):
-        return None  # cutthroat: everyone for themselves
-    return {seat: chr(ord("A") + u) for u, unit in enumerate(teams) for seat in unit}
-
-
-def lobby_view(*, table: Table, seat_rows: list[Seat], your_seat: int | None, user_id) -> LobbyView:
-    rows = {s.number: s for s in seat_rows}
-    table_rules = replace(variants.from_record(table.rules), target=table.target)
-    letters = _team_letters(table.teams)
-    seats = tuple(
-        LobbySeat(
-            number=n,
-            name=rows[n].display_name if n in rows else None,
-            bot_level=rows[n].bot_level if n in rows else None,
-            team=None if letters is None else letters[n],
-            is_you=n == your_seat,
-            is_host=n in rows and rows[n].user_id is not None and rows[n].user_id == table.host_id,
-        )
-        for n in range(table.players)
-    )
-    path = reverse("game:table", args=[table.code])
-    teams = ()
-    if letters is not None:
-        teams = tuple(
-            f"Team {chr(ord('A') + u)}: seats {' & '.join(str(s) for s in unit)}"
-            for u, unit in enumerate(table.teams)
-        )
-    host_name = next((s.name for s in seats if s.is_host), None) or "someone who left"
-    return LobbyView(
-        code=table.code,
-        status=table.status,
-        players=table.players,
-        target=table.target,
-        public=table.public,
-        teams=teams,
-        path=path,
-        share_url=settings.SITE_URL.rstrip("/") + path,
-        host_name=host_name,
-        seats=seats,
-        your_seat=your_seat,
-        is_host=user_id is not None and user_id == table.host_id,
-        signed_in=user_id is not None,
-        bot_levels=OFFERED_LEVELS,
-        rules_lines=notation.rules_summary(table_rules),
-        rules_anchor=table_rules.preset,
-    )
