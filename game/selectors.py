@@ -21,6 +21,11 @@ from game.presenters import lobby_page, replay_page, table_page
 from smearsite.kernel import normal_code
 
 
+def table_by_code(code: str) -> Table | None:
+    """The table with ``code`` (as typed: it is normalised here), or None."""
+    return Table.objects.filter(code=normal_code(code)).first()
+
+
 def seat_number_for(table: Table, owner: SeatOwner) -> int | None:
     seat = owner.seat_in(table.seats.all())
     return None if seat is None else seat.number
