@@ -1,6 +1,7 @@
 import logging
 from functools import wraps
 
+from csp.decorators import csp_update
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import render
@@ -48,9 +49,9 @@ def _form_may_go_to_checkout(view):
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        response = view(request, *args, **kwargs)
-        response._csp_update = {"form-action": [stripe_client.checkout_origin()]}
-        return response
+        # django-csp's own decorator, made per request: the origin is read from settings
+        allow_checkout = csp_update({"form-action": [stripe_client.checkout_origin()]})
+        return allow_checkout(view)(request, *args, **kwargs)
 
     return wrapped
 

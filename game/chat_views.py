@@ -3,16 +3,21 @@ connection open, a line goes up the table's socket). Thin: the chat service writ
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from game.models import Table
+from game import selectors
 from game.players.identity import request_owner
 from game.services import chat
-from smearsite.kernel import normal_code
 from smearsite.kernel.code_guard import code_lookup
+from smearsite.kernel.http import found_or_404
+
+if TYPE_CHECKING:
+    pass
 
 
 def _back(code: str) -> HttpResponse:
@@ -22,7 +27,7 @@ def _back(code: str) -> HttpResponse:
 @code_lookup
 @require_POST
 def table_chat(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=normal_code(code))
+    found = found_or_404(selectors.table_by_code(code), "table")
     try:
         chat.chat_say(
             table_id=found.pk,
@@ -38,7 +43,7 @@ def table_chat(request: HttpRequest, code: str) -> HttpResponse:
 @code_lookup
 @require_POST
 def table_chat_switch(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=normal_code(code))
+    found = found_or_404(selectors.table_by_code(code), "table")
     try:
         chat.chat_switch(
             table_id=found.pk, owner=request_owner(request), on=request.POST.get("on") == "1"

@@ -117,12 +117,7 @@ class TeamLayoutForm(forms.Form):
 
 # --- The game a table plays: a preset of the Smear family and its options ---------------
 
-PRESET_CHOICES = [
-    ("house", "House rules: 3 to 8 players, 6 cards, the first card led sets trump"),
-    ("classic", "Classic four-point: 2 to 5 players, 9 cards, name trump, discard to six"),
-    ("six_handed", "Six-handed: 3 against 3, the dealer takes the pack"),
-    ("seven_point", "Seven-point: 2 against 2, jokers and the jick, discard and fill"),
-]
+PRESET_CHOICES = [(name, notation.preset_brief(table)) for name, table in variants.PRESETS.items()]
 DEFAULT = ""  # an option left as the preset plays it
 JOKER_CHOICES = [(DEFAULT, "As the game is played"), ("0", "None"), ("1", "One"), ("2", "Two")]
 JICK_CHOICES = [(DEFAULT, "As the game is played"), ("yes", "Yes"), ("no", "No")]

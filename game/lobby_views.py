@@ -5,11 +5,12 @@ redirects back to the table page; with htmx the response swaps in the table part
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
@@ -18,13 +19,16 @@ from game import selectors
 from game.errors import TableError
 from game.forms import JoinByCodeForm, TableForm
 from game.htmx import for_htmx
-from game.models import Table
 from game.players import table_prefs
 from game.players.identity import SeatOwner, request_owner
 from game.services import lobby
 from game.table_views import answer_table_form, settings_from
-from smearsite.kernel import BadNumber, code_guard, normal_code, request_int
+from smearsite.kernel import BadNumber, code_guard, request_int
 from smearsite.kernel.code_guard import code_lookup
+from smearsite.kernel.http import found_or_404
+
+if TYPE_CHECKING:
+    from game.models import Table
 
 
 @require_safe
@@ -153,7 +157,7 @@ LOBBY_ACTIONS: dict[str, Callable[[HttpRequest, Table, SeatOwner], None]] = {
 def table_lobby(request: HttpRequest, code: str) -> HttpResponse:
     """The lobby panel's one view: every button posts here, its form saying what it does
     (``do``); the answer is the table, with any refusal."""
-    found = get_object_or_404(Table, code=normal_code(code))
+    found = found_or_404(selectors.table_by_code(code), "table")
     if not request.user.is_authenticated:
         return _to_log_in(request, found)
     owner = request_owner(request)

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 
+from game.engine.variants import DEFAULT_TARGET
 from smearsite.kernel import CODE_MAX_LENGTH
 
 DISPLAY_NAME_MAX_LENGTH = 40
@@ -51,7 +52,7 @@ class Table(models.Model):
     code = models.CharField(max_length=CODE_MAX_LENGTH, unique=True)  # the share code
     players = models.PositiveSmallIntegerField()
     teams = models.JSONField()  # the scoring units: a partition of the seats
-    target = models.PositiveSmallIntegerField(default=21)
+    target = models.PositiveSmallIntegerField(default=DEFAULT_TARGET)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.LOBBY)
     first_dealer = models.PositiveSmallIntegerField(default=0)
     # bumped with every stored action: the rebuilt match of a table is cached by it

@@ -12,13 +12,18 @@ from dataclasses import dataclass
 from django.db.models import Count, F, OuterRef, Subquery
 from django.utils import timezone
 
-from game import presenters
 from game.engine import notation
 from game.engine.state import MatchState
 from game.live import store
 from game.models import ActionLog, Seat, Table
 from game.players.identity import SeatOwner
+from game.presenters import lobby_page, replay_page, table_page
 from smearsite.kernel import normal_code
+
+
+def table_by_code(code: str) -> Table | None:
+    """The table with ``code`` (as typed: it is normalised here), or None."""
+    return Table.objects.filter(code=normal_code(code)).first()
 
 
 def seat_number_for(table: Table, owner: SeatOwner) -> int | None:
@@ -56,9 +61,9 @@ def table_page_contexts(
     }
 
 
-def _lobby_view(table: Table, seat_rows: list[Seat], owner: SeatOwner) -> presenters.LobbyView:
+def _lobby_view(table: Table, seat_rows: list[Seat], owner: SeatOwner) -> lobby_page.LobbyView:
     mine = owner.seat_in(seat_rows)
-    return presenters.lobby_view(
+    return lobby_page.lobby_view(
         table=table,
         seat_rows=seat_rows,
         your_seat=None if mine is None else mine.number,
@@ -68,43 +73,43 @@ def _lobby_view(table: Table, seat_rows: list[Seat], owner: SeatOwner) -> presen
 
 def public_page(
     *, table: Table, seat_rows: list[Seat], match: MatchState | None = None
-) -> presenters.PublicPage:
+) -> table_page.PublicPage:
     """The part of a table in play that every seat and spectator sees alike."""
     match = match or store.match_for_table(table)
     rematch_code = None
     if table.rematch_id is not None:
         rematch_code = Table.objects.filter(pk=table.rematch_id).values_list("code", flat=True)[0]
-    return presenters.public_page(
+    return table_page.public_page(
         table=table, seat_rows=seat_rows, match=match, rematch_code=rematch_code
     )
 
 
 def page_for(
-    *, public: presenters.PublicPage, match: MatchState, seat: Seat | None
-) -> presenters.TableView | presenters.SpectatorView:
+    *, public: table_page.PublicPage, match: MatchState, seat: Seat | None
+) -> table_page.TableView | table_page.SpectatorView:
     """A seated person's page, or a spectator's for anyone else: the share code is the
     capability, so whoever reached the table by its code may watch it, public information
     only (a guessed code shows no more than that)."""
     if seat is None:
-        return presenters.SpectatorView(public=public)
-    return presenters.TableView(public=public, view=match.round.view_for(seat.number))
+        return table_page.SpectatorView(public=public)
+    return table_page.TableView(public=public, view=match.round.view_for(seat.number))
 
 
 def table_view_for(
     *, table: Table, seat_owner: SeatOwner, match: MatchState | None = None
-) -> presenters.TableView | None:
+) -> table_page.TableView | None:
     """What the owner's seat may see of the table, or None when they have no seat here."""
     page = table_page_context(table=table, seat_owner=seat_owner, match=match)["t"]
-    return page if isinstance(page, presenters.TableView) else None
+    return page if isinstance(page, table_page.TableView) else None
 
 
-def round_replay(*, table: Table, number: int) -> presenters.RoundReplay | None:
+def round_replay(*, table: Table, number: int) -> replay_page.RoundReplay | None:
     """A finished round laid out trick by trick (None when there is no such finished round)."""
     match = store.finished_match_for_table(table)
     if not 0 <= number < len(match.rounds):
         return None
     names = {s.number: s.display_name for s in table.seats.all()}
-    return presenters.round_replay(match=match, number=number, names=names)
+    return replay_page.round_replay(match=match, number=number, names=names)
 
 
 # --- The lists of tables ------------------------------------------------------------------

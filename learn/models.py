@@ -204,6 +204,11 @@ class Attempt(models.Model):
         return self.answered_at is not None
 
     @property
+    def in_lesson(self) -> bool:
+        """Served to practise a tutorial lesson (``lesson`` names it)."""
+        return self.mode == self.Mode.TUTORIAL and bool(self.lesson)
+
+    @property
     def rating_change(self) -> float | None:
         if self.rating_before is None or self.rating_after is None:
             return None

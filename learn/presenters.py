@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game import presenters as game_presenters
 from game.card_chooser import CardChooser, card_chooser
 from game.engine import notation, rules
 from game.engine.cards import game_total
 from game.engine.view import SeatView
 from game.players import glicko
+from game.presenters import pieces as game_pieces
 from learn.analysis_board.links import analysis_link
 from learn.core import discards as core_discards
 from learn.core import explain, explain_family, grades, lines
@@ -61,7 +61,7 @@ class ServeButton:
 
 
 @dataclass(frozen=True)
-class PositionPage(game_presenters.SeatHand):
+class PositionPage(game_pieces.SeatHand):
     """A position as the learner's seat sees it: the table's page models (game.presenters)
     drawn from the seat's view alone, each seat named from the learner's place."""
 
@@ -72,8 +72,8 @@ class PositionPage(game_presenters.SeatHand):
     bidder_name: str | None
     trump: str | None  # suit letter
     trump_name: str | None
-    tricks: tuple[game_presenters.Trick, ...]  # finished tricks, then the current one if begun
-    units: tuple[game_presenters.UnitInfo, ...]
+    tricks: tuple[game_pieces.Trick, ...]  # finished tricks, then the current one if begun
+    units: tuple[game_pieces.UnitInfo, ...]
     # at a discard: the hand to tap the cards to keep (or to throw) from; any discard the
     # rule allows is an answer, so nothing here hints at the ones the analysis priced
     chooser: CardChooser | None = None
@@ -89,13 +89,13 @@ class PositionPage(game_presenters.SeatHand):
         return self.bidder_unit == self.view.unit
 
     @property
-    def sides(self) -> tuple[tuple[game_presenters.UnitInfo, int], ...]:
+    def sides(self) -> tuple[tuple[game_pieces.UnitInfo, int], ...]:
         """(side, the game count of what it has captured so far)."""
         taken = self.view.taken
         return tuple((unit, game_total(taken[unit.index])) for unit in self.units)
 
     @property
-    def trick_in_play(self) -> game_presenters.Trick | None:
+    def trick_in_play(self) -> game_pieces.Trick | None:
         """The trick being played, if it has begun: the decision's own trick."""
         last = self.tricks[-1] if self.tricks else None
         return last if last is not None and last.winner is None else None
@@ -133,7 +133,7 @@ def option_label(code: str, hand: int | None = None) -> str:
             return "Keep " + ", ".join(map(describe_card, notation.cards(hand & ~thrown)))
         return "Discard " + ", ".join(map(describe_card, notation.cards(thrown)))
     if not rules.is_card(action):
-        return game_presenters.bid_label(code)
+        return game_pieces.bid_label(code)
     return describe_card(code)
 
 
@@ -151,19 +151,17 @@ def core_position_page(core: core_positions.AnalysedPosition) -> PositionPage:
     """The page of a position not (or not yet) in the bank: a reviewed decision's."""
     view = core.view()
     names = seat_names(view)
-    trump, trump_name = game_presenters.trump_words(view)
+    trump, trump_name = game_pieces.trump_words(view)
     return PositionPage(
         view=view,
         phase=core.phase,
         dealer=names[view.dealer],
-        auction=game_presenters.auction(view, names),
+        auction=game_pieces.auction(view, names),
         bidder_name=None if view.bidder is None else names[view.bidder],
         trump=trump,
         trump_name=trump_name,
-        tricks=game_presenters.tricks(view, names),
-        units=game_presenters.mark_yours(
-            game_presenters.units(view, names, view.scores), view.seat
-        ),
+        tricks=game_pieces.tricks(view, names),
+        units=game_pieces.mark_yours(game_pieces.units(view, names, view.scores), view.seat),
         chooser=discard_chooser(core),
         game=notation.preset_name(view.rules.preset),
     )
@@ -306,7 +304,7 @@ class Explained:
 class DealShown:
     hands: tuple[tuple[str, tuple[str, ...]], ...]  # (seat name, cards)
     auction: tuple[tuple[str, str], ...]  # the rest of the auction in the line
-    tricks: tuple[game_presenters.Trick, ...]
+    tricks: tuple[game_pieces.Trick, ...]
 
 
 @dataclass(frozen=True)
@@ -498,9 +496,9 @@ def deal_shown(core: core_positions.AnalysedPosition) -> DealShown | None:
     hands = tuple((names[seat], tuple(codes)) for seat, codes in enumerate(core.line_hands))
     auction = tuple((names[seat], notation.said(action)) for seat, action in walk.calls)
     tricks = tuple(
-        game_presenters.Trick(
+        game_pieces.Trick(
             trick.number,
-            game_presenters.plays(trick.plays, names),
+            game_pieces.plays(trick.plays, names),
             None if trick.winner is None else names[trick.winner],
         )
         for trick in walk.tricks

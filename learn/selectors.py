@@ -152,6 +152,20 @@ def open_attempt(
     return attempts.order_by("-served_at", "-pk").first()
 
 
+def open_practice_attempt(
+    *, learner: Learner, filters: Filters | None = None, position: PracticePosition | None = None
+) -> Attempt | None:
+    """The learner's open practice attempt that fits the filters or is at the position."""
+    return open_attempt(
+        learner=learner, mode=Attempt.Mode.PRACTICE, lesson="", filters=filters, position=position
+    )
+
+
+def open_lesson_attempt(*, learner: Learner, lesson: str, filters: Filters) -> Attempt | None:
+    """The learner's open attempt at practising the lesson ``lesson`` (its slug)."""
+    return open_attempt(learner=learner, mode=Attempt.Mode.TUTORIAL, lesson=lesson, filters=filters)
+
+
 def position_to_serve(
     *, learner: Learner, filters: Filters, now: datetime, rng: Random, missed: bool = True
 ) -> PracticePosition | None:

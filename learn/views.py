@@ -12,6 +12,7 @@ page, which then shows the reveal. With htmx the answer swaps the reveal in plac
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
@@ -25,10 +26,12 @@ from game.engine.notation import preset_name
 from game.players.identity import request_owner
 from learn import presenters, quiz, selectors, services, tutorial
 from learn.forms import FilterForm, chosen_discard
-from learn.models import Attempt, Learner
 from learn.round_review import worker
 from smearsite.kernel.http import status_for
 from smearsite.kernel.ratelimit import request_address
+
+if TYPE_CHECKING:
+    from learn.models import Attempt, Learner
 
 PARTS = "learn/parts.html"
 NEXT = ("next", "1")  # a posted field: serve a new position, not the one still open
@@ -66,7 +69,7 @@ def _question_context(attempt: Attempt, *, error: str | None = None) -> dict:
 
 
 def _next_button(attempt: Attempt, query: str) -> presenters.ServeButton:
-    if attempt.mode == Attempt.Mode.TUTORIAL and attempt.lesson:
+    if attempt.in_lesson:
         url = reverse("learn:lesson_serve", args=[attempt.lesson])
         return presenters.ServeButton(url, "Continue the lesson")
     # only the filters the form knows pass on from a posted or linked query string
@@ -109,9 +112,7 @@ def _practice_page(
     filters = form.filters()
     attempt = None
     if learner is not None and not fresh:
-        attempt = selectors.open_attempt(
-            learner=learner, mode=Attempt.Mode.PRACTICE, lesson="", filters=filters
-        )
+        attempt = selectors.open_practice_attempt(learner=learner, filters=filters)
     context = {
         "form": form,
         "learner": presenters.learner_shown(learner),
@@ -178,9 +179,7 @@ def position(request: HttpRequest, key: str) -> HttpResponse:
     if found is None:
         return _missing(request, services.UNKNOWN_KEY)
     if learner is not None:
-        open_attempt = selectors.open_attempt(
-            learner=learner, mode=Attempt.Mode.PRACTICE, lesson="", position=found
-        )
+        open_attempt = selectors.open_practice_attempt(learner=learner, position=found)
         if open_attempt is not None:
             return redirect("learn:attempt", token=open_attempt.token)
     context = {
@@ -337,9 +336,7 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     attempt = serve = None
     if practised < tutorial.PRACTICE_PER_LESSON:
         if learner is not None:
-            attempt = selectors.open_attempt(
-                learner=learner, mode=Attempt.Mode.TUTORIAL, lesson=slug, filters=fits
-            )
+            attempt = selectors.open_lesson_attempt(learner=learner, lesson=slug, filters=fits)
         can_serve = selectors.can_serve(
             learner=learner, filters=fits, now=timezone.now(), missed=False
         )

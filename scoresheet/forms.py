@@ -34,8 +34,10 @@ class SheetForm(forms.Form):
         min_value=1,
         max_value=MAX_TARGET,
         required=False,
-        help_text="The line on the sheet. Empty: 21.",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "placeholder": "21"}),
+        help_text=f"The line on the sheet. Empty: {ledger.Rules.target}.",
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "placeholder": str(ledger.Rules.target)}
+        ),
     )
     # custom rules only
     points_per_hand = forms.IntegerField(min_value=1, max_value=20, required=False)

@@ -43,7 +43,7 @@ class ImpossibleHand(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    target: int = 21
+    target: int = variants.DEFAULT_TARGET
     points_per_hand: int = 4
     min_bid: int = 2
     max_bid: int = 4

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from random import Random
 
-from game.engine.rules import MAX_BID, MIN_BID, PASS, bid_amount, is_bid
+from game.engine.rules import MAX_BID, MIN_BID, PASS, bid_action, bid_amount, is_bid
 
 # how far a seat's bid strays from its hand's modelled worth, in points
 STYLE = 0.6
@@ -50,11 +50,11 @@ def supported_bid(limit: float) -> int:
 def model_action(limit: float, state: Auction, last: bool, partner_holds: bool) -> int:
     """What a seat judging its hand at ``limit`` does, in this model."""
     if last and state.holder is None:
-        return MIN_BID + PASS  # the dealer must open; nobody can overbid the minimum
+        return bid_action(MIN_BID)  # the dealer must open; nobody can overbid the minimum
     supported = supported_bid(limit)
     if supported <= state.high or partner_holds:
         return PASS
-    return PASS + (state.high + 1 if last else supported)
+    return bid_action(state.high + 1 if last else supported)
 
 
 def finish(

@@ -5,16 +5,15 @@ play the card with the best mean.
 
 What a seat knows at such a table (``docs/variants.md``): its own hand, discard and
 fill; how many cards every other seat holds, discarded and was dealt; every card played.
-A seat that did not follow the suit led has shown a void in it, unless it trumped where
-the table lets a seat trump while holding the suit. A discard holds no trump where the
-exchange forbids one (assumed of a seat that may have held more than six trumps, and
-dropped if no deal fits it), and never a point card where the exchange protects them.
+The engine says what the rest follows from: the voids each seat has shown
+(``SeatView.shown_voids``) and what each discard may hold (``SeatView.discard_cases``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from itertools import product
 from random import Random
 
 from game.engine.knowledge import NoConsistentDeal, deal_among
@@ -110,24 +109,32 @@ def sample_position(
     view: SeatView, rng: Random, forget: float = 0.0, forget_seed: int = 0
 ) -> Position:
     """A complete deal consistent with what the seat has seen (less the voids
-    forgotten, each with chance ``forget``, drawn from ``forget_seed``)."""
+    forgotten, each with chance ``forget``, drawn from ``forget_seed``). Each discard
+    goes as the rules allow (``SeatView.discard_cases``): the usual case for every seat
+    first, the others (a seat that held more than six trumps) where no deal fits it."""
     pool = view.unseen
     seats = [seat for seat in range(view.players) if seat != view.seat]
-    played_by = _played_by(view)
+    discarders = [seat for seat in seats if view.discard_counts[seat]]
+    played_by = view.played_by
     needs = [HAND_AFTER_EXCHANGE - played_by[seat].bit_count() for seat in seats]
+    needs += [view.discard_counts[seat] for seat in discarders] + [view.hidden_count]
     voids = _voids(view, forget, Random(forget_seed))
-    barred = [voids[seat] for seat in seats]
-    piles = _discard_piles(view)
-    needs += [count for count, _ in piles] + [view.hidden_count]
     held = None
-    for strict in (True, False):
-        bars = barred + [bar if strict else 0 for _, bar in piles] + [0]
+    for cases in product(*(view.discard_cases(seat) for seat in discarders)):
+        kept_barred = dict.fromkeys(seats, 0)
+        for seat, case in zip(discarders, cases, strict=True):
+            kept_barred[seat] = case.kept_barred
+        if any(played_by[seat] & barred for seat, barred in kept_barred.items()):
+            continue  # it played a card its kept hand cannot have held
+        bars = [voids[seat] | kept_barred[seat] for seat in seats]
+        bars += [case.discard_barred for case in cases] + [0]
         try:
             held = deal_among(pool, needs, bars, rng)
             break
         except NoConsistentDeal:
-            if not strict:
-                raise
+            continue
+    if held is None:
+        raise NoConsistentDeal("no deal fits what this seat has seen")
     hands = [0] * view.players
     hands[view.seat] = view.hand
     for index, seat in enumerate(seats):
@@ -144,49 +151,13 @@ def sample_position(
     )
 
 
-def _played_by(view: SeatView) -> list[int]:
-    played = [0] * view.players
-    for seat, card in view.plays:
-        played[seat] |= 1 << card
-    return played
-
-
 def _voids(view: SeatView, forget: float = 0.0, rng: Random | None = None) -> list[int]:
-    """The cards each seat has shown it does not hold, by not following the suit led;
-    with ``forget``, each (seat, suit) shown is forgotten with that chance, by ``rng``."""
-    trumps, schmier = view.trumps, view.rules.follow == "schmier"
-    shown: list[list[int]] = [[] for _ in range(view.players)]
-    players = view.players
-    for start in range(0, len(view.plays), players):
-        trick = view.plays[start : start + players]
-        suit = trumps.following[trick[0][1]]
-        for seat, card in trick[1:]:
-            followed = suit >> card & 1
-            trumped = trumps.cards >> card & 1
-            if not followed and (schmier or not trumped or suit == trumps.cards):
-                if suit not in shown[seat]:
-                    shown[seat].append(suit)
-    barred = [0] * players
-    for seat, suits in enumerate(shown):
-        for suit in suits:
+    """The cards each seat has shown it does not hold (``SeatView.shown_voids``); with
+    ``forget``, each (seat, suit) shown is forgotten with that chance, by ``rng``."""
+    barred = [0] * view.players
+    for seat, groups in enumerate(view.shown_voids):
+        for group in groups:
             if forget and rng is not None and rng.random() < forget:
                 continue
-            barred[seat] |= suit
+            barred[seat] |= group
     return barred
-
-
-def _discard_piles(view: SeatView) -> list[tuple[int, int]]:
-    """Every other seat's discard as (how many cards, what it cannot hold)."""
-    trumps, exchange = view.trumps, view.rules.exchange
-    piles = []
-    for seat, count in enumerate(view.discard_counts):
-        if seat == view.seat or not count:
-            continue
-        if exchange == "discard_to_six":
-            bar = trumps.cards
-        elif exchange == "discard_and_fill" and seat != view.dealer:
-            bar = trumps.cards
-        else:
-            bar = trumps.point_cards
-        piles.append((count, bar))
-    return piles

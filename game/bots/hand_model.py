@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from game.engine.cards import JOKERS, LOW_RANK, RANKS, SUIT_MASK
+from game.engine.cards import JOKERS, LOW_RANK, RANKS, SUIT_MASK, rank_count, suit_ranks
 
 MODEL_FILE = Path(__file__).with_name("hand_model.json")
 
@@ -55,7 +55,7 @@ class HandModel:
         aces = tens = 0
         best = None
         for suit in range(4):
-            ranks = hand >> (13 * suit) & 0x1FFF
+            ranks = suit_ranks(hand, suit)
             if ranks:
                 ace, ten = ranks >> _ACE & 1, ranks >> _TEN & 1
                 aces += ace
@@ -73,7 +73,7 @@ def suit_features(hand: int, players: int) -> list[tuple[float, ...]]:
     jokers = (hand & JOKERS).bit_count()
     rows = []
     for suit in range(4):
-        ranks = (hand & SUIT_MASK[suit]) >> (13 * suit)
+        ranks = suit_ranks(hand, suit)
         if not ranks:
             continue
         trumps = ranks.bit_count()
@@ -91,8 +91,8 @@ def suit_features(hand: int, players: int) -> list[tuple[float, ...]]:
                 ranks >> low & 1,
                 ranks >> (low + 1) & 1,
                 jokers,
-                _count_rank(side, _ACE),
-                _count_rank(side, _TEN),
+                rank_count(side, _ACE),
+                rank_count(side, _TEN),
             )  # fmt: skip
         )
     return rows or [(1.0,) + (0.0,) * (len(FEATURES) - 1)]
@@ -117,10 +117,6 @@ def _trump_table(weights: tuple[float, ...], players: int) -> tuple[float, ...]:
             value += w * (ranks >> rank & 1)
         table.append(value)
     return tuple(table)
-
-
-def _count_rank(mask: int, rank: int) -> int:
-    return sum(mask >> (13 * suit + rank) & 1 for suit in range(4))
 
 
 def dot(weights: tuple[float, ...], row: tuple[float, ...]) -> float:

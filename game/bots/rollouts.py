@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from itertools import product
+from math import comb
 from random import Random
 
 from game.engine.cards import RANK_OF, SUIT_OF, cards_of
@@ -25,6 +26,7 @@ from game.engine.rules import (
     is_discard,
     settle_round,
     trump_action,
+    trumps_dealt,
 )
 from game.engine.solver import Position
 from game.engine.view import SeatView
@@ -226,7 +228,7 @@ class _Evidence:
 def _deal(view: SeatView, rng: Random) -> tuple[list[int], list[int]] | None:
     """Each seat's dealt cards and the pack, top first: the seat's own as it knows them,
     the rest shuffled. A seat that discarded every plain card for a fill
-    (``discard_and_fill``) is dealt the trumps its discard's size says it kept."""
+    (``discard_and_fill``) is dealt as many trumps as its discard's size allows."""
     size = view.hand.bit_count() - view.fill.bit_count()
     trumps = view.trumps.cards if view.trumps else 0
     pool = cards_of(view.unseen)
@@ -235,9 +237,9 @@ def _deal(view: SeatView, rng: Random) -> tuple[list[int], list[int]] | None:
     plain = [c for c in pool if not trumps >> c & 1]
     dealt = [0] * view.players
     dealt[view.seat] = view.hand & ~view.fill
-    shaped = _kept_trumps(view, size)
-    for seat, count in shaped.items():
-        if len(held) < count or len(plain) < size - count:
+    for seat, counts in _trumps_dealt(view, size).items():
+        count = _trump_count(counts, len(held), len(plain), size, rng)
+        if count is None:
             return None
         cards = held[:count] + plain[: size - count]
         del held[:count], plain[: size - count]
@@ -245,23 +247,39 @@ def _deal(view: SeatView, rng: Random) -> tuple[list[int], list[int]] | None:
     rest = held + plain
     rng.shuffle(rest)
     for seat in range(view.players):
-        if seat != view.seat and seat not in shaped:
+        if seat != view.seat and not dealt[seat]:
             dealt[seat] = _mask(rest[:size])
             del rest[:size]
     filled = sum(count for seat, count in enumerate(view.fill_counts) if seat != view.seat)
     return dealt, rest[:filled] + cards_of(view.fill) + rest[filled:]
 
 
-def _kept_trumps(view: SeatView, size: int) -> dict[int, int]:
-    """The trumps each seat that has discarded for a fill was dealt (six where it may
-    have held more)."""
-    if view.rules.exchange != "discard_and_fill":
-        return {}
-    return {
-        seat: max(6, size - count) if count <= size - 6 else size - count
-        for seat, count in enumerate(view.discard_counts)
-        if count and seat != view.seat and seat != view.dealer
-    }
+def _trumps_dealt(view: SeatView, size: int) -> dict[int, tuple[int, ...]]:
+    """How many trumps each other seat may have been dealt, where its discard's size says
+    (``rules.trumps_dealt``): a seat that threw its plain cards for a fill. The dealer is
+    left out: it discards after taking the pack."""
+    every = tuple(range(size + 1))
+    shapes = {}
+    for seat, count in enumerate(view.discard_counts):
+        if not count or seat in (view.seat, view.dealer):
+            continue
+        counts = trumps_dealt(
+            view.rules.exchange, view.trumps, dealt=size, discarded=count, dealer=False
+        )
+        if counts != every:
+            shapes[seat] = counts
+    return shapes
+
+
+def _trump_count(counts, trumps: int, plain: int, size: int, rng: Random) -> int | None:
+    """One of ``counts`` of trumps for a hand of ``size`` cards from ``trumps`` trumps and
+    ``plain`` other cards, each as likely as the hands that hold it; None if none can."""
+    weights = [comb(trumps, count) * comb(plain, size - count) for count in counts]
+    if not any(weights):
+        return None
+    if len(counts) == 1:
+        return counts[0]
+    return rng.choices(counts, weights)[0]
 
 
 def _mask(cards: list[int]) -> int:

@@ -124,6 +124,16 @@ def full_deck(jokers: int) -> int:
     return (1 << 52) - 1 | ((1 << (52 + jokers)) - (1 << 52))
 
 
+def suit_ranks(mask: int, suit: int) -> int:
+    """The ranks ``mask`` holds in ``suit``, as 13 bits: bit ``r`` is ``RANKS[r]``."""
+    return mask >> (13 * suit) & 0x1FFF
+
+
+def rank_count(mask: int, rank: int) -> int:
+    """How many cards of ``rank`` (an index into ``RANKS``) ``mask`` holds, jokers aside."""
+    return sum(suit_ranks(mask, suit) >> rank & 1 for suit in range(4))
+
+
 def jack_of(suit: int) -> int:
     return suit * 13 + JACK
 

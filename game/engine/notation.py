@@ -106,8 +106,32 @@ EXCHANGE_SAID = {
 }
 
 
+# the exchange in a few words, for a choice of game
+EXCHANGE_BRIEF = {
+    "discard_to_six": "discard to six",
+    "discard_and_fill": "discard and fill",
+    "dealer_takes_pack": "the dealer takes the pack",
+}
+
+
 def preset_name(name: str) -> str:
     return PRESET_NAMES.get(name, name)
+
+
+def preset_brief(table: Rules) -> str:
+    """A game in one line, for a choice among them: its name, who plays, the deal, its
+    extra cards, how trump is set and the exchange."""
+    low, high = min(table.players), max(table.players)
+    seats = f"{low} to {high}" if high > low else str(low)
+    parts = [f"{seats} players", f"{table.deal} cards"]
+    if not table.is_house:
+        extras = [f"{table.jokers} joker{'s' * (table.jokers != 1)}"] if table.jokers else []
+        extras += ["the jick"] if table.jick else []
+        parts += [" and ".join(extras)] if extras else []
+    parts.append("the bidder names trump" if table.names_trump else "the first card led sets trump")
+    if table.exchange in EXCHANGE_BRIEF:
+        parts.append(EXCHANGE_BRIEF[table.exchange])
+    return f"{preset_name(table.preset)}: {', '.join(parts)}"
 
 
 def point_names(table: Rules) -> tuple[str, ...]:

@@ -9,10 +9,10 @@ from functools import lru_cache
 from typing import Any
 
 from . import rules
-from .cards import SUITS, card_code, cards_of, mask_of, parse_card, parse_cards
+from .cards import SUITS, card_code, cards_of, parse_card, parse_cards
 from .rules import PASS
 from .state import Deal, IllegalAction, MatchSetup, MatchState, RoundState
-from .variants import HOUSE, RulesError, from_record
+from .variants import DEFAULT_TARGET, HOUSE, Rules, RulesError, from_record
 
 FORMAT = "smear-record/1"
 
@@ -121,7 +121,7 @@ def _read_setup(data: dict) -> MatchSetup:
         raise RecordError("teams must be a list of lists of seats")
     table = _read_rules(data)
     # without rules a record is the house rules at its own target, as before the variants
-    target = data.get("target", table.target if "rules" in data else 21)
+    target = data.get("target", table.target if "rules" in data else DEFAULT_TARGET)
     if not _is_int(target):
         raise RecordError("target must be a whole number")
     if "rules" in data and target != table.target:
@@ -166,7 +166,7 @@ def _read_round(match: MatchState, index: int, data: Any, legal_log: list | None
     if not match.needs_deal():
         raise RecordError(f"round {index - 1} is unfinished", index)
     try:
-        match = match.start_round(_read_deal(data, match.setup.rules.is_house))
+        match = match.start_round(_read_deal(data, match.setup.rules))
     except (IllegalAction, ValueError) as error:
         raise RecordError(str(error), index) from None
     masks: list[int] | None = None if legal_log is None else []
@@ -193,7 +193,7 @@ def _sorted_codes(mask: int) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _read_deal(data: dict, house: bool) -> Deal:
+def _read_deal(data: dict, table: Rules) -> Deal:
     dealer, hands, hidden = data.get("dealer"), data.get("hands"), data.get("hidden")
     if not _is_int(dealer):
         raise ValueError("dealer must be a seat number")
@@ -202,10 +202,7 @@ def _read_deal(data: dict, house: bool) -> Deal:
     if not isinstance(hidden, list):
         raise ValueError("hidden must be a list of cards")
     dealt = tuple(_read_cards(hand) for hand in hands)
-    if house:
-        return Deal(dealer, dealt, _read_cards(hidden))
-    pack = tuple(_read_pack(hidden))
-    return Deal(dealer, dealt, mask_of(pack), pack)
+    return Deal.of(dealer, dealt, _read_pack(hidden), rules=table)
 
 
 def _read_cards(codes: list) -> int:

@@ -29,11 +29,11 @@ from .cards import (
     parse_card,
     two_of,
 )
+from .variants import DEFAULT_TARGET as DEFAULT_TARGET  # the rules value's, said here too
 from .variants import HOUSE_POINTS, MOST_POINTS
 
 MIN_BID = 1
 MAX_BID = 6
-DEFAULT_TARGET = 21
 
 # Actions are ints: a card is its own action, then pass, the bids 1..7, naming each
 # trump suit, and a whole discard (a tag bit above the cards' mask).
@@ -203,6 +203,21 @@ def trick_winner(trick: tuple[int, ...] | list[int], trump: int) -> int:
                 return index
     led_suit = SUIT_OF[trick[0]]
     return trick.index((played & SUIT_MASK[led_suit]).bit_length() - 1)
+
+
+def shown_void(card: int, led: int, trump: int) -> int:
+    """The cards a seat has shown it does not hold by playing ``card`` to a trick led by
+    ``led`` under the house rules (``legal_cards``): a plain card on a trump lead shows no
+    trump and no joker left; an off-suit plain card, none of the suit led."""
+    if card == led or led >= JOKER_1 or card >= JOKER_1:
+        return 0
+    if SUIT_OF[card] == trump:
+        return 0  # trump is always allowed: it shows nothing
+    if SUIT_OF[led] == trump:
+        return SUIT_MASK[trump] | JOKERS
+    if SUIT_OF[card] != SUIT_OF[led]:
+        return SUIT_MASK[SUIT_OF[led]]
+    return 0
 
 
 # --- Scoring -----------------------------------------------------------------------
@@ -416,11 +431,14 @@ def _winner(after: list[int], bidder_unit: int, target: int) -> int | None:
 
 @dataclass(frozen=True)
 class ScoringCard:
-    """One point of a finished round: the card that won it, if any, and who took it."""
+    """One point of a finished round: the card that won it, if any, who took it and how:
+    ``"capture"`` (the unit that captured the card), ``"deal"`` (the unit of the seat it
+    was dealt to) or ``"play"`` (the unit of the seat that played it)."""
 
-    kind: str  # "high", "low", "jack", "joker", "game"
+    kind: str  # "high", "low", "jack", "joker", "game"; a full-deck table's point names
     card: int | None  # None for game, which no single card wins
     unit: int | None  # None where nobody took it (game on a tie)
+    by: str = "capture"
 
 
 def scoring_cards(
@@ -431,7 +449,7 @@ def scoring_cards(
     trumps = in_play & SUIT_MASK[trump]
     lines = [
         ScoringCard("high", trumps.bit_length() - 1, points.high),
-        ScoringCard("low", low_card(trump, in_play), points.low),
+        ScoringCard("low", low_card(trump, in_play), points.low, "deal"),
     ]
     jack = jack_of(trump)
     if in_play >> jack & 1:
@@ -579,6 +597,19 @@ def trick_winner_full(trick: tuple[int, ...] | list[int], trumps: TrumpSuit) -> 
     return best
 
 
+def shown_void_full(card: int, led: int, trumps: TrumpSuit, follow: str) -> int:
+    """The cards a seat has shown it does not hold by playing ``card`` to a trick led by
+    ``led`` at a full-deck table (``legal_cards_full``): the cards that follow the lead,
+    when it did not follow, unless it trumped where a seat may trump holding the suit."""
+    suit = trumps.following[led]
+    if card == led or suit >> card & 1:
+        return 0
+    trumped = trumps.cards >> card & 1
+    if trumped and follow != "schmier" and suit != trumps.cards:
+        return 0
+    return suit
+
+
 class DiscardRule(NamedTuple):
     """What one seat's discard must be: ``count`` cards, every card of ``must`` among them,
     none outside ``may``."""
@@ -638,6 +669,89 @@ def discard_rule(exchange: str, hand: int, trumps: TrumpSuit, *, dealer: bool) -
         may = plain | (held & ~trumps.point_cards if extra else 0)
         return DiscardRule(plain.bit_count() + extra, plain, may)
     return DiscardRule(max(0, size - 6), 0, hand & ~trumps.point_cards)
+
+
+class DiscardCase(NamedTuple):
+    """One way another seat's face-down discard may have gone, as far as the rest of the
+    table can tell: the cards the discard cannot hold and those its kept hand cannot."""
+
+    discard_barred: int
+    kept_barred: int = 0
+
+
+def discard_cases(
+    exchange: str, trumps: TrumpSuit, *, dealer: bool, filled: bool = False
+) -> tuple[DiscardCase, ...]:
+    """What ``discard_rule`` tells the others of a seat's discard, case by case, the usual
+    case first. ``discard_to_six``: a seat with six trumps or fewer discards no trump; one
+    with more keeps six trumps and nothing else. ``discard_and_fill``, a seat but the
+    dealer: it throws every card but its trumps, and, with more than six, trumps but no
+    point card; one that was not ``filled`` kept six trumps and nothing else. Where the
+    rule protects the point cards (the dealer who takes the pack), none is discarded."""
+    plain = ~trumps.cards & ((1 << 54) - 1)
+    if exchange == "discard_to_six":
+        return DiscardCase(trumps.cards), DiscardCase(0, plain)
+    if exchange == "discard_and_fill" and not dealer:
+        if filled:
+            return (DiscardCase(trumps.cards),)
+        return DiscardCase(trumps.cards, plain), DiscardCase(trumps.point_cards, plain)
+    return (DiscardCase(trumps.point_cards),)
+
+
+def trumps_dealt(
+    exchange: str, trumps: TrumpSuit, *, dealt: int, discarded: int, dealer: bool
+) -> tuple[int, ...]:
+    """How many trumps a seat dealt ``dealt`` cards may have held, given that
+    ``discard_rule`` had it discard ``discarded``: every count whose hand the rule makes
+    discard that many."""
+    counts = []
+    trump_cards, plain_cards = cards_of(trumps.cards), cards_of(~trumps.cards & ((1 << 54) - 1))
+    for held in range(min(dealt, len(trump_cards)) + 1):
+        hand = 0
+        for card in trump_cards[:held] + plain_cards[: dealt - held]:
+            hand |= 1 << card
+        if discard_rule(exchange, hand, trumps, dealer=dealer).count == discarded:
+            counts.append(held)
+    return tuple(counts)
+
+
+def scoring_cards_full(
+    *,
+    names: tuple[str, ...],
+    trumps: TrumpSuit,
+    ace_two: bool,
+    jokers: int,
+    played: int,
+    captured: tuple[int, ...],
+    points: RoundPoints,
+) -> tuple[ScoringCard, ...]:
+    """A finished full-deck round's points in the table's order (``names``), one a joker
+    where ``jokers`` counts each: the card that won each where one card does (high and low
+    only where they are the ace and the two) and it was played, and who took it."""
+    suit, by_name = trumps.suit, points.by_name()
+    won_with = {
+        "high": (ace_of(suit),) if ace_two else (),
+        "low": (two_of(suit),) if ace_two else (),
+        "jack": (jack_of(suit),),
+        "jick": (trumps.jick,) if trumps.jick >= 0 else (),
+        "joker_high": (JOKER_1,),
+        "joker_low": (JOKER_2,),
+        "jokers": (JOKER_1, JOKER_2)[:jokers],
+        "game": (),
+    }
+    lines = []
+    for name in names:
+        # the ace and the two, or the lowest trump, to the unit of the seat that played it
+        by = "play" if name == "low" or ace_two and name == "high" else "capture"
+        if name == "jokers":  # one point a joker, to the unit that took it
+            for joker in won_with["jokers"]:
+                unit = next((u for u, got in enumerate(captured) if got >> joker & 1), None)
+                card = joker if played >> joker & 1 else None
+                lines.append(ScoringCard(name, card, unit, by))
+            continue
+        card = next((c for c in won_with[name] if played >> c & 1), None)
+        lines.append(ScoringCard(name, card, by_name[name], by))
+    return tuple(lines)
 
 
 def round_points_full(

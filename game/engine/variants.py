@@ -28,6 +28,8 @@ OPTION_VALUES = {
 }
 DEALS = (6, 9)
 TARGETS = (5, 100)
+# the score a match is played to unless the table says otherwise
+DEFAULT_TARGET = 21
 # the most points a table can play: high, low, jack, jick, two jokers and game
 MOST_POINTS = 7
 
@@ -64,7 +66,7 @@ class Rules:
     points: tuple[str, ...]
     high_low: str
     going_out: str
-    target: int = 21
+    target: int = DEFAULT_TARGET
     # derived: how many points a round holds
     point_count: int = field(init=False, repr=False, compare=False)
 

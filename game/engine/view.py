@@ -103,6 +103,53 @@ class PublicView:
         return mask
 
     @property
+    def played_by(self) -> tuple[int, ...]:
+        """The cards each seat has played this round."""
+        played = [0] * self.players
+        for seat, card in self.plays:
+            played[seat] |= 1 << card
+        return tuple(played)
+
+    @property
+    def shown_voids(self) -> tuple[tuple[int, ...], ...]:
+        """For each seat, the groups of cards it has shown it does not hold by what it
+        played (``rules.shown_void``, ``rules.shown_void_full``), each once, in the order
+        shown. What every seat and spectator may know of the hands, as the rules say it."""
+        players, trumps = self.players, self.trumps
+        trump = -1 if self.trump is None else self.trump
+        shown: list[list[int]] = [[] for _ in range(players)]
+        for start in range(0, len(self.plays), players):
+            trick = self.plays[start : start + players]
+            led = trick[0][1]
+            for seat, card in trick[1:]:
+                if trumps is None:
+                    void = rules.shown_void(card, led, trump)
+                else:
+                    void = rules.shown_void_full(card, led, trumps, self.rules.follow)
+                if void and void not in shown[seat]:
+                    shown[seat].append(void)
+        return tuple(map(tuple, shown))
+
+    @property
+    def voids(self) -> tuple[int, ...]:
+        """The cards each seat has shown it does not hold (``shown_voids``, together)."""
+        barred = [0] * self.players
+        for seat, groups in enumerate(self.shown_voids):
+            for group in groups:
+                barred[seat] |= group
+        return tuple(barred)
+
+    def discard_cases(self, seat: int) -> tuple[rules.DiscardCase, ...]:
+        """What the rules tell everyone of ``seat``'s discard (``rules.discard_cases``),
+        once trump is named at a table with an exchange."""
+        return rules.discard_cases(
+            self.rules.exchange,
+            self.trumps,
+            dealer=seat == self.dealer,
+            filled=self.fill_counts[seat] > 0,
+        )
+
+    @property
     def high_bid(self) -> int:
         return max((rules.bid_amount(a) for _, a in self.auction if rules.is_bid(a)), default=0)
 

@@ -272,15 +272,12 @@ def _replay(table: Table, since: MatchState | None = None) -> MatchState:
         match = match.apply(action, seat)
     if since is not None and not match.needs_deal() and not any(n > current for n in by_round):
         return match  # still in the same round: no deal to read
-    # a full-deck table's fill deals from the top of the pack: ``hidden`` is in pack order
-    ordered = not match.setup.rules.is_house
     for number, dealer, hands, hidden in sql.deals_from(table.pk, started):
-        pack = tuple(parse_card(code) for code in hidden)
-        deal = Deal(
+        deal = Deal.of(  # ``hidden`` is in pack order, top first
             dealer,
-            tuple(mask_of(parse_card(code) for code in hand) for hand in hands),
-            mask_of(pack),
-            pack if ordered else (),
+            (mask_of(parse_card(code) for code in hand) for hand in hands),
+            (parse_card(code) for code in hidden),
+            rules=match.setup.rules,
         )
         match = match.start_round(deal)
         for seat, action in by_round.get(number, ()):

@@ -280,7 +280,7 @@ def _option(stats: ActionStats, phase: str) -> Option:
 
 
 def _outcome(found) -> AuctionOutcome | None:
-    """game.bots.expert's AuctionOutcome as the bank stores it."""
+    """The expert's auction outcome rounded as the bank stores it."""
     if found is None:
         return None
     return AuctionOutcome(

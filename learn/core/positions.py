@@ -15,10 +15,11 @@ import copy
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any
 
+from game.bots.expert import AuctionOutcome
 from game.engine import record as records
 from game.engine.cards import HAND_SIZE, card_code, cards_of, parse_card
 from game.engine.rules import (
@@ -47,52 +48,35 @@ class PositionError(ValueError):
     """A position that cannot be read or used; the message is for a person."""
 
 
-@dataclass(frozen=True)
-class AuctionOutcome:
-    """Where an auction action leads, over the sampled deals (game.bots.expert's
-    AuctionOutcome, as data). Shares are between 0 and 1."""
+def outcome_to_json(found: AuctionOutcome) -> dict[str, Any]:
+    """The expert's auction outcome as a bank stores it: its fields by name."""
+    return asdict(found)
 
-    lead: float  # our unit wins the auction and leads the round
-    outbid: float  # for a bid: a later seat outbids it; for a pass: 0
-    winning_bid: float  # the average winning bid
-    made: float | None  # when our unit leads: it makes its bid (None: it never leads)
-    others_made: float | None  # when another unit leads: it makes its bid (None: never)
-    others_points: float | None  # when another unit leads: its average points
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "lead": self.lead,
-            "outbid": self.outbid,
-            "winning_bid": self.winning_bid,
-            "made": self.made,
-            "others_made": self.others_made,
-            "others_points": self.others_points,
-        }
+def outcome_from_json(data: Any, code: str) -> AuctionOutcome:
+    """An auction outcome read back from a bank, every share between 0 and 1."""
+    if not isinstance(data, dict):
+        raise PositionError(f"option {code}: the auction outcome is a JSON object")
+    name = f"option {code} auction"
 
-    @classmethod
-    def from_json(cls, data: Any, code: str) -> AuctionOutcome:
-        if not isinstance(data, dict):
-            raise PositionError(f"option {code}: the auction outcome is a JSON object")
-        name = f"option {code} auction"
+    def share(key: str, optional: bool = False) -> float | None:
+        if optional and data.get(key) is None:
+            return None
+        return _number(data.get(key), f"{name} {key}", minimum=0.0, maximum=1.0)
 
-        def share(key: str, optional: bool = False) -> float | None:
-            if optional and data.get(key) is None:
-                return None
-            return _number(data.get(key), f"{name} {key}", minimum=0.0, maximum=1.0)
-
-        points = data.get("others_points")
-        return cls(
-            lead=share("lead"),
-            outbid=share("outbid"),
-            winning_bid=_number(
-                data.get("winning_bid"), f"{name} winning_bid", minimum=MIN_BID, maximum=MAX_BID
-            ),
-            made=share("made", optional=True),
-            others_made=share("others_made", optional=True),
-            others_points=None
-            if points is None
-            else _number(points, f"{name} others_points", minimum=0.0),
-        )
+    points = data.get("others_points")
+    return AuctionOutcome(
+        lead=share("lead"),
+        outbid=share("outbid"),
+        winning_bid=_number(
+            data.get("winning_bid"), f"{name} winning_bid", minimum=MIN_BID, maximum=MAX_BID
+        ),
+        made=share("made", optional=True),
+        others_made=share("others_made", optional=True),
+        others_points=None
+        if points is None
+        else _number(points, f"{name} others_points", minimum=0.0),
+    )
 
 
 @dataclass(frozen=True)
@@ -129,7 +113,7 @@ class Option:
             "made": self.made,
         }
         if self.auction is not None:  # absent, not null: card plays stay as they were
-            data["auction"] = self.auction.to_json()
+            data["auction"] = outcome_to_json(self.auction)
         if self.margin_se is not None:
             data["margin_se"] = self.margin_se
         return data
@@ -151,7 +135,7 @@ class Option:
             made = _number(made, f"option {code} made", minimum=0.0, maximum=1.0)
         auction = data.get("auction")  # banks written before the auction was searched lack it
         if auction is not None:
-            auction = AuctionOutcome.from_json(auction, code)
+            auction = outcome_from_json(auction, code)
         margin_se = data.get("margin_se")  # banks written before it lack it
         if margin_se is not None:
             margin_se = _number(margin_se, f"option {code} margin_se", minimum=0.0)

@@ -6,24 +6,28 @@ anyone else gets the "no seat" page, an unfinished or unknown round a 404.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from game import selectors as game_selectors
-from game.models import Table
 from game.players.identity import request_owner
 from learn import services as trainer
 from learn.presenters import SCALE_RULE, scale_legend
 from learn.round_review import presenters, selectors, services, worker
-from smearsite.kernel import normal_code
+from smearsite.kernel.http import found_or_404
+
+if TYPE_CHECKING:
+    from game.models import Table
 
 PAGE = "learn/review.html"
 
 
 def _seat_and_table(request: HttpRequest, code: str, number: int) -> tuple[Table, int | None]:
-    table = get_object_or_404(Table, code=normal_code(code))
+    table = found_or_404(game_selectors.table_by_code(code), "table")
     if not 1 <= number <= selectors.finished_rounds(table):
         raise Http404("no such finished round")
     return table, game_selectors.seat_number_for(table, request_owner(request))

@@ -30,6 +30,13 @@ A refusal is written, the connection half-closed, and what the client still send
 and dropped for a moment (closing with it unread would reset the connection, refusal and
 all) until the client closes or LINGER_S is up.
 
+Only twisted's and daphne's public names are used: HTTPChannel's documented bounds
+(``MAX_LENGTH``, ``maxHeaders``, ``totalHeadersSize``), its hooks for each line, header,
+head and request, the request's headers, and ``LineReceiver.clearLineBuffer``; the head's
+size, header count and path are measured here as they arrive. The real-server tests
+(tests/smearsite/server) hold every bound to its answer, so an upgrade that changes one
+of those hooks fails CI.
+
 Import ``daphne.server`` before this module's classes are used: it installs the asyncio
 reactor that twisted then uses.
 """
@@ -243,6 +250,12 @@ class BoundedChannel(http.HTTPChannel):
         self.deadline = None
         self.abort = None
         self.heard = False  # a byte of the request awaited has arrived
+        # the head awaited, as read here: its bytes (lines without their ends), its header
+        # lines, the path of its request line, the request it opened (``BoundedRequest``)
+        self.head_bytes = 0
+        self.head_fields = 0
+        self.head_path: str | None = None
+        self.request: BoundedRequest | None = None
 
     def connectionMade(self) -> None:
         super().connectionMade()
@@ -253,6 +266,8 @@ class BoundedChannel(http.HTTPChannel):
         self.deadline = self.callLater(seconds, self.too_slow)
 
     def await_head(self) -> None:
+        self.head_bytes = self.head_fields = 0
+        self.head_path = None
         self.await_request(self.limits.header_timeout_s)
         if self.door is not None:
             self.door.waiting_for_head(self)
@@ -283,26 +298,31 @@ class BoundedChannel(http.HTTPChannel):
         super().dataReceived(data)
 
     def lineReceived(self, line: bytes) -> None:
-        if self._receivedHeaderSize + len(line) > self.totalHeadersSize:
+        self.head_bytes += len(line)
+        if self.head_bytes > self.totalHeadersSize:
             self.refuse(HEADERS_TOO_LARGE)
             return
+        if self.head_path is None and line:  # the request line: method, path, version
+            parts = line.split(b" ")
+            self.head_path = parts[1].split(b"?", 1)[0].decode("latin1") if len(parts) == 3 else ""
         super().lineReceived(line)
 
     def lineLengthExceeded(self, line: bytes) -> None:
         self.refuse(HEADERS_TOO_LARGE)
 
     def headerReceived(self, line: bytes) -> bool:
-        if self._receivedHeaderCount >= self.maxHeaders:
+        if self.head_fields >= self.maxHeaders:
             self.refuse(HEADERS_TOO_LARGE)
             return False
+        self.head_fields += 1
         return super().headerReceived(line)
 
     def allHeadersReceived(self) -> None:
         self.head_done()
-        request = self.requests[-1]
-        path = self._path.split(b"?", 1)[0].decode("latin1")  # the request line's
-        request.max_body_bytes = self.limits.body_limits().for_path(path)
-        if self.length is not None and self.length > request.max_body_bytes:
+        request = self.request
+        request.max_body_bytes = self.limits.body_limits().for_path(self.head_path or "/")
+        declared = request.requestHeaders.getRawHeaders(b"content-length")
+        if declared and int(declared[0]) > request.max_body_bytes:
             request.gotLength(0)  # an empty body to close with the request
             self.refuse(body_too_large(request.max_body_bytes))
             return
@@ -315,13 +335,14 @@ class BoundedChannel(http.HTTPChannel):
         super().allContentReceived()
 
     def bodies_done(self) -> None:
-        if self.door is not None:
-            for request in self.requests:
-                self.door.body_done(request)
+        # only the request whose head or body is being read can hold an unfinished body
+        if self.door is not None and self.request is not None:
+            self.door.body_done(self.request)
 
     def requestDone(self, request) -> None:
-        # before the parent's, which may read a pipelined request's head at once
-        self.heard = bool(self._dataBuffer)
+        # before the parent's, which may read a pipelined request's head at once: it hands
+        # what came while this request was served to ``dataReceived``, which hears it
+        self.heard = False
         self.await_head()
         super().requestDone(request)
 
@@ -333,7 +354,7 @@ class BoundedChannel(http.HTTPChannel):
         self.bodies_done()
         self.cancel_deadline()
         self.setTimeout(None)
-        self._buffer = b""
+        self.clearLineBuffer()
         self.dataReceived = self.lineReceived = self.rawDataReceived = _drop
         self.abort = linger_and_close(self.transport, reply)
 
@@ -356,6 +377,10 @@ class BoundedRequest(WebRequest):
 
     received = 0
     max_body_bytes = 0
+
+    def __init__(self, channel: BoundedChannel, *args, **kwargs) -> None:
+        super().__init__(channel, *args, **kwargs)
+        channel.request = self  # the request whose head the channel is reading
 
     def gotLength(self, length: int | None) -> None:
         # twisted's own spools a body to a temporary file unless it is declared under
@@ -385,9 +410,10 @@ class BoundedHTTPFactory(HTTPFactory):
         self.limits = limits
         self.door: Door | None = None
 
-    def protocol(self):
-        # what twisted's own factory builds, around our channel instead of its own
-        return http._GenericHTTPChannelProtocol(BoundedChannel(self.limits, self.door))
+    def protocol(self) -> BoundedChannel:
+        # twisted's own factory wraps its channel in one that can switch to HTTP/2 when TLS
+        # negotiates it; this server speaks HTTP/1.1 over plain TCP (TLS ends in front)
+        return BoundedChannel(self.limits, self.door)
 
     def buildProtocol(self, addr):
         built = super().buildProtocol(addr)

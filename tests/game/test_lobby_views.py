@@ -15,7 +15,7 @@ from game.live import store
 from game.models import ActionLog, Round, Seat, Table
 from game.players import profiles
 from game.players.identity import SeatOwner
-from game.presenters import SpectatorView
+from game.presenters.table_page import SpectatorView
 
 pytestmark = pytest.mark.django_db
 

@@ -6,16 +6,20 @@ from random import Random
 import pytest
 from django.template.loader import render_to_string
 
-from game import presenters
 from game.engine import cards, notation
+from game.engine.cards import cards_of
+from game.engine.rules import Phase, discard_action
+from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from game.engine.variants import PRESETS
 from game.live import redraw
+from game.presenters import lobby_page, summary, table_page
 from tests.game.test_table_views import start_table, truth
 
 pytestmark = pytest.mark.django_db
 
 
-def _page(table, match) -> presenters.PublicPage:
-    return presenters.public_page(
+def _page(table, match) -> table_page.PublicPage:
+    return table_page.public_page(
         table=table, seat_rows=list(table.seats.all()), match=match, rematch_code=None
     )
 
@@ -33,7 +37,7 @@ def test_a_finished_trick_stays_in_the_middle_with_its_winner_until_a_card_is_le
     assert page.opening_lead and page.shown_trick == () and not page.trick_done
     assert "The suit you lead is trump, and a joker may not lead" in render_to_string(
         redraw.TABLE_PARTIAL,
-        {"t": presenters.TableView(public=page, view=match.round.view_for(page.view.to_act))},
+        {"t": table_page.TableView(public=page, view=match.round.view_for(page.view.to_act))},
     )
 
     match = _step_until(match, lambda m: m.round.public_view().trick_winners)
@@ -94,12 +98,12 @@ def test_the_glance_counts_each_sides_game_and_settles_points_only_once_captured
     )
 
 
-def _lobby(names, *, is_host) -> presenters.LobbyView:
+def _lobby(names, *, is_host) -> lobby_page.LobbyView:
     seats = tuple(
-        presenters.LobbySeat(n, name, None, None, is_you=n == 0, is_host=n == 0)
+        lobby_page.LobbySeat(n, name, None, None, is_you=n == 0, is_host=n == 0)
         for n, name in enumerate(names)
     )
-    return presenters.LobbyView(
+    return lobby_page.LobbyView(
         code="K7M2QXR4PW",
         status="lobby",
         players=len(names),
@@ -140,7 +144,7 @@ def test_a_full_lobby_says_who_starts_the_match_not_that_no_seat_is_empty():
 def _seat_page(table, match) -> str:
     page = _page(table, match)
     return render_to_string(
-        redraw.TABLE_PARTIAL, {"t": presenters.TableView(public=page, view=match.view_for(0))}
+        redraw.TABLE_PARTIAL, {"t": table_page.TableView(public=page, view=match.view_for(0))}
     )
 
 
@@ -184,15 +188,15 @@ def test_the_turn_to_bid_says_the_high_bid_and_who_holds_it(client):
     match = truth(table)
     view = match.round.public_view()
     names = {s.number: s.display_name for s in table.seats.all()}
-    assert presenters.high_bid_words(view, names) == "Nobody has bid yet."
+    assert table_page.high_bid_words(view, names) == "Nobody has bid yet."
 
     bid = next(a for a in match.legal_actions() if notation.action(a).startswith("bid:"))
     bidder = view.to_act
     match = match.apply(bid)
-    words = presenters.high_bid_words(match.round.public_view(), names)
+    words = table_page.high_bid_words(match.round.public_view(), names)
     assert words == f"High bid: {notation.action(bid)[4:]}, by {names[bidder]}."
     played = _step_until(match, lambda m: not m.round.public_view().in_auction)
-    assert presenters.high_bid_words(played.round.public_view(), names) == ""
+    assert table_page.high_bid_words(played.round.public_view(), names) == ""
 
 
 def test_the_round_summary_links_to_the_review_of_that_round_for_a_seat_not_a_spectator(
@@ -204,7 +208,7 @@ def test_the_round_summary_links_to_the_review_of_that_round_for_a_seat_not_a_sp
     review = f"/learn/review/{table.code}/1/"
 
     assert review in _seat_page(table, match)
-    spectator = render_to_string(redraw.TABLE_PARTIAL, {"t": presenters.SpectatorView(page)})
+    spectator = render_to_string(redraw.TABLE_PARTIAL, {"t": table_page.SpectatorView(page)})
     assert review not in spectator and "Round summary" in spectator
 
 
@@ -214,12 +218,12 @@ def test_who_leads_is_told_to_the_leader_as_you_and_to_the_others_by_name(client
     page = _page(table, match)
     leader = page.leader
     other = (leader + 1) % table.players
-    mine = presenters.TableView(public=page, view=match.view_for(leader))
-    theirs = presenters.TableView(public=page, view=match.view_for(other))
+    mine = table_page.TableView(public=page, view=match.view_for(leader))
+    theirs = table_page.TableView(public=page, view=match.view_for(other))
 
     assert mine.leader_words == "You lead."
     assert theirs.leader_words == f"{page.leader_name} leads."
-    assert presenters.SpectatorView(public=page).leader_words == f"{page.leader_name} leads."
+    assert table_page.SpectatorView(public=page).leader_words == f"{page.leader_name} leads."
     assert "You lead." in render_to_string(redraw.TABLE_PARTIAL, {"t": mine})
     assert "(guest) leads" not in render_to_string(redraw.TABLE_PARTIAL, {"t": theirs})
 
@@ -247,3 +251,33 @@ def test_a_finished_rounds_glance_credits_every_point_the_summary_does(client):
     game = scored["game"]
     for side in page.glance:
         assert ("Game" in side.points) is (side.unit == game), (side, game)
+
+
+def _finished_round(preset: str, seed: int):
+    setup = MatchSetup.partnerships(4, 2, rules=PRESETS[preset])
+    state = RoundState(setup, shuffle_deal(setup, 0, Random(seed)))
+    while not state.is_terminal():
+        if state.phase() is Phase.EXCHANGE:
+            rule = state.discard_rule()
+            state = state.apply(discard_action(rule.pick(cards_of(rule.optional))))
+        else:  # the first seat bids, the rest pass
+            state = state.apply(state.legal_actions()[0 if not state.high_bid else -1])
+    assert not state.result.redeal
+    return state.public_view()
+
+
+@pytest.mark.parametrize(
+    ("preset", "verbs"),
+    [
+        ("house", {"High": "taken by", "Low": "dealt to", "Jack": "taken by"}),
+        ("seven_point", {"High": "played by", "Low": "played by", "Jack": "taken by"}),
+    ],
+)
+def test_the_round_summary_says_how_each_point_went_as_the_engine_scores_it(preset, verbs):
+    view = _finished_round(preset, seed=4)
+    names = {seat: f"P{seat}" for seat in range(4)}
+    lines = {line.label: line.verb for line in summary.round_summary(1, view, names).points}
+    assert {label: lines[label] for label in verbs if label in lines} == {
+        label: verb for label, verb in verbs.items() if label in lines
+    }
+    assert lines["Game"] == "taken by"

@@ -12,6 +12,7 @@ from game.bots import LEVELS
 from game.engine import variants
 from game.engine.state import MatchSetup
 from game.offline import arena
+from smearsite.kernel.console import Unended
 
 
 def _known(name: str) -> bool:
@@ -36,7 +37,7 @@ class Command(BaseCommand):
             help="units as seat lists, e.g. 0,2:1,3 (default: "
             "two partnerships for an even table, else everyone for themselves)",
         )
-        parser.add_argument("--target", type=int, default=21)
+        parser.add_argument("--target", type=int, default=variants.DEFAULT_TARGET)
         parser.add_argument(
             "--rules",
             default="house",
@@ -93,7 +94,7 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
 
     def _run(self, play, games, workers):
-        progress = tqdm(total=len(games), desc="matches", unit="match", file=self.stderr._out)
+        progress = tqdm(total=len(games), desc="matches", unit="match", file=Unended(self.stderr))
         outcomes = []
         try:
             if workers <= 1:

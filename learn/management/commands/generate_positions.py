@@ -16,6 +16,7 @@ from game.engine.variants import PRESETS
 from learn.bank import generation
 from learn.bank.bank_file import STARTER, open_bank
 from learn.core.analysis import KINDS, OPENING_BY_PLAYERS, Budget, Keep
+from smearsite.kernel.console import Unended
 
 
 class Command(BaseCommand):
@@ -63,7 +64,9 @@ class Command(BaseCommand):
         keep = Keep(min_margin=opts["min_margin"], min_deals=min(Keep.min_deals, opts["max_deals"]))
         out = Path(opts["out"])
         already = open_bank(out).count_of(opts["preset"])
-        bar = tqdm(total=opts["count"], initial=already, desc="positions", file=self.stderr._out)
+        bar = tqdm(
+            total=opts["count"], initial=already, desc="positions", file=Unended(self.stderr)
+        )
 
         last = generation.Progress()
 

@@ -11,6 +11,7 @@ from game.engine.cards import cards_of
 from game.engine.rules import Phase, discard_action
 from game.engine.state import Deal, IllegalAction, MatchSetup, RoundState, shuffle_deal
 from game.engine.variants import PRESETS
+from tests.game.engine.builders import act, cards, full_deal
 
 FAMILY = [table for table in PRESETS.values() if not table.is_house]
 
@@ -110,3 +111,31 @@ def test_the_expert_chooses_the_same_whatever_the_cards_it_cannot_see(table, see
     first = bot.choose(state.view_for(seat), state.legal_actions(), Random(7))
     second = bot.choose(other.view_for(seat), other.legal_actions(), Random(7))
     assert first == second and first in state.legal_actions()
+
+
+def test_a_seat_that_held_more_than_six_trumps_is_dealt_its_trumps_discarded_and_kept():
+    """Seven-point: seat 1 was dealt eight trumps, threw its one plain card and two
+    trumps, and kept six trumps; the others showed no trump on its trump lead. Only the
+    engine's rule (a seat with more than six throws trumps and keeps six) fits."""
+    table = PRESETS["seven_point"]
+    setup = MatchSetup.partnerships(4, 2, rules=table)
+    hands = {
+        0: ["AS", "JS", "JC", "4S", "3S", "2S", "J1", "J2", "AH"],
+        1: ["KS", "QS", "10S", "9S", "8S", "7S", "6S", "5S", "3H"],
+    }
+    state = RoundState(setup, full_deal(setup, hands, dealer=0))
+    state = act(state, "bid:2", "pass", "pass", "pass", "trump:S")
+    while state.phase() is Phase.EXCHANGE:
+        rule = state.discard_rule()
+        thrown = cards("3H", "6S", "5S") if state.current_player() == 1 else None
+        state = state.apply(discard_action(thrown or rule.pick(cards_of(rule.optional))))
+    state = act(state, "KS")
+    for _ in range(3):  # seats 2 and 3 have no trump: they show it
+        state = state.apply(state.legal_actions()[0])
+    view = state.view_for(0)
+    trumps = view.trumps.cards
+    assert view.discard_cases(1)[0].discard_barred & trumps  # the usual case: no trump thrown
+    for index in range(8):
+        position = sample_position(view, Random(index))
+        assert position.hands[1] & ~trumps == 0  # it kept six trumps and nothing else
+        assert (position.hands[2] | position.hands[3]) & trumps == 0

@@ -2,12 +2,17 @@ import pytest
 
 from game.engine.cards import (
     JOKERS,
+    RANKS,
+    SUITS,
     card_code,
     cards_of,
     functional_deck,
     game_total,
     hidden_count,
+    mask_of,
     parse_card,
+    rank_count,
+    suit_ranks,
 )
 from tests.game.engine.builders import cards
 
@@ -60,3 +65,9 @@ def test_game_values_are_ten_ten_jack_one_queen_two_king_three_ace_four():
     assert game_total(cards("AS")) == 4
     assert game_total(cards("2S", "9H", "5D", "J1", "J2")) == 0
     assert game_total(cards("10S", "10C", "AH", "KD")) == 27
+
+
+def test_a_suits_ranks_are_thirteen_bits_and_a_rank_is_counted_across_suits():
+    hand = mask_of(parse_card(code) for code in ("AC", "2C", "AS", "J1"))
+    assert suit_ranks(hand, SUITS.index("C")) == 1 << RANKS.index("A") | 1
+    assert rank_count(hand, RANKS.index("A")) == 2 and rank_count(hand, RANKS.index("K")) == 0

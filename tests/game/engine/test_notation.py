@@ -1,5 +1,7 @@
 """The table's rules and actions in words."""
 
+from dataclasses import replace
+
 from game.engine import notation
 from game.engine.rules import discard_action, trump_action
 from game.engine.variants import CLASSIC, HOUSE, SEVEN_POINT, SIX_HANDED
@@ -25,3 +27,14 @@ def test_a_summary_says_the_deal_the_bids_the_trump_the_exchange_and_going_out()
 def test_naming_trump_and_a_discard_are_said_in_words():
     assert notation.said(trump_action(1)) == "hearts"
     assert notation.said(discard_action(cards("9H", "3C", "4D"))) == "discard 3"
+
+
+def test_a_games_brief_is_read_from_its_rules_so_it_follows_a_change_of_them():
+    assert notation.preset_brief(CLASSIC) == (
+        "Classic four-point: 2 to 5 players, 9 cards, the bidder names trump, discard to six"
+    )
+    assert "1 joker and the jick" in notation.preset_brief(SIX_HANDED)
+    changed = replace(CLASSIC, players=(4,), jokers=2)
+    assert notation.preset_brief(changed).startswith(
+        "Classic four-point: 4 players, 9 cards, 2 jokers"
+    )

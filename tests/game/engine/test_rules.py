@@ -1,5 +1,7 @@
 """One test per rule of shared/seeds/000 (the online house rules), on exact positions."""
 
+from random import Random
+
 import pytest
 
 from game.engine import rules
@@ -402,6 +404,63 @@ def test_a_discard_rule_says_in_words_why_a_discard_is_refused():
     assert rule.why_not(cards("AS", "KS", "QS"), hand) == "4D must be discarded"
     assert rule.why_not(cards("3C"), hand) == "discard 3 cards, not 1"
     assert rule.why_not(cards("3C", "4D", "AH"), hand) == "AH is not in your hand"
+
+
+@pytest.mark.parametrize(
+    ("exchange", "dealer"),
+    [("discard_to_six", False), ("discard_and_fill", False), ("discard_and_fill", True)],
+)
+def test_every_allowed_discard_fits_a_case_the_others_are_told(exchange, dealer):
+
+    trumps, rng = full(S, jokers=2), Random(7)
+    deck = cards_of((1 << 54) - 1)
+    for _ in range(200):
+        hand = sum(1 << c for c in rng.sample(deck, 9))
+        rule = rules.discard_rule(exchange, hand, trumps, dealer=dealer)
+        extra = rng.sample(cards_of(rule.optional), rule.count - rule.must.bit_count())
+        thrown = rule.pick(extra)
+        kept = hand & ~thrown
+        filled = not dealer and kept.bit_count() < 6
+        cases = rules.discard_cases(exchange, trumps, dealer=dealer, filled=filled)
+        assert any(
+            not thrown & case.discard_barred and not kept & case.kept_barred for case in cases
+        )
+
+
+def test_a_seat_that_held_more_than_six_trumps_may_have_thrown_trumps_but_kept_only_trumps():
+    hand = cards("AS", "KS", "QS", "JS", "10S", "9S", "2S", "3C", "4D")
+    thrown = cards("3C", "4D", "KS")
+    usual, more = rules.discard_cases("discard_to_six", full(S), dealer=False)
+    assert thrown & usual.discard_barred  # the usual case does not fit it
+    assert not thrown & more.discard_barred and not hand & ~thrown & more.kept_barred
+
+
+def test_a_discard_for_a_fill_says_how_many_trumps_were_dealt():
+    def dealt(discarded: int) -> tuple[int, ...]:
+        return rules.trumps_dealt(
+            "discard_and_fill", full(S), dealt=9, discarded=discarded, dealer=False
+        )
+
+    assert dealt(5) == (4,)  # it threw five plain cards and kept four trumps
+    assert dealt(3) == (6, 7, 8, 9)  # six trumps kept: it may have thrown some
+    assert len(rules.trumps_dealt("discard_to_six", full(S), dealt=9, discarded=3,
+                                  dealer=False)) == 10  # fmt: skip
+
+
+def test_a_seat_that_does_not_follow_shows_a_void_unless_it_trumped_where_it_may():
+    trumps = full(H)
+    led, off, trump = parse_card("AD"), parse_card("4C"), parse_card("5H")
+    assert rules.shown_void_full(off, led, trumps, "trump_any_time") == trumps.following[led]
+    assert rules.shown_void_full(trump, led, trumps, "trump_any_time") == 0
+    assert rules.shown_void_full(trump, led, trumps, "schmier") == trumps.following[led]
+    assert rules.shown_void_full(parse_card("9D"), led, trumps, "schmier") == 0
+
+
+def test_a_plain_card_on_a_house_trump_lead_shows_no_trump_and_no_joker():
+    shown = rules.shown_void(parse_card("4C"), parse_card("AH"), H)
+    assert shown == rules.SUIT_MASK[H] | rules.JOKERS
+    assert rules.shown_void(parse_card("4C"), parse_card("AD"), H) == rules.SUIT_MASK[D]
+    assert rules.shown_void(parse_card("J1"), parse_card("AD"), H) == 0
 
 
 def points_full(plays: list[tuple[int, str]], captured: list[list[str]], **table) -> dict:

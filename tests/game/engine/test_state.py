@@ -298,7 +298,7 @@ def test_replay_names_the_first_illegal_action_by_its_index():
 # --- The Smear family: naming trump, the exchanges, the redeal ---------------------
 
 from game.engine.rules import Phase, discard_action  # noqa: E402
-from game.engine.variants import CLASSIC, SEVEN_POINT, SIX_HANDED  # noqa: E402
+from game.engine.variants import CLASSIC, HOUSE, SEVEN_POINT, SIX_HANDED  # noqa: E402
 from tests.game.engine.builders import full_deal  # noqa: E402
 
 
@@ -420,3 +420,11 @@ def test_the_six_handed_dealer_takes_the_pack_when_trump_is_named_and_keeps_poin
     assert rule.count == 17 and not rule.may & state.trumps.point_cards
     state = state.apply(plain_discard(state))
     assert state.phase() is Phase.PLAY and state.current_player() == 0
+
+
+def test_a_deal_keeps_the_packs_order_only_where_a_fill_deals_from_it():
+    hands = (cards("AS"), cards("KS"))
+    hidden = [parse_card("2C"), parse_card("QH")]
+    full = Deal.of(0, hands, hidden, rules=CLASSIC)
+    assert full.pack == tuple(hidden) and full.hidden == cards("2C", "QH")
+    assert Deal.of(0, hands, hidden, rules=HOUSE).pack == ()

@@ -15,7 +15,7 @@ from game.engine.cards import card_code, cards_of
 from game.live import parts, redraw, store
 from game.models import Seat, Table
 from game.players.identity import SeatOwner
-from game.presenters import Play
+from game.presenters.pieces import Play
 from game.services import play
 
 pytestmark = pytest.mark.django_db

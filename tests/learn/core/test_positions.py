@@ -17,6 +17,7 @@ from learn.core.positions import (
     AuctionOutcome,
     Option,
     PositionError,
+    outcome_to_json,
     phase_of,
     position_key,
 )
@@ -212,7 +213,7 @@ def test_from_json_rejects_a_malformed_auction_outcome(name):
 def test_a_card_play_has_no_auction_outcome():
     data = spoil(lambda d: None)
     auction = with_outcomes(next(p for p in sample_positions() if p.phase == "auction"))
-    data["options"][0]["auction"] = auction.options[0].auction.to_json()
+    data["options"][0]["auction"] = outcome_to_json(auction.options[0].auction)
     with pytest.raises(PositionError, match="only an auction action"):
         AnalysedPosition.from_json(data)
 
