@@ -45,9 +45,7 @@ class BoardError(ValueError):
     ``seat``, ``hands``, ``pack``, ``actions``), ``action`` the 0-based index of the
     refused action, if one was, and ``seat`` the seat whose hand is at fault, if one is."""
 
-    def __init__(
-        self, field: str, reason: str, action: int | None = None, seat: int | None = None
-    ):
+    def __init__(self, field: str, reason: str, action: int | None = None, seat: int | None = None):
         super().__init__(reason)
         self.field = field
         self.reason = reason
