@@ -77,6 +77,7 @@ class ExactShown:
     status: str
     error: str = ""
     per: str = ""  # "opening lead" or "trump suit"
+    per_trump_suit: bool = False  # each line names trump, the hands the same
     table: tuple[TableLine, ...] = ()
     table_note: str = ""
     cards: tuple[CardValue, ...] = ()
@@ -204,9 +205,11 @@ def exact_shown(replayed: Replayed, row: BoardAnswer | None) -> ExactShown:
     to_play = answer["to_play"]
     sides = sides_of(replayed)
     unit_of = replayed.state.setup.unit_of
+    per_lead = any(line.is_card for line in lines)
     return ExactShown(
         status=row.status,
-        per="opening lead" if any(line.is_card for line in lines) else "trump suit",
+        per="opening lead" if per_lead else "trump suit",
+        per_trump_suit=not per_lead,
         table=lines,
         table_note=answer["table_note"],
         cards=tuple(CardValue(code, points, top - points) for code, points in values.items()),
