@@ -98,6 +98,12 @@ class Seat(models.Model):
     display_name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
     # set when a bot stood in for a person gone on their turn; cleared when they return
     away_since = models.DateTimeField(null=True, blank=True)
+    # the table's version (Table.moves) at which this person's page last showed them their
+    # turn, and when: their away countdown runs from then (game.live.presence)
+    shown_version = models.PositiveIntegerField(null=True, blank=True)
+    shown_at = models.DateTimeField(null=True, blank=True)
+    # when this person's page was last heard from over its socket
+    heard_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -46,7 +46,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from game.bots import choose_once
-from game.live import events, turns, workers
+from game.live import db_retry, events, turns, workers
 from game.services import play
 
 logger = logging.getLogger(__name__)
@@ -57,6 +57,9 @@ BOT_OPTIONS = {"expert": {"budget_ms": 250.0}}
 # a choice whose move is already due (a stand-in, a late look, a busy worker) may still
 # think this long: under load a bot answers quickly rather than late
 LATE_THINK_S = 0.02
+# a person's page is here but has not shown them their turn (its broadcast was lost): look
+# again this soon (the page's heartbeat brings the turn within game.live.presence.HEARTBEAT_S)
+SHOWN_RECHECK_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -195,7 +198,7 @@ class Runner:
         again: float | None = time.monotonic() + 5.0  # after an unexpected error, retry
         close_old_connections()
         try:
-            again = self.look(table_id)
+            again = db_retry.once_more(self.look)(table_id)
         except Exception:
             logger.exception("looking at table %s", table_id)
         finally:
@@ -216,8 +219,13 @@ class Runner:
             return None
         waited = (timezone.now() - turn.since).total_seconds()
         level = turn.bot_level or (STAND_IN_LEVEL if turn.away else None)
-        if level is None and waited < self.away_after_s:
-            return time.monotonic() + self.away_after_s - waited
+        if level is None:
+            # a person: their countdown runs from when their page showed them the turn
+            if turn.countdown_from is None:
+                return time.monotonic() + SHOWN_RECHECK_S
+            counted = (timezone.now() - turn.countdown_from).total_seconds()
+            if counted < self.away_after_s:
+                return time.monotonic() + self.away_after_s - counted
         chosen = self._chosen.get(table_id)
         if chosen is None or chosen.turn_key != turn.key:
             if self._think is not None:
