@@ -75,6 +75,10 @@ class Table(models.Model):
     rules = models.JSONField(default=house_rules)
     # the host may turn the table's chat off (game.services.chat); it is on by default
     chat_on = models.BooleanField(default=True)
+    # when a bots' timetable should next look at the table (a bot's move due, a person's
+    # countdown to check), whichever server process is alive: one that is overdue is
+    # taken by another process (game.live.look_due); None while nobody is to act
+    look_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     def __str__(self) -> str:
         return f"Table {self.code}"

@@ -46,7 +46,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from game.bots import choose_once
-from game.live import db_retry, events, turns, workers
+from game.live import db_retry, events, look_due, turns, workers
 from game.services import play
 
 logger = logging.getLogger(__name__)
@@ -199,6 +199,8 @@ class Runner:
         close_old_connections()
         try:
             again = db_retry.once_more(self.look)(table_id)
+            if again is not None:  # the next look, where any process finds it
+                look_due.schedule(table_id, look_due.due_in(again - time.monotonic()))
         except Exception:
             logger.exception("looking at table %s", table_id)
         finally:
@@ -216,6 +218,7 @@ class Runner:
         turn = turns.table_turn(table_id=table_id)
         if turn is None or turn.abandoned:
             self._chosen.pop(table_id, None)
+            look_due.schedule(table_id, None)  # until a change (a return) asks again
             return None
         waited = (timezone.now() - turn.since).total_seconds()
         level = turn.bot_level or (STAND_IN_LEVEL if turn.away else None)
@@ -307,6 +310,34 @@ class Runner:
 
 _runner: Runner | None = None
 _runner_lock = threading.Lock()
+_claiming: int | None = None  # the process whose claims thread runs
+
+
+def keep_time() -> None:
+    """Start this server process's claims of overdue tables (``game.live.look_due``): a
+    table whose process died is looked at here within a few seconds."""
+    global _claiming
+    with _runner_lock:
+        if _claiming == os.getpid():
+            return
+        _claiming = os.getpid()
+    threading.Thread(target=_claim_overdue, name="bot-claims", daemon=True).start()
+
+
+def _claim_overdue() -> None:
+    while True:
+        time.sleep(look_due.CLAIM_EVERY_S)
+        close_old_connections()
+        try:
+            claimed = look_due.claim_overdue()
+        except Exception:
+            logger.exception("claiming overdue tables")
+            continue
+        finally:
+            close_old_connections()
+        for table_id in claimed:
+            logger.info("table %s was overdue: looked at here", table_id)
+            runner().wake(table_id)
 
 
 def heard(event: events.TableChanged | events.TableOpened) -> None:
