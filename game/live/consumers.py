@@ -42,6 +42,11 @@ def _find_table(scope: dict, code: str) -> Table | None:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    # no channel of its own: its process hears the table once for all its connections
+    # (game.live.hearing). A layer alias that names no layer spares each handshake a
+    # SUBSCRIBE, and a handshake while Redis is down its failure.
+    channel_layer_alias = "none: table connections hear through game.live.hearing"
+
     async def connect(self) -> None:
         self.owner = identity.scope_owner(self.scope)
         self.listening = False

@@ -9,7 +9,8 @@
 //
 // Every table message ends with the table's version (<template id="live-version">). The
 // page says {"shown": version} once it has shown its player their turn (their away
-// countdown runs from then), and every HEARTBEAT_MS asks {"sync": version}: the server
+// countdown runs from then), and every HEARTBEAT_MS (every 2 s while its live updates are
+// interrupted) asks {"sync": version}: the server
 // answers with the table if it stands elsewhere (a broadcast was lost) and always with
 // #live-notice ("Live updates interrupted" while it cannot reach the other servers). A
 // page whose versions skip one asks at once; a heartbeat left unanswered for REPLY_MS
@@ -39,7 +40,9 @@
   var countdownTimer = null;
   var summaryKey = "smear-summary-closed:" + live.dataset.socket;
   var HEARTBEAT_MS = 10000; // game.live.presence.HEARTBEAT_S
+  var INTERRUPTED_HEARTBEAT_MS = 2000;
   var REPLY_MS = 5000;
+  var lastBeat = Date.now();
   var version = null; // the table's version this page shows (null: none heard yet)
   var shownVersion = null; // the version whose turn this page said it showed
   var replyDue = 0; // when an unanswered heartbeat counts the connection dead (0: none)
@@ -222,13 +225,19 @@
     if (gap) send({sync: version}); // a change was lost on the way: is there more?
   }
 
+  // while the server says live updates are interrupted, the page asks every 2 s instead
   function heartbeat() {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    if (replyDue && Date.now() > replyDue) {
+    var now = Date.now();
+    if (replyDue && now > replyDue) {
       dropConnection(); // the heartbeat before went unanswered
       return;
     }
-    if (!replyDue) replyDue = Date.now() + REPLY_MS;
+    var notice = document.getElementById("live-notice");
+    var every = notice && !notice.hidden ? INTERRUPTED_HEARTBEAT_MS : HEARTBEAT_MS;
+    if (now - lastBeat < every) return;
+    lastBeat = now;
+    if (!replyDue) replyDue = now + REPLY_MS;
     send({sync: version});
   }
 
@@ -417,6 +426,6 @@
   afterDraw();
   if (window.WebSocket) {
     connect();
-    setInterval(heartbeat, HEARTBEAT_MS);
+    setInterval(heartbeat, 500);
   }
 })();
