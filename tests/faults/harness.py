@@ -73,6 +73,15 @@ print(json.dumps({"code": table.code, "id": table.pk, "sessions": sessions}))
 """
 
 
+# where the table stands as a page says it (data-round, data-index): a site without
+# versions in its messages (the code before issue 53) is measured by it
+POSITION = """
+SELECT r.number, (SELECT count(*) FROM game_actionlog a WHERE a.table_id = %s
+                  AND a.round = r.number)
+FROM game_round r WHERE r.table_id = %s ORDER BY r.number DESC LIMIT 1
+"""
+
+
 class Unavailable(Exception):
     """What the harness needs (redis-server, PostgreSQL) is not here."""
 
@@ -288,6 +297,7 @@ class Watch:
     """The database's version over time, and the answers the probes got."""
 
     versions: list[tuple[float, int, str]] = field(default_factory=list)
+    position: tuple[int, int] | None = None  # the newest round and its actions so far
     answers: list[tuple[float, str, int]] = field(default_factory=list)  # (t, what, status)
 
     @property
@@ -321,6 +331,8 @@ async def watch_database(database_url: str, table_id: int, watch: Watch, stop) -
                 "SELECT moves, status FROM game_table WHERE id = %s", (table_id,)
             )
             moves, status = await cursor.fetchone()
+            cursor = await connection.execute(POSITION, (table_id, table_id))
+            watch.position = tuple(await cursor.fetchone())
             watch.versions.append((time.monotonic(), moves, status))
         except psycopg.Error:
             connection = None  # terminated with the site's: open another
@@ -399,10 +411,16 @@ class Run:
 async def _caught_up(pages: list[Page], watch: Watch) -> float | None:
     started = time.monotonic()
     while time.monotonic() - started < CATCH_UP_LIMIT_S:
-        if all(p.version is not None and p.version >= watch.latest for p in pages):
+        if all(_shows_latest(p, watch) for p in pages):
             return time.monotonic() - started
         await asyncio.sleep(0.05)
     return None
+
+
+def _shows_latest(page: Page, watch: Watch) -> bool:
+    if page.version is not None:
+        return page.version >= watch.latest
+    return page.at is not None and page.at == watch.position
 
 
 async def _until_cards(pages: list[Page]) -> None:
