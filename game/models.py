@@ -76,6 +76,10 @@ class Table(models.Model):
     rules = models.JSONField(default=house_rules)
     # the host may turn the table's chat off (game.services.chat); it is on by default
     chat_on = models.BooleanField(default=True)
+    # when a bots' timetable should next look at the table (a bot's move due, a person's
+    # countdown to check), whichever server process is alive: one that is overdue is
+    # taken by another process (game.live.look_due); None while nobody is to act
+    look_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     def __str__(self) -> str:
         return f"Table {self.code}"
@@ -99,6 +103,12 @@ class Seat(models.Model):
     display_name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
     # set when a bot stood in for a person gone on their turn; cleared when they return
     away_since = models.DateTimeField(null=True, blank=True)
+    # the table's version (Table.moves) at which this person's page last showed them their
+    # turn, and when: their away countdown runs from then (game.live.presence)
+    shown_version = models.PositiveIntegerField(null=True, blank=True)
+    shown_at = models.DateTimeField(null=True, blank=True)
+    # when this person's page was last heard from over its socket
+    heard_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -86,7 +86,10 @@ def database_config(environ: Mapping[str, str], *, base_dir: Path) -> dict[str, 
         # Under ASGI each call may run in another thread, so persistent connections
         # (CONN_MAX_AGE) would pile up; a pool hands connections back instead of opening
         # one per call, which was most of a live move's database time.
-        config["CONN_HEALTH_CHECKS"] = False  # the pool checks connections itself
+        # A connection the server dropped (a restart, pg_terminate_backend) is found out
+        # before a request uses it: with the pool, Django makes it check each connection
+        # it hands out (psycopg_pool's check_connection, an empty statement).
+        config["CONN_HEALTH_CHECKS"] = True
         config.setdefault("OPTIONS", {})["pool"] = env_bool(environ, "DATABASE_POOL", True)
     elif config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
@@ -155,21 +158,29 @@ def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
 
 
 LOCMEM = "django.core.cache.backends.locmem.LocMemCache"
+REDIS_WITH_FALLBACK = "smearsite.kernel.fallback_cache.RedisWithLocalFallback"
+# a Redis that does not answer must not hold a request: the cache then counts locally
+CACHE_REDIS_TIMEOUT_S = 0.5
 
 
 def cache_config(environ: Mapping[str, str]) -> dict[str, Any]:
     """CACHES: Redis when REDIS_URL is set, else an in-process memory cache.
 
     The log-in rate limits are counted in the default cache, so they hold across every
-    server process only when it is shared, i.e. on Redis.
+    server process only when it is shared, i.e. on Redis. While Redis cannot be reached
+    each process counts in memory (``smearsite.kernel.fallback_cache``).
     """
     url = environ.get("REDIS_URL", "").strip()
     if not url:
         return {"default": {"BACKEND": LOCMEM}}
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": REDIS_WITH_FALLBACK,
             "LOCATION": url,
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_REDIS_TIMEOUT_S,
+                "socket_timeout": CACHE_REDIS_TIMEOUT_S,
+            },
             # the channel layer may share this Redis database: keep our keys apart
             "KEY_PREFIX": "smear",
         },

@@ -46,7 +46,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from game.bots import choose_once
-from game.live import events, turns, workers
+from game.live import db_retry, events, look_due, turns, workers
 from game.services import play
 
 logger = logging.getLogger(__name__)
@@ -57,6 +57,9 @@ BOT_OPTIONS = {"expert": {"budget_ms": 250.0}}
 # a choice whose move is already due (a stand-in, a late look, a busy worker) may still
 # think this long: under load a bot answers quickly rather than late
 LATE_THINK_S = 0.02
+# a person's page is here but has not shown them their turn (its broadcast was lost): look
+# again this soon (the page's heartbeat brings the turn within game.live.presence.HEARTBEAT_S)
+SHOWN_RECHECK_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -195,7 +198,9 @@ class Runner:
         again: float | None = time.monotonic() + 5.0  # after an unexpected error, retry
         close_old_connections()
         try:
-            again = self.look(table_id)
+            again = db_retry.once_more(self.look)(table_id)
+            if again is not None:  # the next look, where any process finds it
+                look_due.schedule(table_id, look_due.due_in(again - time.monotonic()))
         except Exception:
             logger.exception("looking at table %s", table_id)
         finally:
@@ -213,11 +218,17 @@ class Runner:
         turn = turns.table_turn(table_id=table_id)
         if turn is None or turn.abandoned:
             self._chosen.pop(table_id, None)
+            look_due.schedule(table_id, None)  # until a change (a return) asks again
             return None
         waited = (timezone.now() - turn.since).total_seconds()
         level = turn.bot_level or (STAND_IN_LEVEL if turn.away else None)
-        if level is None and waited < self.away_after_s:
-            return time.monotonic() + self.away_after_s - waited
+        if level is None:
+            # a person: their countdown runs from when their page showed them the turn
+            if turn.countdown_from is None:
+                return time.monotonic() + SHOWN_RECHECK_S
+            counted = (timezone.now() - turn.countdown_from).total_seconds()
+            if counted < self.away_after_s:
+                return time.monotonic() + self.away_after_s - counted
         chosen = self._chosen.get(table_id)
         if chosen is None or chosen.turn_key != turn.key:
             if self._think is not None:
@@ -299,6 +310,34 @@ class Runner:
 
 _runner: Runner | None = None
 _runner_lock = threading.Lock()
+_claiming: int | None = None  # the process whose claims thread runs
+
+
+def keep_time() -> None:
+    """Start this server process's claims of overdue tables (``game.live.look_due``): a
+    table whose process died is looked at here within a few seconds."""
+    global _claiming
+    with _runner_lock:
+        if _claiming == os.getpid():
+            return
+        _claiming = os.getpid()
+    threading.Thread(target=_claim_overdue, name="bot-claims", daemon=True).start()
+
+
+def _claim_overdue() -> None:
+    while True:
+        time.sleep(look_due.CLAIM_EVERY_S)
+        close_old_connections()
+        try:
+            claimed = look_due.claim_overdue()
+        except Exception:
+            logger.exception("claiming overdue tables")
+            continue
+        finally:
+            close_old_connections()
+        for table_id in claimed:
+            logger.info("table %s was overdue: looked at here", table_id)
+            runner().wake(table_id)
 
 
 def heard(event: events.TableChanged | events.TableOpened) -> None:

@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from game.errors import TableError
-from game.live import chat_html, events, hearing, redraw
+from game.live import chat_html, db_retry, events, hearing, presence, redraw
 from game.models import Table
 from game.players import identity
 from game.services import chat, play
@@ -42,6 +42,11 @@ def _find_table(scope: dict, code: str) -> Table | None:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    # no channel of its own: its process hears the table once for all its connections
+    # (game.live.hearing). A layer alias that names no layer spares each handshake a
+    # SUBSCRIBE, and a handshake while Redis is down its failure.
+    channel_layer_alias = "none: table connections hear through game.live.hearing"
+
     async def connect(self) -> None:
         self.owner = identity.scope_owner(self.scope)
         self.listening = False
@@ -51,7 +56,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = (
             _buckets.join(self.bucket_key) if self.bucket_key else TokenBucket(BURST, RATE_PER_S)
         )
-        table = await database_sync_to_async(_find_table)(
+        table = await database_sync_to_async(db_retry.once_more(_find_table))(
             self.scope, self.scope["url_route"]["kwargs"]["code"]
         )
         if table is None:
@@ -64,15 +69,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.listening = True
         events.connections_live_on(asyncio.get_running_loop())
         try:
-            html = await database_sync_to_async(redraw.table_html)(table, self.owner)
+            html = await database_sync_to_async(db_retry.once_more(redraw.table_html))(
+                table, self.owner
+            )
             await self.accept()
             # a connection that drops and comes back starts again from the table as it is
             await self.send(text_data=html)
+            if not hearing.layer_up():
+                await self.send(text_data=redraw.notice_html(interrupted=True))
         except BaseException:
             await self._stop_listening()  # never a handler that holds up the table's changes
             raise
         self.opened.set()
-        await database_sync_to_async(self._returned)()
+        await database_sync_to_async(db_retry.once_more(self._returned))()
 
     def _session_key(self) -> str | None:
         """Whose messages share one rate limit: the user's, else the session's (the
@@ -112,11 +121,37 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=refusal)
             return
         if message.get("back"):
-            await database_sync_to_async(self._returned)()
+            await database_sync_to_async(db_retry.once_more(self._returned))()
             return
-        refusal = await database_sync_to_async(self._play)(message["action"], message["index"])
+        if "sync" in message:
+            await self._answer_heartbeat(message["sync"])
+            return
+        if "shown" in message:
+            await database_sync_to_async(db_retry.once_more(presence.seat_shown))(
+                table_id=self.table_id, owner=self.owner, version=message["shown"]
+            )
+            return
+        refusal = await database_sync_to_async(db_retry.once_more(self._play))(
+            message["action"], message["index"]
+        )
         if refusal:
             await self.send(text_data=refusal)
+
+    async def _answer_heartbeat(self, version: int | None) -> None:
+        """The page's heartbeat, or its ask after a gap in the versions it heard: the table
+        if it stands at another version, and whether live updates are interrupted (the
+        reply tells the page its connection is alive)."""
+        html = await database_sync_to_async(db_retry.once_more(self._table_unless_at))(version)
+        if html:
+            await self.send(text_data=html)
+        await self.send(text_data=redraw.notice_html(interrupted=not hearing.layer_up()))
+
+    def _table_unless_at(self, version: int | None) -> str:
+        presence.seat_heard(table_id=self.table_id, owner=self.owner)
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None or table.moves == version:
+            return ""
+        return redraw.table_html(table, self.owner)
 
     def _play(self, action: str, index: int | None) -> str | None:
         """The table as it stands with the refusal in it, or None once the move is stored
@@ -149,6 +184,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if event.get("type") == events.TABLE_CHAT:
             await self._chat_heard(event)
             return
+        if event.get("type") == hearing.LIVE_STATUS:
+            await self.send(text_data=redraw.notice_html(interrupted=not event["up"]))
+            return
         move = events.PublicMove.heard(event.get("move"))
         html = await redraw.after_change(self.table_id, self.owner, event.get("version"), move)
         if not self.listening:  # the connection closed meanwhile
@@ -172,9 +210,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 
 def parse_move(text: str | None) -> tuple[dict, str | None]:
-    """``{"action": "AS", "index": 12}``, ``{"back": true}``, or a chat line:
-    ``{"chat": "well bid"}`` or ``{"say": "gg"}`` (a quick phrase or reaction); the
-    problem, if any, in words."""
+    """``{"action": "AS", "index": 12}``, ``{"back": true}``, a chat line:
+    ``{"chat": "well bid"}`` or ``{"say": "gg"}`` (a quick phrase or reaction), the page's
+    heartbeat ``{"sync": 41}`` or its turn shown ``{"shown": 41}`` (the table's version it
+    shows); the problem, if any, in words."""
     if text is None:
         return {}, "Send text messages only."
     if len(text) > MAX_MESSAGE_CHARS:
@@ -187,6 +226,14 @@ def parse_move(text: str | None) -> tuple[dict, str | None]:
         return {}, "That message is not a JSON object."
     if message.get("back") is True:
         return {"back": True}, None
+    for asked in ("sync", "shown"):  # the page's heartbeat; its turn shown (presence)
+        if asked in message:
+            version = message[asked]
+            if asked == "sync" and version is None:  # a page that has heard no version
+                return {"sync": None}, None
+            if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+                return {}, "A table's version is a whole number."
+            return {asked: version}, None
     if "chat" in message or "say" in message:
         text, saying = message.get("chat"), message.get("say")
         if not isinstance(text, str | None) or not isinstance(saying, str | None):

@@ -28,6 +28,7 @@ from django.db import transaction
 TABLE_CHANGED = "table.changed"
 TABLE_CHAT = "table.chat"  # a line said at the table, or its chat turned on or off
 logger = logging.getLogger(__name__)
+SEND_TIMEOUT_S = 5.0  # a thread waits no longer for a broadcast (a Redis that hangs)
 
 
 class Next(Enum):
@@ -121,8 +122,31 @@ def _deliver(change: TableChanged) -> None:
             "move": move,
         }
         _broadcast(layer, table_group(change.table_id), message)
+    # the listeners hear it even when the broadcast failed: the bots keep time
     for listener in _listeners:
         listener(change)
+
+
+# tables whose change could not be broadcast (the layer was down): announced again, read
+# afresh, once the layer is back (``game.live.hearing``)
+_unsent: set[int] = set()
+_unsent_lock = threading.Lock()
+
+
+def unsent_tables() -> list[int]:
+    """The tables whose changes this process could not broadcast since it last asked."""
+    with _unsent_lock:
+        tables = sorted(_unsent)
+        _unsent.clear()
+    return tables
+
+
+def _not_sent(group_message: dict, error: BaseException) -> None:
+    table_id = group_message.get("table")
+    if isinstance(table_id, int):
+        with _unsent_lock:
+            _unsent.add(table_id)
+    logger.error("a table's change was not broadcast: %s", error)
 
 
 def chat_said(*, table_id: int, line: dict) -> None:
@@ -155,10 +179,14 @@ def _broadcast(layer, group: str, message: dict) -> None:
         # process's own; the thread waits, as it would through async_to_sync, which would
         # start a loop and a thread, and the layer a connection to Redis, for every send
         sender = _connections_loop() or _sending_loop()
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), sender).result()
+        try:
+            sending = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), sender)
+            sending.result(timeout=SEND_TIMEOUT_S)
+        except Exception as error:
+            _not_sent(message, error)
         return
     sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-    sent.add_done_callback(_log_failure)
+    sent.add_done_callback(lambda done: _log_failure(message, done))
 
 
 _connections: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, sockets' loop)
@@ -212,6 +240,6 @@ def _loop_served() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
-def _log_failure(sent: concurrent.futures.Future) -> None:
+def _log_failure(message: dict, sent: concurrent.futures.Future) -> None:
     if not sent.cancelled() and sent.exception() is not None:
-        logger.error("a table's change was not broadcast", exc_info=sent.exception())
+        _not_sent(message, sent.exception())

@@ -6,7 +6,16 @@ received there once and handed to every connection to that table on the loop, in
 order the messages came, table by table (a slow redraw of one table holds up no other).
 The last connection to leave takes the channel out of the group. Tables join and leave
 independently; one table's join waits for its own leave before it. Only public channel
-layer calls: ``new_channel``, ``group_add``, ``receive``, ``group_discard``.
+layer calls: ``new_channel``, ``group_add``, ``receive``, ``group_discard``, ``group_send``.
+
+While a loop hears tables it watches its layer (a message to a group nobody joined, every
+``WATCH_S``): when the layer cannot be reached (Redis down) every connection is told
+(``LIVE_STATUS``: the page says live updates are interrupted), and a connection that
+opens meanwhile is served all the same. When the layer is back, the loop joins its tables'
+groups again, has every connection redrawn from the database (what was published
+meanwhile is lost: Pub/Sub keeps nothing), tells them the layer is back, and announces
+again the changes this process could not broadcast (``events.unsent_tables``), for the
+other processes' connections.
 """
 
 from __future__ import annotations
@@ -20,10 +29,15 @@ from dataclasses import dataclass, field
 
 from channels.layers import get_channel_layer
 
-from game.live.events import table_group
+from game.live import events
+from game.live.events import TABLE_CHANGED, table_group
 
 logger = logging.getLogger(__name__)
 Handler = Callable[[dict], Awaitable[None]]
+LIVE_STATUS = "live.status"  # {"type": LIVE_STATUS, "up": bool}: the layer lost or back
+WATCH_S = 1.0  # how often a loop that hears tables checks its layer
+WATCH_TIMEOUT_S = 2.0  # a check that takes longer counts as a failure (Redis paused)
+HEALTH_GROUP = "live-health"  # joined by nobody: a message there is one PUBLISH
 
 
 @dataclass
@@ -45,6 +59,15 @@ class _Hearing:
     leaving: dict[int, asyncio.Future] = field(default_factory=dict)  # a group being left
     # by table, the delivery of its last message: the next waits for it (their order)
     last: dict[int, asyncio.Task] = field(default_factory=dict)
+    up: bool = True  # the layer answered its last check
+    watcher: asyncio.Task | None = None
+
+
+def layer_up() -> bool:
+    """Whether this loop's layer answered its last check (True on a loop that hears
+    nothing)."""
+    hearing = _by_loop.get(asyncio.get_running_loop())
+    return hearing is None or hearing.up
 
 
 _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -66,6 +89,8 @@ async def join(table_id: int, key: object, handler: Handler) -> None:
         table = hearing.tables[table_id] = _Table({})
         table.joined = asyncio.ensure_future(_join_group(hearing, table_id, table))
     table.handlers[key] = handler
+    if hearing.watcher is None:
+        hearing.watcher = asyncio.ensure_future(_watch(hearing))
     await asyncio.shield(table.joined)
 
 
@@ -75,16 +100,24 @@ async def _join_group(hearing: _Hearing, table_id: int, table: _Table) -> None:
         if leaving is not None:  # the table's last connection here is leaving the group
             await leaving
         await hearing.layer.group_add(table_group(table_id), await _channel(hearing))
-    except BaseException:
+    except asyncio.CancelledError:
         if hearing.tables.get(table_id) is table:
             del hearing.tables[table_id]
         raise
+    except Exception as error:
+        # the layer cannot be reached: the connection is served all the same, and the
+        # watch joins the group again once the layer is back
+        _lost(hearing, error)
 
 
 async def _channel(hearing: _Hearing) -> str:
     if hearing.opening is None:
         hearing.opening = asyncio.ensure_future(_open(hearing))
-    return await asyncio.shield(hearing.opening)
+    try:
+        return await asyncio.shield(hearing.opening)
+    except Exception:
+        hearing.opening = None  # asked again at the next join or when the layer is back
+        raise
 
 
 async def _open(hearing: _Hearing) -> str:
@@ -106,15 +139,20 @@ async def leave(table_id: int, key: object) -> None:
             await asyncio.shield(table.joined)
         joined = table.joined
         if joined.done() and not joined.cancelled() and joined.exception() is None:
-            channel = await asyncio.shield(hearing.opening)
-            await hearing.layer.group_discard(table_group(table_id), channel)
+            with contextlib.suppress(Exception):  # a layer that is down forgets it anyway
+                channel = await asyncio.shield(hearing.opening)
+                await hearing.layer.group_discard(table_group(table_id), channel)
     finally:
         left.set_result(None)
         if hearing.leaving.get(table_id) is left:
             del hearing.leaving[table_id]
-        if not hearing.tables and not hearing.leaving and hearing.reader is not None:
-            hearing.reader.cancel()  # nothing more to hear on this loop
-            hearing.reader = hearing.opening = None
+        if not hearing.tables and not hearing.leaving:
+            if hearing.reader is not None:
+                hearing.reader.cancel()  # nothing more to hear on this loop
+                hearing.reader = hearing.opening = None
+            if hearing.watcher is not None:
+                hearing.watcher.cancel()
+                hearing.watcher = None
 
 
 async def _read(hearing: _Hearing, channel: str) -> None:
@@ -122,13 +160,20 @@ async def _read(hearing: _Hearing, channel: str) -> None:
         message = await hearing.layer.receive(channel)
         table_id = message.get("table")
         table = hearing.tables.get(table_id)
-        handlers = [] if table is None else list(table.handlers.values())
-        if not handlers:
-            continue
-        before = hearing.last.get(table_id)
-        delivery = asyncio.create_task(_deliver(before, handlers, message))
-        hearing.last[table_id] = delivery
-        delivery.add_done_callback(lambda done, t=table_id: _finished(hearing, t, done))
+        if table is not None:
+            _hand_over(hearing, table_id, message)
+
+
+def _hand_over(hearing: _Hearing, table_id: int, message: dict) -> None:
+    """Deliver ``message`` to the table's connections on this loop, after its last one."""
+    table = hearing.tables.get(table_id)
+    handlers = [] if table is None else list(table.handlers.values())
+    if not handlers:
+        return
+    before = hearing.last.get(table_id)
+    delivery = asyncio.create_task(_deliver(before, handlers, message))
+    hearing.last[table_id] = delivery
+    delivery.add_done_callback(lambda done, t=table_id: _finished(hearing, t, done))
 
 
 async def _deliver(before: asyncio.Task | None, handlers: list[Handler], message: dict) -> None:
@@ -142,3 +187,53 @@ async def _deliver(before: asyncio.Task | None, handlers: list[Handler], message
 def _finished(hearing: _Hearing, table_id: int, done: asyncio.Task) -> None:
     if hearing.last.get(table_id) is done:
         del hearing.last[table_id]
+
+
+async def _watch(hearing: _Hearing) -> None:
+    """Check the layer every WATCH_S while the loop hears tables; tell every connection
+    when it is lost, and bring them up to date when it is back."""
+    while True:
+        await asyncio.sleep(WATCH_S)
+        try:
+            await asyncio.wait_for(
+                hearing.layer.group_send(HEALTH_GROUP, {"type": "health"}), WATCH_TIMEOUT_S
+            )
+        except Exception as error:
+            _lost(hearing, error)
+            continue
+        if not hearing.up:
+            try:
+                await _recover(hearing)
+            except Exception as error:
+                _lost(hearing, error)
+
+
+def _lost(hearing: _Hearing, error: Exception) -> None:
+    if not hearing.up:
+        return
+    hearing.up = False
+    logger.error("the channel layer is unreachable: live updates interrupted (%s)", error)
+    _tell_all(hearing, {"type": LIVE_STATUS, "up": False})
+
+
+async def _recover(hearing: _Hearing) -> None:
+    """The layer answers again: join every table's group again, redraw every connection
+    from the database, and announce what this process could not broadcast."""
+    channel = await _channel(hearing)
+    for table_id in list(hearing.tables):
+        await hearing.layer.group_add(table_group(table_id), channel)
+    hearing.up = True
+    logger.warning("the channel layer is back: redrawing %d tables", len(hearing.tables))
+    for table_id in list(hearing.tables):
+        # no version and no move: every redraw reads the table as it now stands
+        _hand_over(hearing, table_id, {"type": TABLE_CHANGED, "table": table_id})
+    _tell_all(hearing, {"type": LIVE_STATUS, "up": True})
+    for table_id in events.unsent_tables():
+        await hearing.layer.group_send(
+            table_group(table_id), {"type": TABLE_CHANGED, "table": table_id}
+        )
+
+
+def _tell_all(hearing: _Hearing, message: dict) -> None:
+    for table_id in list(hearing.tables):
+        _hand_over(hearing, table_id, {**message, "table": table_id})

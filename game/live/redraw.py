@@ -20,19 +20,31 @@ from django.template.loader import render_to_string
 
 from game import selectors
 from game.engine.state import MatchState
-from game.live import parts, store
+from game.live import db_retry, parts, store
 from game.live.events import PublicMove
 from game.models import Table
 from game.players.identity import SeatOwner
 
 TABLE_PARTIAL = "game/table.html#table"
 ERROR_PARTIAL = "game/table.html#error"
+NOTICE_TEMPLATE = "game/live_notice.html"
 
 
 def table_html(table: Table, owner: SeatOwner, error: str | None = None) -> str:
-    """The table partial for ``owner`` as the table stands now."""
+    """The table partial for ``owner`` as the table stands now, with its version."""
     context = selectors.table_page_context(table=table, seat_owner=owner)
-    return render_to_string(TABLE_PARTIAL, {**context, "error": error})
+    return render_to_string(TABLE_PARTIAL, {**context, "error": error}) + version_html(table.moves)
+
+
+def version_html(version: int) -> str:
+    """The table's version (``Table.moves``) a live message was drawn at: the page asks
+    for the table afresh when the versions it hears skip one (``static/game/live.js``)."""
+    return f'<template id="live-version" data-version="{int(version)}"></template>'
+
+
+def notice_html(*, interrupted: bool) -> str:
+    """The page's notice that its server cannot reach the channel layer, or its end."""
+    return render_to_string(NOTICE_TEMPLATE, {"interrupted": interrupted})
 
 
 def error_html(message: str) -> str:
@@ -87,7 +99,7 @@ async def _run(table_id: int, job: _Job) -> None:
     try:
         pages = _render_here(table_id, job)
         if pages is None:
-            pages = await database_sync_to_async(_render_job)(table_id, job)
+            pages = await database_sync_to_async(db_retry.once_more(_render_job))(table_id, job)
     except Exception as error:
         for future in job.waiting.values():
             if not future.done():
@@ -134,11 +146,13 @@ def _render_job(
     contexts = selectors.table_page_contexts(
         table=table, seat_owners=owners, match=match, seat_rows=seats
     )
+    version = version_html(table.moves)
     if match is None:  # a lobby: nothing in play to share
-        return {owner: render_to_string(TABLE_PARTIAL, c) for owner, c in contexts.items()}
+        return {o: render_to_string(TABLE_PARTIAL, c) + version for o, c in contexts.items()}
     # the page outside its seat parts once, from the public part every page is built on
     public = next(iter(contexts.values()))["t"].public
-    return parts.draw_each(TABLE_PARTIAL, {"t": public}, contexts)
+    pages = parts.draw_each(TABLE_PARTIAL, {"t": public}, contexts)
+    return {owner: None if html is None else html + version for owner, html in pages.items()}
 
 
 def _rows_heard(table_id: int, job: _Job):

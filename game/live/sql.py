@@ -91,7 +91,8 @@ def _build(connection) -> _Statements:
     )
     insert = f"INSERT INTO {actions} ({insert_columns}) VALUES (%s, %s, %s, %s, %s, %s)"
     moves, pk = col(Table, "moves"), quote(Table._meta.pk.column)
-    count = f"UPDATE {table_name} SET {moves} = {moves} + 1 WHERE {pk} = %s"
+    look_at = col(Table, "look_at")
+    count = f"UPDATE {table_name} SET {moves} = {moves} + 1, {look_at} = %s WHERE {pk} = %s"
     return _Statements(
         seats_with_table=joined,
         locked_seats_with_table=f"{joined} ORDER BY {seat_name}.{col(Seat, 'number')}{lock}",
@@ -212,21 +213,26 @@ def last_move_at(table_id: int) -> datetime | None:
 
 
 _CREATED = ActionLog._meta.get_field("created")
+_LOOK_AT = Table._meta.get_field("look_at")
 
 
-def store_action(table_id: int, number: int, index: int, seat: int, code: str) -> None:
-    """Insert the ``ActionLog`` row and count the move on the table row: what
+def store_action(
+    table_id: int, number: int, index: int, seat: int, code: str, look_at: datetime | None
+) -> None:
+    """Insert the ``ActionLog`` row and count the move on the table row, with when the
+    bots' timetable should next look at the table (``game.live.look_due``): what
     ``ActionLog.objects.create`` and an ``F("moves") + 1`` update do, in one statement
     where the database allows it (PostgreSQL)."""
     connection = connections[DEFAULT_DB_ALIAS]
     statements, _ = _prepared(connection)
     created = _CREATED.get_db_prep_value(timezone.now(), connection)
+    look = _LOOK_AT.get_db_prep_value(look_at, connection)
     with connection.cursor() as cursor:
         if statements.insert_action_and_count is not None:
             cursor.execute(
                 statements.insert_action_and_count,
-                (table_id, number, index, seat, code, created, table_id),
+                (table_id, number, index, seat, code, created, look, table_id),
             )
         else:
             cursor.execute(statements.insert_action, (table_id, number, index, seat, code, created))
-            cursor.execute(statements.count_move, (table_id,))
+            cursor.execute(statements.count_move, (look, table_id))

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from game.engine.view import SeatView
-from game.live import sql, store
+from game.live import presence, sql, store
 from game.models import Table
 
 
@@ -27,6 +27,9 @@ class Turn:
     someone_here: bool  # a person at the table is not away: their bots are served first
     view: SeatView  # the acting seat's own view, for whoever chooses its move
     legal: tuple[int, ...]
+    # a person's away countdown began then (``presence.countdown_from``); None: their
+    # page is here and has not shown them the turn yet
+    countdown_from: datetime | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -57,15 +60,24 @@ def table_turn(*, table_id: int) -> Turn | None:
     seats = {seat.number: seat for seat in seat_rows}
     last_move = sql.last_move_at(table.pk)
     view = match.view_for(seat_number)
+    since = last_move or table.created
+    acting = seats[seat_number]
     return Turn(
         round=len(match.rounds) - 1,
         index=len(match.round.history),
         seat=seat_number,
         bot_level=seats[seat_number].bot_level,
         away=seats[seat_number].away_since is not None,
-        since=last_move or table.created,
+        since=since,
         abandoned=abandoned(seats.values()),
         someone_here=any(not s.bot_level and s.away_since is None for s in seats.values()),
         view=view,
         legal=tuple(match.legal_actions()),
+        countdown_from=presence.countdown_from(
+            since=since,
+            version=table.moves,
+            shown_version=acting.shown_version,
+            shown_at=acting.shown_at,
+            heard_at=acting.heard_at,
+        ),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -19,7 +20,7 @@ from game.engine.cards import card_code, cards_of
 from game.engine.state import IllegalAction, MatchState, shuffle_deal
 from game.engine.variants import Rules
 from game.errors import TableError
-from game.live import events, sql, store
+from game.live import events, look_due, sql, store
 from game.live.turns import Turn
 from game.models import Profile, Round, Seat, Table
 from game.players.identity import SeatOwner
@@ -88,14 +89,30 @@ def _store_deal(table: Table, match: MatchState) -> MatchState:
 
 
 def _announce(table: Table, seats: list[Seat], match: MatchState, version=None, move=None) -> None:
+    next_actor = _next_actor(seats, match)
+    if version is None:  # no move (a deal, a return): a move's own statement said it
+        # in the change's own transaction: a server that dies after it leaves it to another
+        look_due.schedule(table.pk, _look_at(_next_actor(seats, match)))
+    events.announce(events.TableChanged(table.pk, next_actor, version, move))
+
+
+def _next_actor(seats: list[Seat], match: MatchState) -> events.Next:
     seat = match.current_player()
     if seat is None:
-        next_actor = events.Next.NOBODY
-    else:
-        row = next(s for s in seats if s.number == seat)
-        bot = row.bot_level or row.away_since is not None
-        next_actor = events.Next.BOT if bot else events.Next.PERSON
-    events.announce(events.TableChanged(table.pk, next_actor, version, move))
+        return events.Next.NOBODY
+    row = next(s for s in seats if s.number == seat)
+    bot = row.bot_level or row.away_since is not None
+    return events.Next.BOT if bot else events.Next.PERSON
+
+
+def _look_at(next_actor: events.Next | None):
+    """When the bots' timetable should look at a table once a change is stored (None:
+    a deal follows, whose first turn is looked at soon, as a bot's)."""
+    if next_actor is events.Next.PERSON:
+        return look_due.due_in(settings.SMEAR_AWAY_AFTER_S)
+    if next_actor is events.Next.NOBODY:
+        return None
+    return look_due.due_in(settings.SMEAR_BOT_PACE_MS / 1000)
 
 
 def _owner_name(owner: SeatOwner) -> str:
@@ -202,11 +219,13 @@ def _record(table: Table, seats: list[Seat], match: MatchState, seat: int, actio
     except IllegalAction as error:
         raise TableError(str(error)) from None
     code = rules.action_code(action)
+    # the next look, stored with the move: a server that dies after it leaves it to another
+    look_at = _look_at(None if match.needs_deal() else _next_actor(seats, match))
     try:
         # no savepoint of its own: the caller's transaction (or savepoint) ends with the
         # TableError raised here, so nothing after a duplicate runs in it
         with transaction.atomic(savepoint=False):
-            sql.store_action(table.pk, number, index, seat, code)
+            sql.store_action(table.pk, number, index, seat, code, look_at)
     except IntegrityError:
         raise TableError("not your turn: that move was already made") from None
     # the move as every seat saw it, for the other processes' redraws: not when a deal

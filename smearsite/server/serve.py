@@ -229,6 +229,9 @@ def serve(
         # started again; keeper.stop() below then waits for it
         reactor.addSystemEventTrigger("before", "shutdown", keeper.stopping.set)
         keeper.start()
+    from game.live import bot_runner
+
+    bot_runner.keep_time()  # tables whose process died are taken here
     spare_the_collector()
     try:
         server.run()

@@ -6,6 +6,15 @@
 // element of the page with the same id. While the connection is open, a move (a form
 // button inside #live) goes over it as {"action", "index"}; while it is down the forms
 // post as usual and the page polls (hx-trigger on #live).
+//
+// Every table message ends with the table's version (<template id="live-version">). The
+// page says {"shown": version} once it has shown its player their turn (their away
+// countdown runs from then), and every HEARTBEAT_MS (every 2 s while its live updates are
+// interrupted) asks {"sync": version}: the server
+// answers with the table if it stands elsewhere (a broadcast was lost) and always with
+// #live-notice ("Live updates interrupted" while it cannot reach the other servers). A
+// page whose versions skip one asks at once; a heartbeat left unanswered for REPLY_MS
+// means the connection is dead: the page connects again.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -30,6 +39,13 @@
   var turnSeen = 0;
   var countdownTimer = null;
   var summaryKey = "smear-summary-closed:" + live.dataset.socket;
+  var HEARTBEAT_MS = 10000; // game.live.presence.HEARTBEAT_S
+  var INTERRUPTED_HEARTBEAT_MS = 2000;
+  var REPLY_MS = 5000;
+  var lastBeat = Date.now();
+  var version = null; // the table's version this page shows (null: none heard yet)
+  var shownVersion = null; // the version whose turn this page said it showed
+  var replyDue = 0; // when an unanswered heartbeat counts the connection dead (0: none)
 
   function table() { return document.getElementById("table"); }
 
@@ -45,6 +61,7 @@
     if (mine && (!wasMyTurn || focusLost)) focusFirstMove(t);
     if (mine && !wasMyTurn && prefs.contains("sound-on-turn")) beep();
     wasMyTurn = mine;
+    if (mine) sayShown();
     announce(t);
     keepSummaryClosed(t);
     fixShareLinks();
@@ -189,6 +206,49 @@
 
   // --- the live connection -------------------------------------------------------------
 
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  // this page's player was shown their turn: their away countdown starts now
+  function sayShown() {
+    if (version === null || version === shownVersion) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    shownVersion = version;
+    send({shown: version});
+  }
+
+  function heardVersion(marker) {
+    var heard = parseInt(marker.dataset.version, 10);
+    var gap = version !== null && heard > version + 1;
+    version = heard;
+    if (gap) send({sync: version}); // a change was lost on the way: is there more?
+  }
+
+  // while the server says live updates are interrupted, the page asks every 2 s instead
+  function heartbeat() {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    var now = Date.now();
+    if (replyDue && now > replyDue) {
+      dropConnection(); // the heartbeat before went unanswered
+      return;
+    }
+    var notice = document.getElementById("live-notice");
+    var every = notice && !notice.hidden ? INTERRUPTED_HEARTBEAT_MS : HEARTBEAT_MS;
+    if (now - lastBeat < every) return;
+    lastBeat = now;
+    if (!replyDue) replyDue = now + REPLY_MS;
+    send({sync: version});
+  }
+
+  function dropConnection() {
+    var dead = socket;
+    dead.onclose = null;
+    dead.onmessage = null;
+    try { dead.close(); } catch (e) { /* already closed */ }
+    closed({code: 1006});
+  }
+
   function swapIn(html) {
     // the chat goes on while a finished trick stands: only the table waits
     if (holding && !/^\s*<[^>]+ id="chat/.test(html)) queue.push(html);
@@ -199,6 +259,7 @@
     var holder = document.createElement("template");
     holder.innerHTML = html.trim();
     Array.prototype.slice.call(holder.content.children).forEach(function (fresh) {
+      if (fresh.id === "live-version") return heardVersion(fresh);
       var into = fresh.dataset.appendTo && document.getElementById(fresh.dataset.appendTo);
       if (into) {
         if (!document.getElementById(fresh.id)) into.appendChild(fresh);
@@ -272,19 +333,26 @@
     socket.onopen = function () {
       window.smearLive = true;
       retryMs = 1000;
+      shownVersion = null; // said again on the new connection (the server counts it once)
       live.dataset.connected = "yes";
       reconnecting(false);
     };
-    socket.onmessage = function (event) { swapIn(event.data); };
-    socket.onclose = function (event) {
-      window.smearLive = false;
-      live.dataset.connected = "no";
-      // 4403: this page may not see the table any more; polling shows why
-      if (event.code === 4403) return;
-      reconnecting(true);
-      setTimeout(connect, retryMs);
-      retryMs = Math.min(retryMs * 2, 15000);
+    socket.onmessage = function (event) {
+      replyDue = 0; // anything heard answers the heartbeat
+      swapIn(event.data);
     };
+    socket.onclose = closed;
+  }
+
+  function closed(event) {
+    window.smearLive = false;
+    live.dataset.connected = "no";
+    replyDue = 0;
+    // 4403: this page may not see the table any more; polling shows why
+    if (event.code === 4403) return;
+    reconnecting(true);
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 15000);
   }
 
   // while the connection is open the page does not poll: the check is here, not in a
@@ -356,5 +424,8 @@
 
   showMuted();
   afterDraw();
-  if (window.WebSocket) connect();
+  if (window.WebSocket) {
+    connect();
+    setInterval(heartbeat, 500);
+  }
 })();

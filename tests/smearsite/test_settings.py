@@ -84,6 +84,8 @@ def test_postgres_database_url_is_parsed(tmp_path):
     assert int(config["PORT"]) == 5432
     assert config["CONN_MAX_AGE"] == 0
     assert config["OPTIONS"]["pool"] is True
+    # the pool checks each connection it hands out: a dropped one is never used
+    assert config["CONN_HEALTH_CHECKS"] is True
 
 
 def test_the_postgres_pool_can_be_switched_off(tmp_path):
@@ -293,10 +295,13 @@ def test_no_redis_url_means_a_per_process_memory_cache():
     assert caches == {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
-def test_redis_url_means_djangos_redis_cache_shared_by_every_process():
+def test_redis_url_means_a_redis_cache_shared_by_every_process_with_a_local_fallback():
     caches = env.cache_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})
 
-    assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert caches["default"]["BACKEND"] == (
+        "smearsite.kernel.fallback_cache.RedisWithLocalFallback"
+    )
+    assert caches["default"]["OPTIONS"]["socket_timeout"] <= 1
     assert caches["default"]["LOCATION"] == "redis://127.0.0.1:6379/0"
     assert caches["default"]["KEY_PREFIX"]
 

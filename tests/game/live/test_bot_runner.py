@@ -360,3 +360,57 @@ def test_a_choice_asked_while_the_process_ends_is_dropped_without_a_traceback(ca
 
     assert runner._stopped
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+def test_a_person_whose_page_is_here_but_was_never_shown_the_turn_is_not_benched():
+    # the broadcast of their turn was lost: their page speaks (its heartbeat), shows nothing
+    table = new_table()
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    Seat.objects.filter(table=table, number=0).update(heard_at=timezone.now())
+    runner = Runner(pace_s=0, away_after_s=0, think=None)
+
+    again = runner.look(table.pk)
+
+    assert again is not None and again - time.monotonic() <= bot_runner.SHOWN_RECHECK_S
+    assert Seat.objects.get(table=table, number=0).away_since is None
+
+
+def test_the_away_countdown_runs_from_when_the_page_showed_the_turn():
+    table = new_table()
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+    table.refresh_from_db()
+    # the turn began 40 s ago; the page showed it 30 s ago (its broadcast was late)
+    began = timezone.now() - timedelta(seconds=40)
+    ActionLog.objects.filter(table=table).update(created=began)
+    Table.objects.filter(pk=table.pk).update(created=began)  # no move yet: the turn's start
+    shown = timezone.now() - timedelta(seconds=30)
+    Seat.objects.filter(table=table, number=0).update(
+        heard_at=timezone.now(), shown_version=table.moves, shown_at=shown
+    )
+
+    waiting = Runner(pace_s=0, away_after_s=60, think=None).look(table.pk)
+    assert 25 < waiting - time.monotonic() <= 30  # 60 s from the showing, not the turn
+    Runner(pace_s=0, away_after_s=20, think=None).look(table.pk)
+    assert Seat.objects.get(table=table, number=0).away_since is not None  # 30 s > 20 s
+
+
+def test_a_table_whose_look_is_overdue_is_claimed_by_one_process_for_a_lease():
+    from game.live import look_due
+
+    table = new_table()
+    late = timezone.now() - timedelta(seconds=look_due.TAKEOVER_S + 1)
+    Table.objects.filter(pk=table.pk).update(look_at=late)
+
+    first, second = look_due.claim_overdue(), look_due.claim_overdue()
+
+    assert table.pk in first and table.pk not in second
+    assert Table.objects.get(pk=table.pk).look_at > timezone.now()
+
+
+def test_a_stored_move_says_when_the_table_is_next_due_a_look():
+    table = new_table()
+    bots_settle(Runner(pace_s=0, away_after_s=FOREVER, think=None), table)
+
+    look_at = Table.objects.get(pk=table.pk).look_at  # the person's turn: their countdown
+
+    assert look_at is not None and look_at > timezone.now() + timedelta(seconds=10)

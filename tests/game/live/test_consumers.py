@@ -395,3 +395,46 @@ async def test_on_an_https_site_a_plain_http_origin_is_refused(settings):
     finally:
         await plain.disconnect()
         await secure.disconnect()
+
+
+VERSION = re.compile(r'<template id="live-version" data-version="(\d+)">')
+
+
+async def test_the_heartbeat_brings_a_stale_page_the_table_and_says_whether_live_is_up():
+    table, session = await sync_to_async(_guest_with_table)()
+    socket = await connected(table.code, session)
+    try:
+        first = await socket.receive_from(timeout=TIMEOUT)
+        version = int(VERSION.search(first).group(1))
+        await drain(socket)
+
+        await socket.send_to(text_data=json.dumps({"sync": version}))
+        current = await drain(socket)
+        await socket.send_to(text_data=json.dumps({"sync": version - 1}))
+        stale = await drain(socket)
+    finally:
+        await socket.disconnect()
+
+    assert len(current) == 1 and current[0].startswith('<p id="live-notice"')
+    assert " hidden>" in current[0]  # the layer is up: no notice shown
+    assert stale[0].lstrip().startswith('<section id="table"')
+    assert VERSION.search(stale[0]).group(1) == str(version)
+    assert stale[-1].startswith('<p id="live-notice"')
+
+
+async def test_a_page_that_shows_its_player_their_turn_starts_their_countdown():
+    table, session = await sync_to_async(_guest_with_table)()
+    socket = await connected(table.code, session)
+    try:
+        first = await socket.receive_from(timeout=TIMEOUT)
+        version = int(VERSION.search(first).group(1))
+        await socket.send_to(text_data=json.dumps({"shown": version}))
+        await socket.send_to(text_data=json.dumps({"shown": "soon"}))
+        refusal = await socket.receive_from(timeout=TIMEOUT)
+    finally:
+        await socket.disconnect()
+    seat = await sync_to_async(Seat.objects.get)(table=table, number=0)
+
+    assert seat.shown_version == version and seat.shown_at is not None
+    assert seat.heard_at is not None
+    assert "version is a whole number" in refusal

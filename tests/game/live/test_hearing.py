@@ -52,3 +52,51 @@ async def test_each_connection_hears_its_tables_changes_once_and_in_order():
 
     here = hearing._by_loop[asyncio.get_running_loop()]
     assert not here.tables and here.reader is None  # nothing left to hear: the reader stops
+
+
+class _FlakyLayer:
+    """The in-memory layer, but every call fails while ``down`` (Redis unreachable)."""
+
+    def __init__(self) -> None:
+        from channels.layers import InMemoryChannelLayer
+
+        self.inner = InMemoryChannelLayer()
+        self.down = False
+
+    def __getattr__(self, name):
+        call = getattr(self.inner, name)
+
+        async def maybe(*args, **kwargs):
+            if self.down:
+                raise ConnectionError("Redis is down")
+            return await call(*args, **kwargs)
+
+        return maybe
+
+
+async def test_a_lost_layer_is_told_to_every_connection_and_its_return_redraws_them(monkeypatch):
+    layer = _FlakyLayer()
+    monkeypatch.setattr(hearing, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(hearing, "WATCH_S", 0.02)
+    heard: list[dict] = []
+
+    async def hear(message: dict) -> None:
+        heard.append(message)
+
+    layer.down = True  # a connection opened during the outage is served all the same
+    await hearing.join(910_003, "a", hear)
+    await _until(lambda: heard)
+    assert heard == [{"type": hearing.LIVE_STATUS, "up": False, "table": 910_003}]
+    assert not hearing.layer_up()
+
+    layer.down = False
+    await _until(lambda: len(heard) == 3)
+    await layer.inner.group_send(table_group(910_003), {"type": TABLE_CHANGED, "table": 910_003})
+    await _until(lambda: len(heard) == 4)
+    await hearing.leave(910_003, "a")
+
+    # the return: a redraw read afresh (no version), then the notice's end; then the
+    # group was joined again: what is sent to it is heard
+    assert heard[1] == {"type": TABLE_CHANGED, "table": 910_003}
+    assert heard[2] == {"type": hearing.LIVE_STATUS, "up": True, "table": 910_003}
+    assert heard[3]["type"] == TABLE_CHANGED

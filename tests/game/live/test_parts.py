@@ -45,6 +45,7 @@ def _pages_alone(table_id: int) -> dict[SeatOwner, str]:
         owner: render_to_string(
             redraw.TABLE_PARTIAL, selectors.table_page_context(table=table, seat_owner=owner)
         )
+        + redraw.version_html(table.moves)  # every live message says the table's version
         for owner in [*OWNERS, SPECTATOR]
     }
 
