@@ -61,6 +61,7 @@ def _position(form: forms.BoardForm, rules, teams) -> dict:
         "form": form,
         "deck": forms.deck_codes(rules, teams),
         "hands": [(seat, form[f"hand_{seat}"]) for seat in range(players)],
+        "fill": form["fill"] if forms.draws_from_pack(rules) else None,
     }
 
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 import pytest
 from django.test import Client
 from django_tasks_db.models import DBTaskResult
 
-from game.engine import board_notation
+from game.engine import board_notation, variants
+from game.engine.cards import CARD_CODES, cards_of
 from learn.analysis_board import tasks
 from learn.models import BoardAnswer
+from tests.game.engine.test_board import board_of, random_round
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +171,22 @@ def test_hands_typed_in_never_reach_another_visitors_board():
     assert set(BoardAnswer.objects.values_list("notation", flat=True)) == {
         board_notation.write(board_notation.read(_notation(HANDS)))
     }
+
+
+def test_past_a_fill_not_given_the_page_says_why_the_expert_cannot_answer(client):
+    setup, deal, actions, state = random_round(variants.SEVEN_POINT, 4, 3, cards_played=2)
+    seat = state.current_player()
+    board = board_of(setup, deal, actions, seat=seat, known=())
+    url = f"/analysis/{board_notation.write(board)}/"
+    page = html.unescape(client.get(url).content.decode())
+    assert f"The expert cannot answer: seat {seat} drew 3 cards from the pack" in page
+    client.post(url + "ask/")
+    assert not BoardAnswer.objects.exists()
+    drawn = board_notation.write(replace(board, fill=state.fills[seat]))
+    page = client.get(f"/analysis/{drawn}/").content.decode()
+    assert "Your fill, drawn from the pack" in page and "In your hand now" in page
+    client.post(f"/analysis/{drawn}/ask/")
+    assert BoardAnswer.objects.filter(kind="expert").count() == 1
+    form = client.get("/analysis/", {"board": drawn}).content.decode()
+    chosen = re.findall(r'name="fill" value="(\w+)" checked', form)
+    assert chosen == [CARD_CODES[c] for c in cards_of(state.fills[seat])]  # to change it
