@@ -212,14 +212,27 @@ def _codes(mask: int) -> str:
     return "".join(card_code(c) for c in cards_of(mask))
 
 
+def known_hand(replayed: Replayed, seat: int) -> int | None:
+    """The cards ``seat`` holds now, where the board knows them: its hand given and, once
+    it has drawn from the pack, the pack given (or, for the seat asking, its fill); else
+    None, for what the stand-in holds there is a guess."""
+    board, state = replayed.board, replayed.state
+    if board.hands[seat] is None:
+        return None
+    drawn_known = board.pack is not None or seat == board.seat and board.fill is not None
+    if state.fills[seat] and not drawn_known:
+        return None
+    return state.hands[seat]
+
+
 def hand_unknown(replayed: Replayed) -> str:
     """Why the board cannot know the asking seat's hand now, or "" when it can: past its
     fill (or the pack the dealer takes) with neither the pack nor its fill given, the cards
     it drew are a stand-in's guess."""
     board, state = replayed.board, replayed.state
-    drew = state.fills[board.seat].bit_count()
-    if not drew or board.pack is not None or board.fill is not None:
+    if known_hand(replayed, board.seat) is not None:
         return ""
+    drew = state.fills[board.seat].bit_count()
     return (
         f"seat {board.seat} drew {drew} card{'s' if drew != 1 else ''} from the pack, and "
         "the board is not told which: give its fill (or the pack) and the expert answers "

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game.engine import board_notation
 from game.engine.board import BoardError, Replayed
-from learn.analysis_board import answers, forms, selectors, services
+from learn.analysis_board import answers, forms, moves, selectors, services
 from learn.round_review import worker
 from smearsite.kernel import ratelimit
 
@@ -47,6 +47,18 @@ def board_new(request: HttpRequest) -> HttpResponse:
             return render(request, NEW, _form_context(form, setup))
         return render(request, NEW, {"setup": setup})
     return render(request, NEW, {"setup": forms.TableSetupForm(), "error": error})
+
+
+@require_safe
+def board_moves(request: HttpRequest) -> HttpResponse:
+    """What can be tapped next at the end of the round typed so far (the form's fields, as
+    they stand): the legal calls, or the cards. The form asks it as the round changes."""
+    form = forms.BoardForm(request.GET)
+    if form.is_valid():
+        context = {"moves": moves.next_moves(forms.replayed_of(form))}
+    else:
+        context = {"moves": None, "refused": form.errors.get("actions", [""])[0]}
+    return render(request, f"{NEW}#moves", context)
 
 
 def _form_context(form: forms.BoardForm, setup: forms.TableSetupForm) -> dict:

@@ -13,7 +13,7 @@ from django_tasks_db.models import DBTaskResult
 
 from game.engine import board_notation, variants
 from game.engine.cards import CARD_CODES, cards_of
-from learn.analysis_board import tasks
+from learn.analysis_board import answers, tasks
 from learn.models import BoardAnswer
 from tests.game.engine.test_board import board_of, random_round
 
@@ -190,3 +190,22 @@ def test_past_a_fill_not_given_the_page_says_why_the_expert_cannot_answer(client
     form = client.get("/analysis/", {"board": drawn}).content.decode()
     chosen = re.findall(r'name="fill" value="(\w+)" checked', form)
     assert chosen == [CARD_CODES[c] for c in cards_of(state.fills[seat])]  # to change it
+
+
+def _moves(client, **form) -> str:
+    response = client.get("/analysis/moves/", _form(**form))
+    assert response.status_code == 200
+    return html.unescape(response.content.decode())
+
+
+def test_the_round_so_far_offers_the_legal_calls_and_cards_to_tap(client):
+    auction = _moves(client, actions="b2")
+    assert "Seat 1 to bid" in auction
+    assert re.findall(r'data-append="(\w+)"', auction) == ["b3", "b4", "b5", "b6", "p"]
+    own = _moves(client, actions="b2 p p p")  # seat 0 leads from its own hand: its legal cards
+    state = answers.read(_notation(actions="b2.p.p.p")).state
+    assert re.findall(r'data-append="(\w+)"', own) == [CARD_CODES[c] for c in state.legal_actions()]
+    hidden = set(re.findall(r'data-append="(\w+)"', _moves(client, actions="b2 p p p AS")))
+    assert hidden and not hidden & set(_codes(HANDS[0]))  # seat 1's hand not given: any other
+    assert "a bid must beat the high bid of 3" in _moves(client, actions="b3 b2")
+    assert not BoardAnswer.objects.exists()
