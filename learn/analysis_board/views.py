@@ -20,6 +20,7 @@ from smearsite.kernel import ratelimit
 
 NEW = "learn/analysis_new.html"
 PAGE = "learn/analysis_board.html"
+CARRIED = ("dealer", "scores", "seat")  # the position's fields a table step passes on
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -40,13 +41,17 @@ def board_new(request: HttpRequest) -> HttpResponse:
             return render(request, NEW, _position(form, board.rules, board.teams))
         except (BoardError, ValueError) as refused:
             error = getattr(refused, "reason", str(refused))
+    # a link from elsewhere (a score sheet) may set the position's dealer and score before
+    # the table is chosen: the table's step carries them on
+    carried = [(name, request.GET[name]) for name in CARRIED if name in request.GET]
     if "players" in request.GET:
         setup = forms.TableSetupForm(request.GET)
         if setup.is_valid():
             form = forms.BoardForm(initial=request.GET.dict())
             return render(request, NEW, _form_context(form, setup))
-        return render(request, NEW, {"setup": setup})
-    return render(request, NEW, {"setup": forms.TableSetupForm(), "error": error})
+        return render(request, NEW, {"setup": setup, "carried": carried})
+    setup = forms.TableSetupForm(initial=request.GET.dict() if "board" not in request.GET else {})
+    return render(request, NEW, {"setup": setup, "error": error, "carried": carried})
 
 
 @require_safe
