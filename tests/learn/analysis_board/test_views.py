@@ -209,3 +209,20 @@ def test_the_round_so_far_offers_the_legal_calls_and_cards_to_tap(client):
     assert hidden and not hidden & set(_codes(HANDS[0]))  # seat 1's hand not given: any other
     assert "a bid must beat the high bid of 3" in _moves(client, actions="b3 b2")
     assert not BoardAnswer.objects.exists()
+
+
+def test_a_fill_tapped_in_goes_into_the_boards_notation(client):
+    setup, deal, actions, state = random_round(variants.SEVEN_POINT, 4, 3, cards_played=2)
+    seat = state.current_player()
+    form = _form(
+        hands=[""] * seat + ["".join(CARD_CODES[c] for c in cards_of(deal.hands[seat]))],
+        seat=seat,
+        actions=" ".join(board_notation.write_action(a) for _, a in actions),
+        preset="seven_point",
+        dealer=str(deal.dealer),
+        fill=[CARD_CODES[c] for c in cards_of(state.fills[seat])],
+    )
+    response = client.post("/analysis/", form)
+    assert response.status_code == 302
+    board = board_notation.read(response["Location"].split("/")[2])
+    assert board.fill == state.fills[seat]
