@@ -6,11 +6,14 @@ Every number shown comes from ``ledger.tally`` over the stored hands.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.urls import reverse
 
+from game.engine import variants
 from game.players.identity import SeatOwner
 from scoresheet import ledger
 from scoresheet.models import Change, Hand, Member, Seat, Sheet
@@ -161,6 +164,47 @@ class SheetView:
     @property
     def bankable(self) -> bool:
         return self.sheet.is_open and self.tally.bankable
+
+
+@dataclass(frozen=True)
+class BoardLink:
+    """The analysis board's form set up as this game: its game and target, its players and
+    teams (the seats numbered in the sheet's seating order), the dealer of a hand and the
+    score before it. The sheet keeps points, not cards: the cards are tapped in there."""
+
+    url: str
+    hand: int  # the hand it is set for: the last entered (the first on an empty sheet)
+    dealer: str | None
+    seats: tuple[tuple[int, str], ...]  # (the board's seat number, the sheet's name)
+    game_set: bool  # False for a sheet of its own points: the game is chosen on the board
+
+
+def board_link(view: SheetView) -> BoardLink:
+    sheet, rows, seats = view.sheet, view.rows, view.seats
+    hand = len(rows) or 1
+    query: dict[str, object] = {}
+    game_set = sheet.preset in variants.PRESETS
+    if game_set:
+        query["preset"] = sheet.preset
+    if variants.TARGETS[0] <= sheet.target <= variants.TARGETS[1]:
+        query["target"] = sheet.target
+    teams = [
+        [i for i, seat in enumerate(seats) if seat.side == side] for side in range(len(view.sides))
+    ]
+    if seats and all(teams):
+        query["players"] = len(seats)
+        query["layout"] = "custom"
+        query["custom_teams"] = ":".join(",".join(map(str, unit)) for unit in teams)
+        query["dealer"] = (hand - 1) % len(seats)
+    before = rows[-2].row.standings if len(rows) >= 2 else (0,) * len(view.sides)
+    query["scores"] = " ".join(map(str, before))
+    return BoardLink(
+        url=f"{reverse('analysis:new')}?{urlencode(query)}",
+        hand=hand,
+        dealer=dealer_for(seats, hand),
+        seats=tuple(enumerate(seat.name for seat in seats)) if "players" in query else (),
+        game_set=game_set,
+    )
 
 
 def dealer_for(seats: list[Seat], position: int) -> str | None:

@@ -41,6 +41,7 @@ def _sheet_context(request: HttpRequest, view: selectors.SheetView, form=None) -
         "is_creator": selectors.is_creator(view.sheet, request_owner(request)),
         "sheet_data": selectors.page_data(view),
         "members": selectors.members(sheet=view.sheet),
+        "board": selectors.board_link(view),
         "invite_url": request.build_absolute_uri(
             reverse("scoresheet:join_code", args=[view.sheet.invite_code])
         ),

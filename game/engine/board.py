@@ -60,7 +60,10 @@ class Board:
     ``hands`` holds each seat's dealt cards as a mask, or None where it is not known
     (the asking ``seat``'s hand is always known). ``actions`` are ``(seat, action)``
     pairs in the engine's numbering; a seat of None means whoever is to act. ``pack`` is
-    the undealt cards, top first, where known (a fill deals from its front).
+    the undealt cards, top first, where known (a fill deals from its front). ``fill`` is
+    the cards the asking seat got from the pack (its fill in discard and fill, the pack
+    the dealer takes), where given: with the pack not given, it is how the board knows
+    the seat's hand past the fill.
     """
 
     rules: Rules
@@ -71,6 +74,7 @@ class Board:
     hands: tuple[int | None, ...]
     actions: tuple[tuple[int | None, int], ...] = ()
     pack: tuple[int, ...] | None = None
+    fill: int | None = None
 
     @property
     def players(self) -> int:
@@ -155,6 +159,15 @@ def check_cards(board: Board, setup: MatchSetup) -> None:
             raise BoardError(
                 "pack", f"the pack holds {len(board.pack)} cards; {undealt} are left undealt"
             )
+    if board.fill is not None:
+        for c in cards_of(board.fill):
+            if not setup.deck >> c & 1:
+                raise BoardError("fill", f"{card_code(c)} is not in {deck_name}")
+            if c in held:
+                raise BoardError(
+                    "fill",
+                    f"{card_code(c)} is in seat {held[c]}'s hand and in seat {board.seat}'s fill",
+                )
 
 
 def replay(board: Board) -> Replayed:
@@ -162,7 +175,69 @@ def replay(board: Board) -> Replayed:
     setup = setup_of(board)
     check_cards(board, setup)
     stand_in = _StandIn(board, setup)
-    return stand_in.replay()
+    replayed = stand_in.replay()
+    _check_fill(replayed)
+    return replayed
+
+
+def _check_fill(replayed: Replayed) -> None:
+    """The asking seat's fill, where given, is the one the round dealt it."""
+    board, state = replayed.board, replayed.state
+    if board.fill is None:
+        return
+    seat, got = board.seat, state.fills[board.seat]
+    if not got:
+        raise BoardError(
+            "fill",
+            f"seat {seat} has drawn no cards from the pack at this point of the round: "
+            "its fill is given only once it has come",
+        )
+    if got.bit_count() != board.fill.bit_count():
+        raise BoardError("fill", _fill_size_refusal(seat, got.bit_count(), board.fill))
+    if got != board.fill:
+        raise BoardError(
+            "fill",
+            f"the pack deals seat {seat} {_codes(got)} in its fill, not {_codes(board.fill)}",
+        )
+
+
+def _fill_size_refusal(seat: int, size: int, fill: int) -> str:
+    return (
+        f"seat {seat} drew {size} card{'s' if size != 1 else ''} from the pack; "
+        f"its fill gives {fill.bit_count()}"
+    )
+
+
+def _codes(mask: int) -> str:
+    return "".join(card_code(c) for c in cards_of(mask))
+
+
+def known_hand(replayed: Replayed, seat: int) -> int | None:
+    """The cards ``seat`` holds now, where the board knows them: its hand given and, once
+    it has drawn from the pack, the pack given (or, for the seat asking, its fill); else
+    None, for what the stand-in holds there is a guess."""
+    board, state = replayed.board, replayed.state
+    if board.hands[seat] is None:
+        return None
+    drawn_known = board.pack is not None or seat == board.seat and board.fill is not None
+    if state.fills[seat] and not drawn_known:
+        return None
+    return state.hands[seat]
+
+
+def hand_unknown(replayed: Replayed) -> str:
+    """Why the board cannot know the asking seat's hand now, or "" when it can: past its
+    fill (or the pack the dealer takes) with neither the pack nor its fill given, the cards
+    it drew are a stand-in's guess."""
+    board, state = replayed.board, replayed.state
+    if known_hand(replayed, board.seat) is not None:
+        return ""
+    drew = state.fills[board.seat].bit_count()
+    return (
+        f"seat {board.seat} drew {drew} card{'s' if drew != 1 else ''} from the pack, and "
+        "the board is not told which: give its fill (or the pack) and the expert answers "
+        "for the hand it holds"
+    )
 
 
 _TRUMP_ACTIONS = TRUMPS  # spades, hearts, diamonds, clubs: the suits' order
@@ -195,6 +270,9 @@ class _StandIn:
         for hand in board.hands:
             known |= hand or 0
         self.given = known | (_mask(board.pack) if board.pack is not None else 0)
+        self.given |= board.fill or 0
+        # the asking seat's fill, given and placed in the stand-in pack (the pack not given)
+        self.own_fill = cards_of(board.fill) if board.fill and board.pack is None else []
         self.unseen = setup.deck & ~self.given
         self.hidden = tuple(seat for seat, hand in enumerate(board.hands) if hand is None)
         self.pins = [0] * players  # cards a hidden seat is shown to hold
@@ -227,12 +305,17 @@ class _StandIn:
         avoid = {seat: self.avoid[seat] | self.avoid_dealt[seat] for seat in self.hidden}
         order = self._fill_order()
         for seat in order:  # each fill is a place of its own, after the seat's discard
-            needs[_FILL - seat] = self.fill_sizes.get(seat, 0) - len(self.fill_pins.get(seat, ()))
+            needs[_FILL - seat] = self._fill_room(seat)
             avoid[_FILL - seat] = self.avoid[seat]
         if self.from_pack:
             # the rest goes to the dealer: it may hold nothing the dealer may not
             needs[_PACK] = len(free) - sum(needs.values())
             avoid[_PACK] = self.avoid[self.board.dealer]
+            if self._own_take() and needs[_PACK] and (self.fill_sizes or not order):
+                taken = needs[_PACK] + len(self.own_fill)
+                raise BoardError(
+                    "fill", _fill_size_refusal(self.board.seat, taken, self.board.fill)
+                )
         fill = _match(free, needs, avoid) if min(needs.values(), default=0) >= 0 else None
         if fill is None:
             raise BoardError("actions", "no deal of the hands not given fits every action")
@@ -245,12 +328,33 @@ class _StandIn:
             # each fill from the top, in turn; then the rest, which the dealer takes
             rest = []
             for seat in order:
+                if seat == self.board.seat:
+                    rest += self.own_fill
                 rest += self.fill_pins.get(seat, [])
                 rest += [c for c in free if fill.get(c) == _FILL - seat]
             rest += [c for c in free if c not in fill or fill[c] == _PACK]
             rest += cards_of(self.pack_pins)
+            if self._own_take():
+                rest += self.own_fill
         pack = () if self.setup.rules.is_house else tuple(rest)
         return Deal(self.board.dealer, tuple(hands), _mask(rest), pack)
+
+    def _fill_room(self, seat: int) -> int:
+        """How many stand-in cards the seat's fill still needs; none while the fills' sizes
+        are not seen (the next replay sees them, and the fills are dealt again)."""
+        size = self.fill_sizes.get(seat)
+        if size is None:
+            return 0
+        pinned = len(self.fill_pins.get(seat, ()))
+        if seat == self.board.seat and self.own_fill:
+            if size != len(self.own_fill):
+                raise BoardError("fill", _fill_size_refusal(seat, size, self.board.fill))
+            pinned += size
+        return size - pinned
+
+    def _own_take(self) -> bool:
+        """The asking seat is the dealer and its take from the pack is given."""
+        return bool(self.own_fill) and self.board.seat == self.board.dealer
 
     def _fill_order(self) -> tuple[int, ...]:
         """The seats that are filled, in turn (discard and fill with no pack given)."""
@@ -261,8 +365,11 @@ class _StandIn:
 
     def replay(self) -> Replayed:
         for _ in range(_LESSONS):
+            sizes = dict(self.fill_sizes)
             found = self._try()
             if isinstance(found, Replayed):
+                if self.own_fill and sizes != self.fill_sizes:
+                    continue  # the fills' sizes came to light: the given fill goes in its place
                 return found
             if not self._learn(found):
                 index, seat, error, _ = found
@@ -296,6 +403,8 @@ class _StandIn:
             return False  # out of turn: no deal changes whose turn it is
         action = self.board.actions[index][1]
         missing = _cards_of_action(action) & ~state.hands[seat]
+        if missing and seat == self.board.seat and self.board.fill is not None:
+            return False  # its dealt hand and its fill are given: nothing to learn
         if missing:
             c = cards_of(missing)[0]
             filled = _mask(c for cards in self.fill_pins.values() for c in cards)

@@ -4,7 +4,9 @@
 
 Nine fields split by ``~``: the notation's version, the rules (a preset and the options
 that differ), the scoring units, the dealer, the match scores, the seat asking, the hands
-(``x`` where not given), the pack (``x`` where not given) and the actions. Only letters,
+(``x`` where not given), the pack (``x`` where not given) and the actions; and a tenth,
+the asking seat's fill (the cards it drew from the pack), written only where given, so a
+board of nine fields reads as it always did. Only letters,
 digits and ``. - _ ~`` appear, so the string needs no escaping in a URL path or query.
 
 ``read`` checks the string's size and shape before anything else and raises
@@ -42,6 +44,7 @@ MAX_LENGTH = 1200
 MAX_SCORE_DIGITS = 4
 UNKNOWN = "x"
 FIELDS = ("version", "rules", "teams", "dealer", "scores", "seat", "hands", "pack", "actions")
+FILL = "fill"  # the tenth field, only where the asking seat's fill is given
 
 _ALPHABET = re.compile(r"[A-Za-z0-9._~-]*")
 # one card: a rank and a suit, or a joker (J1, J2); case-insensitive
@@ -64,6 +67,8 @@ def write(board: Board) -> str:
         pack,
         ".".join(_action(action) for _, action in board.actions),
     )
+    if board.fill is not None:
+        fields += (_cards(cards_of(board.fill)),)
     return "~".join(fields)
 
 
@@ -100,12 +105,14 @@ def _read(text: Any) -> Board:
             "notation", f"{bad!r} is not used in a board: letters, digits and . - _ ~ only"
         )
     parts = text.split("~")
-    if len(parts) != len(FIELDS):
+    if len(parts) not in (len(FIELDS), len(FIELDS) + 1):
         raise BoardError(
             "notation",
-            f"a board has {len(FIELDS)} fields split by ~ ({', '.join(FIELDS)}), not {len(parts)}",
+            f"a board has {len(FIELDS)} fields split by ~ ({', '.join(FIELDS)}), and a tenth, "
+            f"the seat's {FILL}, where it is given; not {len(parts)}",
         )
-    version, rules, teams, dealer, scores, seat, hands, pack, actions = parts
+    version, rules, teams, dealer, scores, seat, hands, pack, actions = parts[: len(FIELDS)]
+    fill = parts[len(FIELDS)] if len(parts) > len(FIELDS) else UNKNOWN
     if version != VERSION:
         raise BoardError("notation", f"this is board notation {VERSION}, not {version!r}")
     return Board(
@@ -119,6 +126,7 @@ def _read(text: Any) -> Board:
         actions=tuple((None, _read_action(code, index)) for index, code in enumerate(
             actions.split(".") if actions else ()
         )),
+        fill=_read_fill(fill),
     )  # fmt: skip
 
 
@@ -226,6 +234,19 @@ def _read_hand(text: str, seat: int) -> int | None:
     for c in _read_cards(text, "hands", f"seat {seat}'s hand"):
         if mask >> c & 1:
             raise BoardError("hands", f"{CARD_CODES[c]} is written twice in seat {seat}'s hand")
+        mask |= 1 << c
+    return mask
+
+
+def _read_fill(text: str) -> int | None:
+    if text.lower() == UNKNOWN:
+        return None
+    if not text:
+        raise BoardError("fill", "the fill is the cards the seat drew, or x where not given")
+    mask = 0
+    for c in _read_cards(text, "fill", "the fill"):
+        if mask >> c & 1:
+            raise BoardError("fill", f"{CARD_CODES[c]} is written twice in the fill")
         mask |= 1 << c
     return mask
 

@@ -33,7 +33,15 @@ from typing import Any
 from game.bots import choose_once
 from game.bots.expert import ExpertBot
 from game.engine import board_notation
-from game.engine.board import Board, BoardError, Replayed, card_values, opening_table, replay
+from game.engine.board import (
+    Board,
+    BoardError,
+    Replayed,
+    card_values,
+    hand_unknown,
+    opening_table,
+    replay,
+)
 from game.engine.rules import action_code
 from game.engine.state import MatchState
 from game.engine.view import SeatView
@@ -77,6 +85,15 @@ def seat_view(replayed: Replayed) -> SeatView:
 
 
 # --- The expert, from the seat's view ------------------------------------------------------
+
+
+def expert_view(replayed: Replayed) -> SeatView:
+    """The view the expert answers for: the seat's own, where the board knows its hand;
+    BoardError in words where it cannot (past a fill it is not given: ``hand_unknown``)."""
+    unknown = hand_unknown(replayed)
+    if unknown:
+        raise BoardError("fill", unknown)
+    return seat_view(replayed)
 
 
 def expert_answer(view: SeatView, options: dict[str, Any]) -> dict[str, Any]:
@@ -180,8 +197,9 @@ def exact_answer(board: Board) -> dict[str, Any]:
 
 def notation_at(match: MatchState, seat: int) -> str:
     """The board of the current round of ``match`` as ``seat`` saw it: the table, the
-    dealer, the score before the round, the seat's own hand as dealt and every action so
-    far. No other hand goes in: the link shows nobody a card the seat did not see."""
+    dealer, the score before the round, the seat's own hand as dealt, its fill once drawn
+    and every action so far. No other hand goes in: the link shows nobody a card the seat
+    did not see."""
     state = match.round
     hands = tuple(hand if s == seat else None for s, hand in enumerate(state.deal.hands))
     board = Board(
@@ -192,6 +210,7 @@ def notation_at(match: MatchState, seat: int) -> str:
         seat=seat,
         hands=hands,
         actions=tuple((None, action) for _, action in state.seated_history()),
+        fill=state.fills[seat] or None,
     )
     return board_notation.write(board)
 

@@ -83,6 +83,14 @@ class BoardForm(TableSetupForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["fill"] = forms.MultipleChoiceField(
+            label="Your fill: the cards you drew from the pack",
+            help_text="Once you have drawn (seven-point's fill, or the pack the dealer "
+            "takes): without it or the pack, the board cannot know your hand.",
+            choices=CARD_CHOICES,
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+        )
         for seat in range(MAX_SEATS):
             self.fields[f"hand_{seat}"] = forms.MultipleChoiceField(
                 label=f"Seat {seat}'s hand",
@@ -129,13 +137,14 @@ class BoardForm(TableSetupForm):
             pack,
             ".".join(_parts(data.get("actions") or "")),
         )
-        return "~".join(fields)
+        fill = "".join(data.get("fill") or [])
+        return "~".join(fields + ((fill,) if fill else ()))
 
     @staticmethod
     def _field_of(error: BoardError, data) -> str | None:
         if error.field == "hands":  # beside the hand at fault, where one is
             return f"hand_{error.seat}" if error.seat is not None else None
-        if error.field in ("dealer", "seat", "scores", "pack", "actions"):
+        if error.field in ("dealer", "seat", "scores", "pack", "actions", "fill"):
             return error.field
         if error.field == "rules":
             return "rules_text"
@@ -144,6 +153,11 @@ class BoardForm(TableSetupForm):
 
 def _parts(text: str) -> list[str]:
     return [part for part in _SEPARATORS.split(text.strip()) if part]
+
+
+def draws_from_pack(rules: Rules) -> bool:
+    """A seat may draw from the pack at this table (a fill, or the dealer taking it)."""
+    return rules.exchange in ("discard_and_fill", "dealer_takes_pack")
 
 
 def deck_codes(rules: Rules, teams) -> tuple[str, ...]:
@@ -168,6 +182,7 @@ def initial_of(board: Board) -> dict:
         "scores": " ".join(map(str, board.scores)),
         "pack": "" if board.pack is None else " ".join(CARD_CODES[c] for c in board.pack),
         "actions": " ".join(board_notation.write_action(a) for _, a in board.actions),
+        "fill": [] if board.fill is None else [CARD_CODES[c] for c in cards_of(board.fill)],
     }
     for seat, hand in enumerate(board.hands):
         initial[f"hand_{seat}"] = [] if hand is None else [CARD_CODES[c] for c in cards_of(hand)]

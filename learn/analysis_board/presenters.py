@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.engine import notation
-from game.engine.board import Replayed
+from game.engine.board import Replayed, hand_unknown
 from game.engine.cards import CARD_CODES, cards_of
 from game.engine.rules import is_card
 from learn import presenters as trainer
@@ -37,7 +37,10 @@ class Moment:
     dealer: int
     scores: tuple[tuple[str, int], ...]
     seat: int
-    hand: tuple[str, ...]
+    hand: tuple[str, ...]  # as dealt
+    fill: tuple[str, ...]  # the cards it drew from the pack, where the board knows them
+    held: tuple[str, ...]  # in its hand now, where the board knows them and play changed it
+    hand_unknown: str  # why the board cannot know its hand now, or ""
     others: tuple[tuple[int, tuple[str, ...]], ...]  # the other hands given, by seat
     history: tuple[str, ...]  # "Seat 1: bid 2", "Seat 2: the ace of spades"
     to_act: int | None
@@ -128,14 +131,20 @@ def moment_of(replayed: Replayed) -> Moment:
     for seat, (_, action) in zip(replayed.seats, board.actions, strict=True):
         what = f"the {notation.card_name(action)}" if is_card(action) else notation.said(action)
         history.append(f"Seat {seat}: {what}")
-    trump = state.view_for(board.seat).trump  # named or led: public, once it is set
+    view = state.view_for(board.seat)
+    trump = view.trump  # named or led: public, once it is set
+    unknown = hand_unknown(replayed)
+    dealt = board.hands[board.seat]
     return Moment(
         game=notation.preset_name(board.rules.preset),
         sides=sides,
         dealer=board.dealer,
         scores=tuple((side.label, score) for side, score in zip(sides, board.scores, strict=True)),
         seat=board.seat,
-        hand=_codes(board.hands[board.seat]),
+        hand=_codes(dealt),
+        fill=() if unknown else _codes(view.fill),
+        held=() if unknown or view.hand == dealt else _codes(view.hand),
+        hand_unknown=unknown,
         others=tuple(
             (seat, _codes(hand))
             for seat, hand in enumerate(board.hands)

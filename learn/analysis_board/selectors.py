@@ -21,12 +21,15 @@ def board_page(*, replayed: Replayed, notation: str) -> BoardPage:
     moment = moment_of(replayed)
     why_not = ""
     if asked.expert is None:
-        why_not = (
-            "The round is over: nobody is to act."
-            if moment.to_act is None
-            else f"Seat {moment.to_act} is to act, not your seat: the expert answers when it "
-            "is your turn."
-        )
+        if moment.to_act is None:
+            why_not = "The round is over: nobody is to act."
+        elif moment.to_act != moment.seat:
+            why_not = (
+                f"Seat {moment.to_act} is to act, not your seat: the expert answers when it "
+                "is your turn."
+            )
+        else:
+            why_not = f"The expert cannot answer: {moment.hand_unknown}."
     return BoardPage(
         notation=notation,
         moment=moment,

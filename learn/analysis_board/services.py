@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game.engine import board_notation
-from game.engine.board import Replayed
+from game.engine.board import Replayed, hand_unknown
 from learn.analysis_board import answers, tasks
 from learn.models import BoardAnswer
 from smearsite.kernel import TooMany, ratelimit
@@ -34,8 +34,8 @@ class TooManyAnswers(TooMany):
 
 @dataclass(frozen=True)
 class Questions:
-    """The answers a board asks for: the expert's (when the seat asking is to act) and the
-    exact table (when every card is known), by key."""
+    """The answers a board asks for: the expert's (when the seat asking is to act and the
+    board knows its hand) and the exact table (when every card is known), by key."""
 
     expert: str | None
     exact: str | None
@@ -44,7 +44,8 @@ class Questions:
 def questions(replayed: Replayed) -> Questions:
     board = replayed.board
     view = answers.seat_view(replayed)
-    expert = answers.view_key(view, settings.SMEAR_BOARD_EXPERT) if view.legal else None
+    asks_expert = view.legal and not hand_unknown(replayed)
+    expert = answers.view_key(view, settings.SMEAR_BOARD_EXPERT) if asks_expert else None
     exact = answers.exact_key(_notation(replayed)) if board.every_card_known else None
     return Questions(expert, exact)
 

@@ -53,5 +53,5 @@ def work_out(*, kind: str, notation: str) -> dict:
     """The answer of ``kind`` for the board ``notation`` names."""
     replayed = answers.read(notation)
     if kind == BoardAnswer.Kind.EXPERT:
-        return answers.expert_answer(answers.seat_view(replayed), settings.SMEAR_BOARD_EXPERT)
+        return answers.expert_answer(answers.expert_view(replayed), settings.SMEAR_BOARD_EXPERT)
     return answers.exact_answer(replayed.board)

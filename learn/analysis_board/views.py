@@ -14,12 +14,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game.engine import board_notation
 from game.engine.board import BoardError, Replayed
-from learn.analysis_board import answers, forms, selectors, services
+from learn.analysis_board import answers, forms, moves, selectors, services
 from learn.round_review import worker
 from smearsite.kernel import ratelimit
 
 NEW = "learn/analysis_new.html"
 PAGE = "learn/analysis_board.html"
+CARRIED = ("dealer", "scores", "seat")  # the position's fields a table step passes on
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -40,13 +41,29 @@ def board_new(request: HttpRequest) -> HttpResponse:
             return render(request, NEW, _position(form, board.rules, board.teams))
         except (BoardError, ValueError) as refused:
             error = getattr(refused, "reason", str(refused))
+    # a link from elsewhere (a score sheet) may set the position's dealer and score before
+    # the table is chosen: the table's step carries them on
+    carried = [(name, request.GET[name]) for name in CARRIED if name in request.GET]
     if "players" in request.GET:
         setup = forms.TableSetupForm(request.GET)
         if setup.is_valid():
             form = forms.BoardForm(initial=request.GET.dict())
             return render(request, NEW, _form_context(form, setup))
-        return render(request, NEW, {"setup": setup})
-    return render(request, NEW, {"setup": forms.TableSetupForm(), "error": error})
+        return render(request, NEW, {"setup": setup, "carried": carried})
+    setup = forms.TableSetupForm(initial=request.GET.dict() if "board" not in request.GET else {})
+    return render(request, NEW, {"setup": setup, "error": error, "carried": carried})
+
+
+@require_safe
+def board_moves(request: HttpRequest) -> HttpResponse:
+    """What can be tapped next at the end of the round typed so far (the form's fields, as
+    they stand): the legal calls, or the cards. The form asks it as the round changes."""
+    form = forms.BoardForm(request.GET)
+    if form.is_valid():
+        context = {"moves": moves.next_moves(forms.replayed_of(form))}
+    else:
+        context = {"moves": None, "refused": form.errors.get("actions", [""])[0]}
+    return render(request, f"{NEW}#moves", context)
 
 
 def _form_context(form: forms.BoardForm, setup: forms.TableSetupForm) -> dict:
@@ -61,6 +78,7 @@ def _position(form: forms.BoardForm, rules, teams) -> dict:
         "form": form,
         "deck": forms.deck_codes(rules, teams),
         "hands": [(seat, form[f"hand_{seat}"]) for seat in range(players)],
+        "fill": form["fill"] if forms.draws_from_pack(rules) else None,
     }
 
 

@@ -1,5 +1,5 @@
 """The analysis board on a phone and on a desktop: tap in a hand, read the expert's bid and
-its odds, add the other hands and the auction, read the exact table; then open a finished
+its odds, add the other hands and tap in the auction, read the exact table; then open a finished
 round's reviewed decision on the board, the seat's own hand shown."""
 
 import re
@@ -90,7 +90,15 @@ def test_a_hand_tapped_in_gets_the_experts_bid_then_every_hand_the_exact_table(
     phone.get_by_role("link", name="Change the position").click()
     for seat in (1, 2, 3):
         _tap(phone, seat)
-    phone.get_by_label("The round so far").fill("b2 p p p")
+    moves = phone.locator("[data-moves]")  # the auction tapped, not typed
+    expect(moves).to_contain_text("Seat 0 to bid")
+    moves.get_by_role("button", name="Bid 2").click()
+    for seat in (1, 2, 3):
+        expect(moves).to_contain_text(f"Seat {seat} to bid")
+        moves.get_by_role("button", name="Pass").click()
+    expect(moves).to_contain_text("Seat 0 to play")
+    expect(phone.get_by_label("The round so far")).to_have_value("b2 p p p")
+    moves.screenshot(path=artifacts / f"{screen.size}-analysis-moves.png")
     phone.get_by_role("button", name="Analyse").click()
     phone.get_by_role("button", name="Ask the expert and the solver").click()
     _work_the_queue()

@@ -1,6 +1,7 @@
 """Score sheet pages through the Django test client: forms, htmx partials, access, exports."""
 
 import csv
+import html
 import io
 import json
 import re
@@ -715,3 +716,38 @@ def test_only_the_creator_sees_the_rotate_button(sheet, sam, mum):
 
     assert "New code and links" in owner.get(f"/sheets/{sheet.pk}/").text
     assert "New code and links" not in member.get(f"/sheets/{sheet.pk}/").text
+
+
+# --- The analysis board, set up as the sheet's game --------------------------------------
+
+
+def test_analyse_a_hand_opens_the_board_set_as_the_game_its_seats_dealer_and_score(
+    sam_client, sam, make_sheet
+):
+    sheet = make_sheet(sam, seats=[("Sam", 0), ("Mum", 1), ("Alex", 0), ("Dad", 1)])
+    for made in ((4, 0), (0, 3), (2, 2)):
+        add(sheet, sam, 0, 2, made, bidder_seat=0)
+    body = sam_client.get(f"/sheets/{sheet.pk}/").text
+    link = html.unescape(re.search(r'<a href="([^"]+)" data-board-link>', body).group(1))
+    assert "set for hand 3 (Alex dealt)" in body and "Sam 0, Mum 1, Alex 2, Dad 3" in body
+    form = sam_client.get(link).text  # the position's step: the table is set
+    assert re.search(r'<option value="classic" selected>', form)
+    assert re.search(r'<option value="4" selected>', form)
+    assert 'value="0,2:1,3"' in form
+    dealer = re.search(r'name="dealer".*?</select>', form, re.S).group()
+    assert re.search(r'<option value="2" selected>', dealer)  # hand 3: the third seat deals
+    # the standings before hand 3: Sam & Alex made 4, then missed their bid of 2
+    assert 'name="scores" value="2 3"' in form
+    assert 'name="hand_0"' in form  # the cards are tapped in there, not on the sheet
+
+
+def test_a_sheet_without_seats_or_a_game_sets_the_boards_score_and_carries_it_on(
+    sam_client, sam, make_sheet
+):
+    sheet = make_sheet(sam, preset="custom")
+    body = sam_client.get(f"/sheets/{sheet.pk}/").text
+    assert "choose the game there" in body
+    link = html.unescape(re.search(r'<a href="([^"]+)" data-board-link>', body).group(1))
+    form = sam_client.get(link).text  # the table's step first, the score carried on
+    assert "Next: the cards" in form
+    assert '<input type="hidden" name="scores" value="0 0">' in form

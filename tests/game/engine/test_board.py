@@ -11,7 +11,7 @@ import pytest
 from game.engine import board as boards
 from game.engine import solver, variants
 from game.engine.board import Board, BoardError
-from game.engine.cards import cards_of, parse_card
+from game.engine.cards import card_code, cards_of, parse_card
 from game.engine.rules import PASS, Phase, bid_action, discard_action, trump_action
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
 
@@ -354,3 +354,69 @@ def test_a_seven_point_round_once_refused_replays_with_the_asking_seats_hand_alo
     found = boards.replay(board_of(setup, deal, actions, seat=3, known=()))
     assert found.state.history == state.history
     assert found.state.is_terminal()
+
+
+# --- The asking seat's fill: its hand past the pack ------------------------------------
+
+DRAWING_TABLES = [(variants.SEVEN_POINT, 4), (variants.SIX_HANDED, 6)]
+
+
+@pytest.mark.parametrize(("rules", "players"), DRAWING_TABLES, ids=["seven_point", "six_handed"])
+@pytest.mark.parametrize("seed", range(3))
+def test_past_the_fill_the_seats_fill_gives_the_view_the_live_table_holds(rules, players, seed):
+    setup, deal, actions, state = random_round(rules, players, seed, cards_played=seed * 3 + 1)
+    for seat in range(players):
+        board = board_of(setup, deal, actions, seat=seat, known=())
+        found = boards.replay(replace(board, fill=state.fills[seat] or None))
+        assert found.state.view_for(seat) == state.view_for(seat)
+        assert boards.hand_unknown(found) == ""
+        drew = state.fills[seat].bit_count()
+        assert bool(boards.hand_unknown(boards.replay(board))) == bool(drew)
+
+
+def test_without_its_fill_or_the_pack_the_board_says_it_cannot_know_the_hand():
+    setup, deal, actions, state = random_round(variants.SEVEN_POINT, 4, 3, cards_played=2)
+    seat = (deal.dealer + 1) % 4
+    assert state.fills[seat].bit_count() == 3
+    found = boards.replay(board_of(setup, deal, actions, seat=seat, known=()))
+    assert boards.hand_unknown(found) == (
+        f"seat {seat} drew 3 cards from the pack, and the board is not told which: give its "
+        "fill (or the pack) and the expert answers for the hand it holds"
+    )
+    assert boards.hand_unknown(boards.replay(board_of(setup, deal, actions, seat=seat))) == ""
+
+
+def _codes(mask: int) -> str:
+    return "".join(card_code(c) for c in cards_of(mask))
+
+
+def _fill_refusal(board: Board) -> str:
+    caught = refusal(board)
+    assert caught.field == "fill"
+    return caught.reason
+
+
+def test_a_fill_that_cannot_be_is_refused_naming_what_is_wrong():
+    setup, deal, actions, state = random_round(variants.SEVEN_POINT, 4, 3, cards_played=2)
+    seat = (deal.dealer + 1) % 4
+    fill = state.fills[seat]
+    own = board_of(setup, deal, actions, seat=seat, known=())
+    every = board_of(setup, deal, actions, seat=seat)
+    undealt = setup.deck & ~sum(deal.hands)
+    nobodys = cards_of(undealt & ~fill)[0]  # in the pack, and not in the seat's fill
+    other = cards_of(deal.hands[(seat + 1) % 4])[0]
+    first = cards_of(fill)[0]
+    assert _fill_refusal(replace(own, fill=fill | 1 << nobodys)) == (
+        f"seat {seat} drew 3 cards from the pack; its fill gives 4"
+    )
+    assert _fill_refusal(replace(every, fill=fill & ~(1 << first) | 1 << nobodys)) == (
+        f"the pack deals seat {seat} {_codes(fill)} in its fill, not "
+        f"{_codes(fill & ~(1 << first) | 1 << nobodys)}"
+    )
+    assert _fill_refusal(replace(own, actions=actions[:3], fill=fill)) == (
+        f"seat {seat} has drawn no cards from the pack at this point of the round: its fill "
+        "is given only once it has come"
+    )
+    assert _fill_refusal(replace(every, fill=fill & ~(1 << first) | 1 << other)).startswith(
+        f"{card_code(other)} is in seat {(seat + 1) % 4}'s hand and in seat {seat}'s fill"
+    )

@@ -13,6 +13,7 @@ from game.engine import board as boards
 from game.engine import board_notation as notation
 from game.engine import variants
 from game.engine.board import Board, BoardError
+from game.engine.cards import card_code, cards_of
 
 from .test_board import TABLE_IDS, TABLES, board_of, random_round
 
@@ -28,6 +29,20 @@ def test_a_board_reads_back_as_it_was_written(rules, players, seed, known):
     assert notation.read(text) == board
     assert notation.write(notation.read(text)) == text
     assert len(text) <= notation.MAX_LENGTH
+
+
+def test_the_asking_seats_fill_travels_in_a_tenth_field_written_only_where_given():
+    setup, deal, actions, state = random_round(variants.SEVEN_POINT, 4, 3, cards_played=2)
+    seat = (deal.dealer + 1) % 4
+    board = board_of(setup, deal, actions, seat=seat, known=())
+    nine_fields = notation.write(board)
+    assert len(nine_fields.split("~")) == 9  # a board without a fill is written as before
+    assert notation.read(nine_fields).fill is None
+    drawn = replace(board, fill=state.fills[seat])
+    text = notation.write(drawn)
+    assert text == nine_fields + "~" + "".join(card_code(c) for c in cards_of(state.fills[seat]))
+    assert notation.read(text) == drawn
+    assert notation.read(nine_fields + "~x") == board
 
 
 def test_options_on_a_preset_travel_in_the_rules_field():
@@ -77,6 +92,10 @@ VALID = "1~house~02.13~3~0.0~0~AS10SJSJ1KHQD.x.x.x~x~b2.p.p.p.AS"
         (VALID.replace("b2.p", "b9.p"), "actions", "action 1: a bid is 1 to 7, not 9"),
         (VALID.replace("b2.p", "bid2.p"), "actions", "action 1, 'bid2', is not p, bN"),
         (VALID.replace("~x~b2", "~QQ~b2"), "pack", "'QQ' in the pack is not a card"),
+        (VALID + "~QQ", "fill", "'QQ' in the fill is not a card"),
+        (VALID + "~AHAH", "fill", "AH is written twice in the fill"),
+        (VALID + "~", "fill", "the fill is the cards the seat drew, or x where not given"),
+        (VALID + "~x~x", "notation", "a board has 9 fields split by ~"),
     ],
 )
 def test_a_string_that_is_not_a_board_is_refused_with_its_reason(text, field, reason):

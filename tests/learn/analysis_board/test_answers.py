@@ -10,12 +10,14 @@ import pytest
 from game.bots import choose_once
 from game.bots.expert import ExpertBot
 from game.engine import board as boards
+from game.engine import record as records
 from game.engine import variants
 from game.engine.board import BoardError
 from game.engine.rules import Phase, action_code
+from game.engine.state import MatchState
 from learn.analysis_board import answers
 from learn.analysis_board.links import analysis_link
-from learn.core.positions import AnalysedPosition
+from learn.core.positions import AnalysedPosition, phase_of
 from tests.game.engine.test_board import TABLE_IDS, TABLES, board_of, random_round
 from tests.learn.conftest import sample_data
 
@@ -150,3 +152,38 @@ def test_a_trainer_positions_analyse_link_opens_the_board_the_seat_saw():
         assert answers.seat_view(replayed) == position.view()
         others = [h for s, h in enumerate(replayed.board.hands) if s != position.seat]
         assert others == [None] * len(others)  # no other hand leaves the position
+
+
+def _past_the_fill():
+    """A seven-point round two cards into the play, at a live table: the seat to act drew
+    three cards in its fill."""
+    setup, deal, actions, state = random_round(variants.SEVEN_POINT, 4, 3, cards_played=2)
+    seat = state.current_player()
+    assert state.fills[seat].bit_count() == 3
+    return setup, deal, actions, state, seat
+
+
+def test_a_seven_point_review_link_past_the_fill_opens_the_seats_real_hand():
+    setup, deal, actions, state, seat = _past_the_fill()
+    match = MatchState(setup, deal.dealer, (state,))
+    view = match.view_for(seat)
+    position = AnalysedPosition(
+        record=records.write(match), seat=seat, phase=phase_of(view), options=(), themes=(),
+        deals=0, line=(), line_hands=(),
+    )  # fmt: skip
+    replayed = answers.read(analysis_link(position))
+    assert answers.expert_view(replayed) == view  # its dealt hand, its fill, nothing else
+    assert replayed.board.fill == state.fills[seat]
+    assert [h for s, h in enumerate(replayed.board.hands) if s != seat] == [None] * 3
+    live = choose_once("expert", view, view.legal_actions(), answers.seed_of(view), EXACT_BUDGET)
+    assert answers.expert_answer(answers.expert_view(replayed), EXACT_BUDGET)["choice"] == (
+        action_code(live)
+    )
+
+
+def test_past_a_fill_the_board_is_not_given_the_expert_refuses_in_words():
+    setup, deal, actions, state, seat = _past_the_fill()
+    replayed = boards.replay(board_of(setup, deal, actions, seat=seat, known=()))
+    with pytest.raises(BoardError) as refused:
+        answers.expert_view(replayed)
+    assert refused.value.reason.startswith(f"seat {seat} drew 3 cards from the pack, and the")

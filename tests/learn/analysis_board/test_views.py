@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 import pytest
 from django.test import Client
 from django_tasks_db.models import DBTaskResult
 
-from game.engine import board_notation
-from learn.analysis_board import tasks
+from game.engine import board_notation, variants
+from game.engine.cards import CARD_CODES, cards_of
+from learn.analysis_board import answers, tasks
 from learn.models import BoardAnswer
+from tests.game.engine.test_board import board_of, random_round
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +171,58 @@ def test_hands_typed_in_never_reach_another_visitors_board():
     assert set(BoardAnswer.objects.values_list("notation", flat=True)) == {
         board_notation.write(board_notation.read(_notation(HANDS)))
     }
+
+
+def test_past_a_fill_not_given_the_page_says_why_the_expert_cannot_answer(client):
+    setup, deal, actions, state = random_round(variants.SEVEN_POINT, 4, 3, cards_played=2)
+    seat = state.current_player()
+    board = board_of(setup, deal, actions, seat=seat, known=())
+    url = f"/analysis/{board_notation.write(board)}/"
+    page = html.unescape(client.get(url).content.decode())
+    assert f"The expert cannot answer: seat {seat} drew 3 cards from the pack" in page
+    client.post(url + "ask/")
+    assert not BoardAnswer.objects.exists()
+    drawn = board_notation.write(replace(board, fill=state.fills[seat]))
+    page = client.get(f"/analysis/{drawn}/").content.decode()
+    assert "Your fill, drawn from the pack" in page and "In your hand now" in page
+    client.post(f"/analysis/{drawn}/ask/")
+    assert BoardAnswer.objects.filter(kind="expert").count() == 1
+    form = client.get("/analysis/", {"board": drawn}).content.decode()
+    chosen = re.findall(r'name="fill" value="(\w+)" checked', form)
+    assert chosen == [CARD_CODES[c] for c in cards_of(state.fills[seat])]  # to change it
+
+
+def _moves(client, **form) -> str:
+    response = client.get("/analysis/moves/", _form(**form))
+    assert response.status_code == 200
+    return html.unescape(response.content.decode())
+
+
+def test_the_round_so_far_offers_the_legal_calls_and_cards_to_tap(client):
+    auction = _moves(client, actions="b2")
+    assert "Seat 1 to bid" in auction
+    assert re.findall(r'data-append="(\w+)"', auction) == ["b3", "b4", "b5", "b6", "p"]
+    own = _moves(client, actions="b2 p p p")  # seat 0 leads from its own hand: its legal cards
+    state = answers.read(_notation(actions="b2.p.p.p")).state
+    assert re.findall(r'data-append="(\w+)"', own) == [CARD_CODES[c] for c in state.legal_actions()]
+    hidden = set(re.findall(r'data-append="(\w+)"', _moves(client, actions="b2 p p p AS")))
+    assert hidden and not hidden & set(_codes(HANDS[0]))  # seat 1's hand not given: any other
+    assert "a bid must beat the high bid of 3" in _moves(client, actions="b3 b2")
+    assert not BoardAnswer.objects.exists()
+
+
+def test_a_fill_tapped_in_goes_into_the_boards_notation(client):
+    setup, deal, actions, state = random_round(variants.SEVEN_POINT, 4, 3, cards_played=2)
+    seat = state.current_player()
+    form = _form(
+        hands=[""] * seat + ["".join(CARD_CODES[c] for c in cards_of(deal.hands[seat]))],
+        seat=seat,
+        actions=" ".join(board_notation.write_action(a) for _, a in actions),
+        preset="seven_point",
+        dealer=str(deal.dealer),
+        fill=[CARD_CODES[c] for c in cards_of(state.fills[seat])],
+    )
+    response = client.post("/analysis/", form)
+    assert response.status_code == 302
+    board = board_notation.read(response["Location"].split("/")[2])
+    assert board.fill == state.fills[seat]
