@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from random import Random
 
+from .events import Step
 from .full_deck_round import RoundState  # the house round, with the full deck's registered
 from .setup import Deal, IllegalAction, MatchSetup, shuffle_deal
 from .view import SeatView
@@ -91,6 +92,16 @@ class MatchState:
             raise IllegalAction("no round has been dealt")
         played = self.round.apply(action, seat)
         return MatchState(self.setup, self.first_dealer, self.rounds[:-1] + (played,))
+
+    def step(self, action: int, seat: int | None = None) -> Step:
+        """``apply``, and the public events the move made (``RoundState.step``): the
+        round scored and, where it ends the match, the match won among them."""
+        if self.is_terminal():
+            raise IllegalAction("the match is over")
+        if self.round is None:
+            raise IllegalAction("no round has been dealt")
+        played, events = self.round.step(action, seat)
+        return Step(MatchState(self.setup, self.first_dealer, self.rounds[:-1] + (played,)), events)
 
     def view_for(self, seat: int) -> SeatView:
         if self.round is None:

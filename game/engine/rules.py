@@ -610,6 +610,17 @@ def shown_void_full(card: int, led: int, trumps: TrumpSuit, follow: str) -> int:
     return suit
 
 
+def exchange_order(exchange: str, players: int, dealer: int) -> tuple[int, ...]:
+    """The seats that discard, in turn: every seat from the dealer's left (``discard_to_six``),
+    each seat but the dealer and then the dealer (``discard_and_fill``), the dealer alone
+    (``dealer_takes_pack``), or nobody."""
+    if exchange == "dealer_takes_pack":
+        return (dealer,)
+    if exchange in ("discard_to_six", "discard_and_fill"):
+        return tuple((dealer + step) % players for step in range(1, players + 1))
+    return ()
+
+
 class DiscardRule(NamedTuple):
     """What one seat's discard must be: ``count`` cards, every card of ``must`` among them,
     none outside ``may``."""
