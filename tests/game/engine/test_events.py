@@ -10,7 +10,7 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.engine import events
+from game.engine import events, record
 from game.engine.cards import ace_of, cards_of
 from game.engine.rules import Phase, discard_action
 from game.engine.state import MatchSetup, MatchState, RoundState, shuffle_deal
@@ -144,3 +144,18 @@ def test_the_match_won_is_told_by_the_move_that_wins_it():
         match, told = match.step(rng.choice(match.legal_actions()))
     assert told[-1] == events.MatchWon(match.winner)
     assert isinstance(told[-2], events.RoundScored)
+
+
+def test_a_match_is_one_list_of_chance_deals_and_actions_that_replays_it_exactly():
+    for preset in ("house", "seven_point"):
+        setup = MatchSetup.partnerships(4, 2, target=5, rules=PRESETS[preset])
+        rng = Random(7)
+        match = MatchState(setup, first_dealer=2)
+        while not match.is_terminal():
+            if match.is_chance_node():
+                match = match.deal_round(rng)
+            else:
+                match = match.apply(random_action(match.round, rng))
+        steps = match.steps()
+        assert MatchState.from_steps(setup, steps) == match
+        assert record.read(record.dumps(match)).steps() == steps  # the record holds them all
