@@ -1,4 +1,5 @@
-"""Rules engine speed: random rounds, legal_actions() + apply(), and replay throughput.
+"""Rules engine speed: random rounds, legal_actions() + apply(), step() with its events,
+and replay throughput.
 
     python bench/engine.py [--rounds 20000] [--records 2000]
 
@@ -79,6 +80,25 @@ def step_cost(games) -> tuple[float, float, int]:
     return best_of(3, both), best_of(3, apply_only), steps
 
 
+def events_cost(games) -> tuple[float, float]:
+    """Seconds per step of ``step()`` (apply and the move's public events, opt-in), and
+    seconds to tell a finished round's events from its public view once."""
+    steps = sum(len(actions) for _, actions in games)
+
+    def stepping():
+        for state, actions in games:
+            for action in actions:
+                state = state.step(action).state
+
+    ends = [state.replay((None, a) for a in actions) for state, actions in games]
+
+    def telling():
+        for state in ends:
+            state.events()
+
+    return best_of(3, stepping) / steps, best_of(3, telling) / len(ends)
+
+
 def write_records(path: Path, count: int, rules: Rules = HOUSE) -> int:
     """Full 4-player matches (the house rules: the forced opener bids 1; a full-deck table:
     the first seat bids the least; random trump, discards and cards); returns the rounds
@@ -134,6 +154,11 @@ def main() -> None:
             f"{players} players: legal_actions() + apply() {both / steps * 1e6:.2f} us/step; "
             f"apply() alone {apply_only / steps * 1e6:.2f} us/step, "
             f"{apply_only / len(games) * 1e3:.3f} ms to replay a round"
+        )
+        per_step, per_round = events_cost(games[:200])
+        print(
+            f"{players} players: step() with its events {per_step * 1e6:.1f} us/step (opt-in); "
+            f"a finished round's events from its view {per_round * 1e3:.3f} ms"
         )
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from random import Random
 
-from game.engine.cards import HAND_SIZE
 from game.engine.knowledge import Knowledge, NoConsistentDeal, as_leader
 from game.engine.solver import Position, sample_deals
 from game.engine.view import SeatView
@@ -26,10 +25,7 @@ __all__ = [
 
 def knowledge(view: SeatView) -> Knowledge:
     played_by = view.played_by
-    needs = tuple(
-        0 if seat == view.seat else HAND_SIZE - played_by[seat].bit_count()
-        for seat in range(view.players)
-    )
+    needs = tuple(0 if seat == view.seat else size for seat, size in enumerate(view.hand_sizes))
     return Knowledge(
         unit_of=view.unit_of,
         seat=view.seat,

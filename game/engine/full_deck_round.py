@@ -246,15 +246,8 @@ class FullDeckRound(RoundState):
 
 
 def exchange_order(setup: MatchSetup, dealer: int) -> tuple[int, ...]:
-    """The seats that discard, in turn: every seat from the dealer's left (``discard_to_six``),
-    each seat but the dealer and then the dealer (``discard_and_fill``), the dealer alone
-    (``dealer_takes_pack``), or nobody."""
-    exchange, players = setup.rules.exchange, setup.players
-    if exchange == "dealer_takes_pack":
-        return (dealer,)
-    if exchange in ("discard_to_six", "discard_and_fill"):
-        return tuple((dealer + step) % players for step in range(1, players + 1))
-    return ()
+    """The seats that discard, in turn (``rules.exchange_order``)."""
+    return rules.exchange_order(setup.rules.exchange, setup.players, dealer)
 
 
 _TRUMP_MASK = sum(1 << action for action in rules.TRUMPS)

@@ -15,6 +15,7 @@ from functools import cache
 
 from . import rules
 from .cards import HAND_SIZE, JOKER_1, SUIT_OF, cards_of
+from .events import Event, Step
 from .rules import PASS, DiscardRule, MatchScoring, Phase, RoundPoints, TrumpSuit
 from .setup import Deal, IllegalAction, MatchSetup
 from .view import PublicView, SeatView, public_view, view_for
@@ -162,6 +163,17 @@ class RoundState:
         new = self._copy()
         new._advance(action, seat)
         return new
+
+    def step(self, action: int, seat: int | None = None) -> Step:
+        """``apply``, and the public events the move made (``game.engine.events``). Told
+        from the public views before and after, on demand: ``apply``, the hot path of
+        search and replay, pays nothing for them."""
+        after = self.apply(action, seat)
+        return Step(after, after.events()[len(self.events()) :])
+
+    def events(self) -> tuple[Event, ...]:
+        """Every public event of the round so far (``PublicView.events``)."""
+        return self.public_view().events
 
     def replay(
         self,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from random import Random
 
+from .events import Step
 from .full_deck_round import RoundState  # the house round, with the full deck's registered
 from .setup import Deal, IllegalAction, MatchSetup, shuffle_deal
 from .view import SeatView
@@ -59,6 +60,38 @@ class MatchState:
             return last.dealer
         return (last.dealer + 1) % self.setup.players
 
+    def is_chance_node(self) -> bool:
+        """The next step is chance's: a deal (``start_round``). A round has no other chance
+        step: a fill deals from the top of the pack, whose order the deal holds."""
+        return self.needs_deal()
+
+    def steps(self) -> list[Deal | tuple[int, int]]:
+        """The whole match as one list: each round's deal (its chance step), then its
+        actions as (seat, action). ``from_steps`` replays it exactly."""
+        listed: list[Deal | tuple[int, int]] = []
+        for played in self.rounds:
+            listed.append(played.deal)
+            listed += played.seated_history()
+        return listed
+
+    @classmethod
+    def from_steps(cls, setup: MatchSetup, steps) -> MatchState:
+        """The match after ``steps`` (``steps()``'s list): a ``Deal`` starts a round, a
+        (seat, action) is played; anything out of turn raises IllegalAction."""
+        listed = list(steps)
+        first = listed[0].dealer if listed and isinstance(listed[0], Deal) else 0
+        match = cls(setup, first)
+        for step in listed:
+            match = match.take_step(step)
+        return match
+
+    def take_step(self, step: Deal | tuple[int, int]) -> MatchState:
+        """One step of ``steps()``: chance's deal, or a seat's action."""
+        if isinstance(step, Deal):
+            return self.start_round(step)
+        seat, action = step
+        return self.apply(action, seat)
+
     def deal_round(self, rng: Random) -> MatchState:
         return self.start_round(shuffle_deal(self.setup, self.next_dealer(), rng))
 
@@ -91,6 +124,16 @@ class MatchState:
             raise IllegalAction("no round has been dealt")
         played = self.round.apply(action, seat)
         return MatchState(self.setup, self.first_dealer, self.rounds[:-1] + (played,))
+
+    def step(self, action: int, seat: int | None = None) -> Step:
+        """``apply``, and the public events the move made (``RoundState.step``): the
+        round scored and, where it ends the match, the match won among them."""
+        if self.is_terminal():
+            raise IllegalAction("the match is over")
+        if self.round is None:
+            raise IllegalAction("no round has been dealt")
+        played, events = self.round.step(action, seat)
+        return Step(MatchState(self.setup, self.first_dealer, self.rounds[:-1] + (played,)), events)
 
     def view_for(self, seat: int) -> SeatView:
         if self.round is None:

@@ -72,6 +72,12 @@ def point_label(kind: str) -> str:
     return POINT_LABELS[kind]
 
 
+def point_word(kind: str) -> str:
+    """A point's word, at the house rules (``point_label``) or a full-deck table
+    (``POINT_NAMES``): "High", "Joker", "Jick"."""
+    return POINT_LABELS.get(kind) or POINT_NAMES[kind]
+
+
 # --- The table's rules in words ------------------------------------------------------
 
 PRESET_NAMES = {

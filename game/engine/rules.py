@@ -289,39 +289,6 @@ def low_card(trump: int, in_play: int) -> int:
     return (trumps & -trumps).bit_length() - 1
 
 
-def points_decided(
-    *,
-    trump: int,
-    deck: int,
-    captured: tuple[int, ...],
-    plays: tuple[tuple[int, int], ...],
-    unit_of: tuple[int, ...],
-) -> tuple[tuple[str, ...], ...]:
-    """Each unit's points that no card still to come can change, while the round is
-    played, by kind (``high``, ``jack``, ``joker``, ``low``), from what every seat sees.
-
-    ``deck`` holds every card the table could deal, ``plays`` is (seat, card) in order.
-    Whether a card was dealt shows only once it is played, so high is decided when the
-    deck's highest trump is captured, low when its lowest is played, the jack and each
-    joker once captured.
-    """
-    once, _ = capture_points(trump, deck)
-    high = (once & SUIT_MASK[trump]).bit_length() - 1
-    jacks = [c for c in cards_of(once & SUIT_MASK[trump]) if c != high]
-    decided: list[list[str]] = [[] for _ in captured]
-    for kind, card in [("high", high), *(("jack", c) for c in jacks)] + [
-        ("joker", c) for c in cards_of(once & JOKERS)
-    ]:
-        unit = next((u for u, got in enumerate(captured) if got >> card & 1), None)
-        if unit is not None:
-            decided[unit].append(kind)
-    lowest = low_card(trump, deck)
-    dealt_to = next((seat for seat, card in plays if card == lowest), None)
-    if dealt_to is not None:
-        decided[unit_of[dealt_to]].append("low")
-    return tuple(tuple(kinds) for kinds in decided)
-
-
 def game_winner(totals: list[int] | tuple[int, ...]) -> int | None:
     """The unit with the unique highest game-value total, or None on a tie."""
     best = max(totals)
@@ -608,6 +575,17 @@ def shown_void_full(card: int, led: int, trumps: TrumpSuit, follow: str) -> int:
     if trumped and follow != "schmier" and suit != trumps.cards:
         return 0
     return suit
+
+
+def exchange_order(exchange: str, players: int, dealer: int) -> tuple[int, ...]:
+    """The seats that discard, in turn: every seat from the dealer's left (``discard_to_six``),
+    each seat but the dealer and then the dealer (``discard_and_fill``), the dealer alone
+    (``dealer_takes_pack``), or nobody."""
+    if exchange == "dealer_takes_pack":
+        return (dealer,)
+    if exchange in ("discard_to_six", "discard_and_fill"):
+        return tuple((dealer + step) % players for step in range(1, players + 1))
+    return ()
 
 
 class DiscardRule(NamedTuple):

@@ -9,7 +9,10 @@
 
 Import them from here. States are immutable: ``apply`` returns a new state and leaves the
 old one as it was, so an illegal action changes nothing. The deal is the only chance
-event; a deal plus its actions replays a round exactly.
+event (with the pack's order, so a fill is no second one); a deal plus its actions
+replays a round exactly, and ``MatchState.steps()`` lists a whole match as one list of
+deals and actions that ``MatchState.from_steps`` replays. ``step(action)`` is ``apply``
+with the public events the move made (``game.engine.events``).
 """
 
 from .full_deck_round import FullDeckRound, exchange_order

@@ -12,8 +12,10 @@ these, so they cannot show or use what a seat may not see.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
+from . import events as round_events
 from . import rules
 from .cards import cards_of, full_deck, functional_deck, hidden_count
 from .variants import Rules
@@ -147,6 +149,42 @@ class PublicView:
             self.trumps,
             dealer=seat == self.dealer,
             filled=self.fill_counts[seat] > 0,
+        )
+
+    @cached_property
+    def events(self) -> tuple[round_events.Event, ...]:
+        """Everything the round's moves have made public so far, in order
+        (``game.engine.events``): the auction won, trump set, the exchange's counts, each
+        trick won, each point as it is settled, the round scored, the match won."""
+        return round_events.narrate(self)
+
+    @property
+    def tricks_won(self) -> tuple[round_events.TrickWon, ...]:
+        """Each finished trick: who won it, with what."""
+        return tuple(e for e in self.events if isinstance(e, round_events.TrickWon))
+
+    @property
+    def points_taken(self) -> tuple[round_events.PointTaken, ...]:
+        """Each point settled so far, for good, in the order settled."""
+        return tuple(e for e in self.events if isinstance(e, round_events.PointTaken))
+
+    @property
+    def round_scored(self) -> round_events.RoundScored | None:
+        """The round's scoring, once it is over (None before, and for a redealt round)."""
+        last = self.events[-2:]
+        return next((e for e in last if isinstance(e, round_events.RoundScored)), None)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds now: its deal and fill, less its discard and the
+        cards it has played."""
+        played = [0] * self.players
+        for seat, _ in self.plays:
+            played[seat] += 1
+        deal = self.rules.deal
+        return tuple(
+            deal + self.fill_counts[seat] - self.discard_counts[seat] - played[seat]
+            for seat in range(self.players)
         )
 
     @property

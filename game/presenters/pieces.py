@@ -76,10 +76,11 @@ def plays(seq, names: dict[int, str]) -> tuple[Play, ...]:
 
 
 def tricks(view: PublicView, names: dict[int, str]) -> tuple[Trick, ...]:
-    """The round's finished tricks with their winners, then the current one if begun."""
+    """The round's finished tricks with their winners (the round's ``TrickWon`` events),
+    then the current one if begun."""
     done = tuple(
-        Trick(number=t, plays=plays(view.trick(t), names), winner=names[winner])
-        for t, winner in enumerate(view.trick_winners)
+        Trick(number=won.number, plays=plays(won.plays, names), winner=names[won.seat])
+        for won in view.tricks_won
     )
     if not view.current_trick:
         return done

@@ -30,9 +30,7 @@ def round_replay(*, match: MatchState, number: int, names: dict[int, str]) -> Ro
     if view.rules.is_house:
         hands = tuple((names[s], notation.cards(hand)) for s, hand in enumerate(state.deal.hands))
     else:  # a discard is never shown: each seat's cards as it played them
-        held = [0] * view.players
-        for seat, card in view.plays:
-            held[seat] |= 1 << card
+        held = view.played_by
         hands = tuple((names[s], notation.cards(hand)) for s, hand in enumerate(held) if hand)
     return RoundReplay(
         number=number,

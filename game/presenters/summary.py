@@ -50,9 +50,9 @@ class RoundSummary:
 
 
 def round_summary(number: int, view: PublicView, names: dict[int, str]) -> RoundSummary:
-    """A finished round's points and score changes, from its public view: once a round is
-    over every card still held has been played, so all of it is public (a discard never
-    is: it scores for nobody)."""
+    """A finished round's points and score changes, from its public view: the points as
+    the round's scoring event tells them (``events.RoundScored``), every card of them played
+    face up (a discard never is: it scores for nobody)."""
     result = view.result
     if result.redeal:
         return RoundSummary(
@@ -76,13 +76,10 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
         return None if letters is None or unit is None else letters[unit]
 
     taken = view.taken
+    scored = view.round_scored.points
     if view.rules.is_house:
-        scored = rules.scoring_cards(
-            trump=view.trump, in_play=view.played, captured=taken, points=result.points
-        )
         labels = [notation.point_label(p.kind) for p in scored]
     else:  # named as the table names them (``notation.point_names``)
-        scored = full_deck_points(view, result.points)
         labels = notation.point_names(view.rules)
     lines = tuple(
         PointLine(
@@ -126,17 +123,4 @@ def round_summary(number: int, view: PublicView, names: dict[int, str]) -> Round
         points=lines,
         scores=scores,
         dealer_name=names[view.dealer],
-    )
-
-
-def full_deck_points(view: PublicView, points: rules.RoundPoints) -> tuple[rules.ScoringCard, ...]:
-    """A full-deck round's points in the table's order (``rules.scoring_cards_full``)."""
-    return rules.scoring_cards_full(
-        names=view.rules.points,
-        trumps=view.trumps,
-        ace_two=view.rules.high_low == "ace_two",
-        jokers=view.rules.jokers,
-        played=view.played,
-        captured=view.taken,
-        points=points,
     )

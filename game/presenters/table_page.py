@@ -11,7 +11,7 @@ from functools import cached_property
 
 from cachetools import LRUCache, cached
 
-from game.engine import cards, notation, rules
+from game.engine import cards, events, notation, rules
 from game.engine.state import MatchState, RoundState
 from game.engine.view import PublicView, SeatView
 from game.live.turns import abandoned
@@ -157,9 +157,7 @@ def public_page(
     to_act = view.to_act
     unit_of = view.unit_of
     said = {s: notation.said(a) for s, a in view.auction}
-    played_by = [0] * view.players
-    for s, _ in view.plays:
-        played_by[s] += 1
+    hand_sizes = view.hand_sizes
     seats = tuple(
         SeatInfo(
             number=s.number,
@@ -170,10 +168,7 @@ def public_page(
             is_dealer=s.number == view.dealer,
             stand_in=s.away_since is not None,
             said=said.get(s.number),
-            cards_left=view.rules.deal
-            + view.fill_counts[s.number]
-            - view.discard_counts[s.number]
-            - played_by[s.number],
+            cards_left=hand_sizes[s.number],
         )
         for s in seat_rows
     )
@@ -181,12 +176,12 @@ def public_page(
     letters = side_letters(view.teams)
     if letters is not None:
         seats = tuple(replace(seat, side=letters[seat.unit]) for seat in seats)
-    done = len(view.trick_winners)
+    won = view.tricks_won
     last_trick: tuple[Play, ...] = ()
     last_winner = None
-    if done:
-        last_trick = plays(view.trick(done - 1), names)
-        last_winner = names[view.trick_winners[-1]]
+    if won:
+        last_trick = plays(won[-1].plays, names)
+        last_winner = names[won[-1].seat]
     leader = None if view.result is not None else view.leader
     finished = [r for r in match.rounds if r.is_terminal()]
     score_by_round = tuple(
@@ -258,19 +253,22 @@ def high_bid_words(view: PublicView, names: dict[int, str]) -> str:
 
 
 def exchange_notes(view: PublicView, names: dict[int, str]) -> tuple[str, ...]:
-    """How many cards each seat discarded and was dealt in the exchange: counts only, for
-    everyone (the cards themselves are the seat's own)."""
+    """How many cards each seat discarded and was dealt in the exchange (its events):
+    counts only, for everyone (the cards themselves are the seat's own)."""
+    thrown, got, took = [0] * view.players, [0] * view.players, [False] * view.players
+    for event in view.events:
+        if isinstance(event, events.Discarded):
+            thrown[event.seat] = event.count
+        elif isinstance(event, events.Filled):
+            got[event.seat], took[event.seat] = event.count, event.took_pack
     notes = []
     for seat in range(view.players):
-        thrown, got = view.discard_counts[seat], view.fill_counts[seat]
-        if not thrown and not got:
-            continue
-        if seat == view.dealer and got:
-            note = f"{names[seat]} took {got} card{'s' * (got != 1)} from the pack"
-            notes.append(note + (f" and discarded {thrown}" if thrown else ""))
-        else:
-            note = f"{names[seat]} discarded {thrown}"
-            notes.append(note + (f", was dealt {got}" if got else ""))
+        if took[seat]:
+            note = f"{names[seat]} took {got[seat]} card{'s' * (got[seat] != 1)} from the pack"
+            notes.append(note + (f" and discarded {thrown[seat]}" if thrown[seat] else ""))
+        elif thrown[seat] or got[seat]:
+            note = f"{names[seat]} discarded {thrown[seat]}"
+            notes.append(note + (f", was dealt {got[seat]}" if got[seat] else ""))
     return tuple(notes)
 
 
@@ -299,94 +297,39 @@ def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], i
     rounds = len(finished)
     if view.current_trick:
         return plays(view.current_trick, names), None, ""
-    if view.trick_winners:
-        done = len(view.trick_winners)
-        key = f"{rounds}-{done}"
-        return plays(view.trick(done - 1), names), view.trick_winners[-1], key
+    if view.tricks_won:
+        last = view.tricks_won[-1]
+        return plays(last.plays, names), last.seat, f"{rounds}-{last.number + 1}"
     if finished and not view.auction:
-        last = finished[-1].public_view()
-        done = len(last.trick_winners)
-        if not done:  # a redealt round: no card was played
+        won = finished[-1].public_view().tricks_won
+        if not won:  # a redealt round: no card was played
             return (), None, ""
-        key = f"{rounds - 1}-{done}"
-        return plays(last.trick(done - 1), names), last.trick_winners[-1], key
+        last = won[-1]
+        return plays(last.plays, names), last.seat, f"{rounds - 1}-{last.number + 1}"
     return (), None, ""
 
 
 def _glance(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
-    """Each side's round so far: its tricks, its game count and the points already
-    decided."""
+    """Each side's round so far, from the round's events: its tricks, its game count and
+    the points settled its way (every point once the round is scored)."""
     if view.trump is None:
         return ()
     tricks = [0] * len(units)
-    unit_of = view.unit_of
-    for winner in view.trick_winners:
-        tricks[unit_of[winner]] += 1
-    if view.result is not None and not view.result.redeal:
-        glance = _glance_scored(view, units)  # the round is over: every point is known
-    elif view.rules.is_house:
-        glance = _glance_house(view, units)
-    else:
-        glance = _glance_full(view, units)
-    return tuple(
-        replace(side, tricks=tricks[side.unit], side=units[side.unit].side) for side in glance
-    )
-
-
-def _glance_scored(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
-    """A finished round's glance: every point as the round scored it, Game included, so
-    each side's line agrees with the round's summary."""
-    said = [[] for _ in units]
-    for name, unit in view.result.points.by_name().items():
-        for one in unit if isinstance(unit, list) else [unit]:
-            if one is not None:
-                said[one].append(notation.POINT_NAMES[name])
-    return tuple(
-        Glance(u.index, u.names, cards.game_total(view.taken[u.index]), tuple(said[u.index]))
-        for u in units
-    )
-
-
-def _glance_house(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
-    decided = rules.points_decided(
-        trump=view.trump,
-        deck=view.deck,
-        captured=view.taken,
-        plays=view.plays,
-        unit_of=view.unit_of,
-    )
+    for trick in view.tricks_won:
+        tricks[trick.unit] += 1
+    said: list[list[str]] = [[] for _ in units]
+    for point in sorted(view.points_taken, key=events.told_order):
+        said[point.unit].append(notation.point_word(point.kind))
+    taken = view.taken
     return tuple(
         Glance(
             u.index,
             u.names,
-            cards.game_total(view.taken[u.index]),
-            tuple(notation.point_label(kind) for kind in decided[u.index]),
+            cards.game_total(taken[u.index]),
+            tuple(said[u.index]),
+            tricks=tricks[u.index],
+            side=u.side,
         )
-        for u in units
-    )
-
-
-def _glance_full(view: PublicView, units: tuple[UnitInfo, ...]) -> tuple[Glance, ...]:
-    """A full-deck round's glance: the points its finished tricks have settled (a point
-    card captured, or the ace or two of trumps played where they score to their player)."""
-    table = view.rules
-    done = view.plays[: len(view.trick_winners) * view.players]
-    settled = rules.round_points_full(
-        names=tuple(name for name in table.points if name != "game"),
-        trumps=view.trumps,
-        ace_two=table.high_low == "ace_two",
-        plays=done,
-        captured=view.taken,
-        unit_of=view.unit_of,
-    ).by_name()
-    said = [[] for _ in units]
-    for name, unit in settled.items():
-        label = notation.POINT_NAMES[name]
-        for one in unit if isinstance(unit, list) else [unit]:
-            if one is not None:
-                said[one].append(label)
-    return tuple(
-        Glance(u.index, u.names, cards.game_total(view.taken[u.index]), tuple(said[u.index]))
         for u in units
     )
 

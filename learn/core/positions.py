@@ -412,9 +412,7 @@ def _read_line_hands(data: Any, view: SeatView) -> tuple[tuple[str, ...], ...]:
     if len(data) != view.players:
         raise PositionError(f"line_hands needs one hand per seat: {view.players}")
     masks = [_read_hand(hand) for hand in data]
-    played_by = [0] * view.players
-    for seat, card in view.plays:
-        played_by[seat] |= 1 << card
+    played_by = view.played_by
     seen = 0
     for seat, mask in enumerate(masks):
         if mask & seen:

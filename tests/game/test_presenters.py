@@ -12,7 +12,7 @@ from game.engine.rules import Phase, discard_action
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
 from game.engine.variants import PRESETS
 from game.live import redraw
-from game.presenters import lobby_page, summary, table_page
+from game.presenters import lobby_page, pieces, summary, table_page
 from tests.game.test_table_views import start_table, truth
 
 pytestmark = pytest.mark.django_db
@@ -281,3 +281,49 @@ def test_the_round_summary_says_how_each_point_went_as_the_engine_scores_it(pres
         label: verb for label, verb in verbs.items() if label in lines
     }
     assert lines["Game"] == "taken by"
+
+
+def _round_states(preset: str, seed: int) -> list[RoundState]:
+    """Every state of one round at ``preset``, four players in two sides, played at random."""
+    setup = MatchSetup.partnerships(4, 2, rules=PRESETS[preset])
+    rng = Random(seed)
+    state = RoundState(setup, shuffle_deal(setup, 0, rng))
+    states = [state]
+    while not state.is_terminal():
+        if state.phase() is Phase.EXCHANGE:
+            rule = state.discard_rule()
+            state = state.apply(discard_action(rule.pick(cards_of(rule.optional))))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("preset", ["house", "classic", "seven_point"])
+def test_the_glance_names_each_point_only_once_the_round_has_settled_it(preset):
+    names = {seat: f"P{seat}" for seat in range(4)}
+    for seed in range(3):
+        for state in _round_states(preset, seed):
+            view = state.public_view()
+            sides = pieces.units(view, names, view.scores)
+            for side in table_page._glance(view, sides):
+                settled = [p for p in view.points_taken if p.unit == side.unit]
+                assert sorted(side.points) == sorted(notation.point_word(p.kind) for p in settled)
+                assert side.tricks == sum(t.unit == side.unit for t in view.tricks_won)
+        final = [line for line in view.round_scored.points if line.unit is not None]
+        assert sum(len(g.points) for g in table_page._glance(view, sides)) == len(final)
+
+
+def test_the_exchange_notes_say_each_seats_counts_as_the_round_told_them():
+    names = {seat: f"P{seat}" for seat in range(4)}
+    state = next(s for s in _round_states("seven_point", 1) if s.phase() is Phase.PLAY)
+    view = state.public_view()
+    notes = table_page.exchange_notes(view, names)
+    dealer = view.dealer
+    thrown, got = view.discard_counts, view.fill_counts
+    assert notes[dealer] == (
+        f"P{dealer} took {got[dealer]} cards from the pack and discarded {thrown[dealer]}"
+    )
+    for seat in set(range(4)) - {dealer}:
+        said = f"P{seat} discarded {thrown[seat]}" + (f", was dealt {got[seat]}" * bool(got[seat]))
+        assert notes[seat] == said
