@@ -410,7 +410,8 @@ async def test_the_heartbeat_brings_a_stale_page_the_table_and_says_whether_live
 
         await socket.send_to(text_data=json.dumps({"sync": version}))
         current = await drain(socket)
-        await socket.send_to(text_data=json.dumps({"sync": version - 1}))
+        # any other version is stale (a table the bots have not moved yet stands at 0)
+        await socket.send_to(text_data=json.dumps({"sync": version + 1}))
         stale = await drain(socket)
     finally:
         await socket.disconnect()
