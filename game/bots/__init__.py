@@ -42,6 +42,34 @@ LEVELS = {
 # and kept for the arena, the tests and the tables stored with it.
 OFFERED_LEVELS = (*LEVELS_BY_NAME, "expert", "greedy")
 SEATED_LEVELS = (*OFFERED_LEVELS, "random")
+# each offered level's name and, in a sentence, how it plays (the bots page)
+ABOUT_LEVELS = {
+    "beginner": (
+        "Beginner",
+        "Plays the expert's way over a dozen imagined deals, but bids on a hunch half the "
+        "time, forgets who has shown out of a suit and often spends a card it needed.",
+    ),
+    "casual": (
+        "Casual",
+        "Looks a little further and errs less: a hand misjudged in the auction, a void "
+        "forgotten or a point fed to the wrong trick now and then.",
+    ),
+    "club": (
+        "Club",
+        "A steady player: weighs a few dozen deals and only seldom misjudges a hand or "
+        "loses track of a card.",
+    ),
+    "expert": (
+        "Expert",
+        "Weighs hundreds of deals for every decision, remembers every card shown and bids "
+        "what its hand is worth.",
+    ),
+    "greedy": (
+        "Greedy",
+        "A rule of thumb, not a search: bids on a rough count of its hand's points, then "
+        "wins tricks cheaply and never wastes a trump.",
+    ),
+}
 
 
 def make_bot(level: str, **options) -> Bot:

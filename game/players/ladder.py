@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 from django_tasks import task
 
+from game.bots import ABOUT_LEVELS
 from game.engine import variants
+from game.engine.notation import PRESET_NAMES
 from game.models import LadderRating, LadderResult
 from game.offline import ladder
 from game.players import glicko
@@ -145,9 +148,62 @@ def ratings_at(*, preset: str, players: int) -> dict[str, glicko.Rating]:
     return {r.level: glicko.Rating(r.rating, r.deviation, r.volatility) for r in rows}
 
 
-def ladder_ratings(presets: Iterable[str] = ladder.PRESETS) -> dict[str, list[LadderRating]]:
-    """Every preset's stored ratings, strongest first; a preset not laddered yet is left out."""
+@dataclass(frozen=True)
+class LadderLine:
+    level: str
+    name: str
+    rating: int
+    low: int  # its 95% interval
+    high: int
+    wins: int
+    matches: int
+
+
+@dataclass(frozen=True)
+class LadderTable:
+    preset: str
+    game: str  # the preset in words
+    players: int
+    target: int
+    lines: list[LadderLine]  # strongest first
+    rated_at: datetime
+
+
+def ladder_tables(presets: Iterable[str] = ladder.PRESETS) -> list[LadderTable]:
+    """Every laddered preset's ratings, as the bots page shows them; a preset not laddered
+    yet is left out."""
     by_preset: dict[str, list[LadderRating]] = {}
     for row in LadderRating.objects.filter(preset__in=list(presets)).order_by("-rating"):
         by_preset.setdefault(row.preset, []).append(row)
-    return {preset: by_preset[preset] for preset in presets if preset in by_preset}
+    tables = []
+    for preset in presets:
+        rows = by_preset.get(preset)
+        if not rows:
+            continue
+        lines = []
+        for row in rows:
+            low, high = glicko.Rating(row.rating, row.deviation).interval95
+            name = ABOUT_LEVELS.get(row.level, (row.level.capitalize(),))[0]
+            lines.append(
+                LadderLine(
+                    row.level,
+                    name,
+                    round(row.rating),
+                    round(low),
+                    round(high),
+                    row.wins,
+                    row.matches,
+                )
+            )
+        first = rows[0]
+        tables.append(
+            LadderTable(
+                preset,
+                PRESET_NAMES[preset],
+                first.players,
+                first.target,
+                lines,
+                max(row.rated_at for row in rows),
+            )
+        )
+    return tables

@@ -43,7 +43,7 @@ def test_the_ratings_of_a_preset_not_laddered_are_empty():
 
     assert ladder.ratings_at(preset="classic", players=4) == {}
     assert ladder.ratings_at(preset="house", players=3) == {}
-    assert list(ladder.ladder_ratings()) == ["house"]
+    assert [t.preset for t in ladder.ladder_tables()] == ["house"]
 
 
 def test_the_command_queues_the_run_on_the_task_queue():
