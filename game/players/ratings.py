@@ -127,9 +127,7 @@ def match_rate(*, table: Table, now: datetime | None = None) -> bool:
             RatedMatch.objects.create(table=table)
             people = [seat for seat in seats if seat.user_id is not None]
             current = _ratings(table.players, [seat.user_id for seat in people], now)
-            opponents = {
-                seat.number: _opponent(seat, unit_of, current, anchors) for seat in seats
-            }
+            opponents = {seat.number: _opponent(seat, unit_of, current, anchors) for seat in seats}
             for seat in people:
                 mine = unit_of[seat.number]
                 results = [
