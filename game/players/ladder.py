@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django_tasks import task
 
@@ -130,6 +131,17 @@ def ratings_store(preset: str, target: int) -> list[ladder.Standing]:
             for row in rows
         )
     return rows
+
+
+def results_forget(*, presets: Sequence[str], levels: Sequence[str]) -> int:
+    """Forget the stored matches of these levels at these presets, and their ratings (after
+    a level is retuned, its old matches measure another player); how many were forgotten.
+    The next run plays them again and rates everyone anew."""
+    involved = Q(side0__in=levels) | Q(side1__in=levels)
+    with transaction.atomic():
+        forgotten, _ = LadderResult.objects.filter(involved, preset__in=presets).delete()
+        LadderRating.objects.filter(preset__in=presets, level__in=levels).delete()
+    return forgotten
 
 
 @task(priority=PRIORITY)

@@ -40,6 +40,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--workers", type=int, default=1, help="local processes")
         parser.add_argument(
+            "--forget",
+            default="",
+            help="comma list of levels whose stored matches at the presets are forgotten "
+            "first, to be played again (after a level is retuned)",
+        )
+        parser.add_argument(
             "--enqueue",
             action="store_true",
             help="put the run on the task queue (manage.py review_worker works it) and return",
@@ -52,8 +58,14 @@ class Command(BaseCommand):
             raise CommandError(f"unknown preset {unknown}; choose from {', '.join(ladder.PRESETS)}")
         if [lv for lv in levels if lv not in LEVELS] or len(set(levels)) < 2:
             raise CommandError(f"two levels or more, each one of {', '.join(LEVELS)}")
+        forget = _listed(opts["forget"])
+        if [lv for lv in forget if lv not in LEVELS]:
+            raise CommandError(f"--forget takes levels, each one of {', '.join(LEVELS)}")
         if opts["rounds"] < 1 or opts["workers"] < 1 or (opts["target"] or 1) < 1:
             raise CommandError("--rounds, --workers and --target are positive whole numbers")
+        if forget:
+            gone = stored.results_forget(presets=presets, levels=forget)
+            self.stdout.write(f"{gone} stored matches of {', '.join(forget)} forgotten.")
         if opts["enqueue"]:
             stored.ladder_play.enqueue(presets, levels, opts["rounds"], opts["target"])
             self.stdout.write("The ladder is queued; manage.py review_worker plays it.")

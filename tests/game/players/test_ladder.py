@@ -38,6 +38,17 @@ def test_a_run_again_plays_only_what_the_longer_schedule_lacks():
     assert LadderRating.objects.get(level="random").matches == 4
 
 
+def test_a_retuned_level_is_forgotten_and_played_again():
+    ladder.ladder_run(rounds=1, presets=["house"], levels=["greedy", "random", "beginner"],
+                      target=3)  # fmt: skip
+
+    args = ["--presets", "house", "--levels", "greedy,beginner", "--target", "3", "--rounds", "1"]
+    call_command("ladder", *args, "--forget", "random")
+
+    assert LadderResult.objects.count() == 2  # greedy against beginner, both ways, kept
+    assert set(LadderRating.objects.values_list("level", flat=True)) == {"greedy", "beginner"}
+
+
 def test_the_ratings_of_a_preset_not_laddered_are_empty():
     ladder.ladder_run(rounds=1, **QUICK)
 
@@ -62,6 +73,7 @@ def test_the_command_queues_the_run_on_the_task_queue():
         ["--levels", "expert,wizard"],
         ["--rounds", "0"],
         ["--workers", "0"],
+        ["--forget", "wizard"],
     ],
 )
 def test_the_command_refuses_bad_input_and_plays_nothing(args):
