@@ -38,15 +38,19 @@ def test_a_run_again_plays_only_what_the_longer_schedule_lacks():
     assert LadderRating.objects.get(level="random").matches == 4
 
 
-def test_a_retuned_level_is_forgotten_and_played_again():
-    ladder.ladder_run(rounds=1, presets=["house"], levels=["greedy", "random", "beginner"],
+def test_a_retuned_level_is_forgotten_at_the_presets_named_and_played_again():
+    ladder.ladder_run(rounds=1, presets=["house", "classic"], levels=["greedy", "random"],
                       target=3)  # fmt: skip
 
-    args = ["--presets", "house", "--levels", "greedy,beginner", "--target", "3", "--rounds", "1"]
+    args = ["--presets", "house", "--levels", "greedy,random", "--target", "3", "--rounds", "1"]
     call_command("ladder", *args, "--forget", "random")
 
-    assert LadderResult.objects.count() == 2  # greedy against beginner, both ways, kept
-    assert set(LadderRating.objects.values_list("level", flat=True)) == {"greedy", "beginner"}
+    # the house matches forgotten and played again; the classic ones kept
+    assert LadderResult.objects.filter(preset="house").count() == 2
+    assert LadderResult.objects.filter(preset="classic").count() == 2
+    assert LadderResult.objects.filter(preset="house").first().pk > (
+        LadderResult.objects.filter(preset="classic").last().pk
+    )
 
 
 def test_the_ratings_of_a_preset_not_laddered_are_empty():
@@ -63,6 +67,11 @@ def test_the_command_queues_the_run_on_the_task_queue():
     queued = DBTaskResult.objects.get(task_path=ladder.ladder_play.module_path)
     assert queued.args_kwargs["args"][:3] == [["house"], list(ladder.ladder.LEVELS), 3]
     assert not LadderResult.objects.exists()
+
+
+def test_the_queued_task_plays_the_run_as_the_command_would():
+    assert ladder.ladder_play.call(["house"], ["greedy", "random"], 1, 3) == 2
+    assert LadderRating.objects.filter(preset="house").count() == 2
 
 
 @pytest.mark.parametrize(
