@@ -46,8 +46,9 @@ SEATED_LEVELS = (*OFFERED_LEVELS, "random")
 ABOUT_LEVELS = {
     "beginner": (
         "Beginner",
-        "Plays the expert's way over a dozen imagined deals, but bids on a hunch half the "
-        "time, forgets who has shown out of a suit and often spends a card it needed.",
+        "Plays the expert's way over a handful of imagined deals, but misjudges most hands "
+        "in the auction, forgets who has shown out of a suit and often spends a card it "
+        "needed.",
     ),
     "casual": (
         "Casual",

@@ -39,7 +39,7 @@ def test_a_level_is_picked_for_a_seat_and_its_rating_is_on_the_bots_page_and_lea
     club = page.get_by_role("row", name="Club")
     expect(club).to_contain_text("2080")
     expect(club).to_contain_text("2002 and 2158")  # 1.96 deviations either side
-    expect(page.get_by_text("bids on a hunch half the time")).to_be_visible()
+    expect(page.get_by_text("misjudges most hands in the auction")).to_be_visible()
     assert page.evaluate(TEXT_WIDER_THAN_BOX, ".bots-page") == []
 
     page.get_by_role("link", name="the leaderboards").click()

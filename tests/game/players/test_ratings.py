@@ -264,4 +264,4 @@ def test_the_bots_page_shows_each_games_ladder_and_what_each_level_does(client):
     assert '<h3 id="ladder-six_handed">Six-handed</h3>' in page
     assert "6 players, two sides, matches to 11 points" in page
     assert "Casual</th><td>1850</td><td>1752 and 1948</td><td>20 of 40</td>" in page
-    assert "Bids on a hunch" not in page and "bids on a hunch half the time" in page
+    assert "misjudges most hands in the auction" in page
