@@ -3,12 +3,14 @@ them, and those ratings read back as the anchors of the players' ratings.
 
 The schedule, the matches and the rating fold are ``game.offline.ladder`` (pure); here
 they are played locally (``--workers`` processes) or on the task queue (``ladder_play``,
-worked by ``manage.py review_worker`` at a priority below the reviews and the trainer's
-stock), and kept: a run resumes where the stored results stop, never replaying a match.
+worked by ``manage.py review_worker`` one match a task, each queueing the next, at a
+priority below the reviews and the trainer's stock), and kept: a run resumes where the
+stored results stop, never replaying a match.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from game.players import glicko
 
 # the task queue works reviews (0) and the trainer's stock (-50) first
 PRIORITY = -80
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -48,12 +51,16 @@ def ladder_run(
     rounds: int,
     target: int | None = None,
     workers: int = 1,
+    limit: int | None = None,
     report: Callable[[Progress], None] = lambda progress: None,
 ) -> int:
-    """Play what the schedule (``rounds`` rounds per preset) still lacks, storing each
-    match as it ends and the ratings after it; how many matches were played."""
+    """Play what the schedule (``rounds`` rounds per preset) still lacks, in its order,
+    at most ``limit`` matches, storing each match as it ends and the ratings after it;
+    how many matches were played."""
     played = 0
     for preset in presets:
+        if limit is not None and played >= limit:
+            break
         goal = target or variants.preset(preset).target
         games = ladder.schedule(levels, preset, goal, rounds)
         stored = set(
@@ -62,6 +69,8 @@ def ladder_run(
             )
         )
         todo = [g for g in games if g.key not in stored]
+        if limit is not None:
+            todo = todo[: limit - played]
         done = len(stored)
         for result in _played(todo, workers):
             if not _store(preset, goal, result):
@@ -146,8 +155,28 @@ def results_forget(*, presets: Sequence[str], levels: Sequence[str]) -> int:
 
 @task(priority=PRIORITY)
 def ladder_play(presets: list[str], levels: list[str], rounds: int, target: int | None) -> int:
-    """The ladder on the task queue, one match at a time; how many matches it played."""
-    return ladder_run(presets=presets, levels=levels, rounds=rounds, target=target)
+    """One match of the ladder that the schedule still lacks, then the next one queued, as
+    the trainer's stock refills: the worker takes any review waiting between two matches,
+    and a worker stopped mid-ladder loses one match at most. How many it played (0 once
+    the schedule is complete)."""
+    played = ladder_run(
+        presets=presets, levels=levels, rounds=rounds, target=target, limit=1, report=_logged
+    )
+    if played:
+        ladder_play.enqueue(presets, levels, rounds, target)
+    return played
+
+
+def _logged(progress: Progress) -> None:
+    result = progress.result
+    logger.info(
+        "ladder %s %d/%d: %s, winner %s",
+        progress.preset,
+        progress.done,
+        progress.total,
+        " v ".join(result.lineup),
+        "none" if result.winner is None else result.lineup[result.winner],
+    )
 
 
 # --- Reading ----------------------------------------------------------------------------

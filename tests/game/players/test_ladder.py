@@ -69,9 +69,22 @@ def test_the_command_queues_the_run_on_the_task_queue():
     assert not LadderResult.objects.exists()
 
 
-def test_the_queued_task_plays_the_run_as_the_command_would():
-    assert ladder.ladder_play.call(["house"], ["greedy", "random"], 1, 3) == 2
+def test_the_queued_task_plays_one_match_and_queues_the_next_until_the_schedule_is_done():
+    args = (["house"], ["greedy", "random"], 1, 3)
+    step = ladder.ladder_play.module_path
+
+    assert ladder.ladder_play.call(*args) == 1
+    assert DBTaskResult.objects.filter(task_path=step).count() == 1  # the next one
+    assert ladder.ladder_play.call(*args) == 1
+    assert ladder.ladder_play.call(*args) == 0  # done: nothing more is queued
+    assert LadderResult.objects.count() == 2
+    assert DBTaskResult.objects.filter(task_path=step).count() == 2
     assert LadderRating.objects.filter(preset="house").count() == 2
+
+
+def test_a_run_with_a_limit_plays_the_schedule_in_its_order_up_to_it():
+    assert ladder.ladder_run(rounds=2, limit=3, **QUICK) == 3
+    assert list(LadderResult.objects.values_list("round", flat=True)) == [1, 1, 2]
 
 
 @pytest.mark.parametrize(
