@@ -47,18 +47,17 @@ ABOUT_LEVELS = {
     "beginner": (
         "Beginner",
         "Plays the expert's way over a handful of imagined deals, but misjudges most hands "
-        "in the auction, forgets who has shown out of a suit and often spends a card it "
-        "needed.",
+        "in the auction, forgets who has shown out of a suit and often plays a weak card.",
     ),
     "casual": (
         "Casual",
-        "Looks a little further and errs less: a hand misjudged in the auction, a void "
-        "forgotten or a point fed to the wrong trick now and then.",
+        "A little steadier: still misjudges many hands and forgets who has shown out of a "
+        "suit, but plays a poor card less often.",
     ),
     "club": (
         "Club",
-        "A steady player: weighs a few dozen deals and only seldom misjudges a hand or "
-        "loses track of a card.",
+        "Looks further and errs less: a hand misjudged in the auction, a void forgotten or "
+        "a point fed to the wrong trick now and then.",
     ),
     "expert": (
         "Expert",
