@@ -51,13 +51,13 @@ ABOUT_LEVELS = {
     ),
     "casual": (
         "Casual",
-        "A little steadier: still misjudges many hands and forgets who has shown out of a "
-        "suit, but plays a poor card less often.",
+        "A little steadier over a few more deals: still misjudges many hands and forgets "
+        "who has shown out of a suit, but plays a poor card less often.",
     ),
     "club": (
         "Club",
-        "Looks further and errs less: a hand misjudged in the auction, a void forgotten or "
-        "a point fed to the wrong trick now and then.",
+        "A steady player: weighs a couple of dozen deals, and misjudges a hand, forgets a "
+        "void or feeds a point to the wrong trick now and then.",
     ),
     "expert": (
         "Expert",
