@@ -235,3 +235,44 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "user"], name="rating_change_unique"),
         ]
+
+
+class LadderResult(models.Model):
+    """One match of the bots' ladder (``game.offline.ladder``), stored as it ends: a ladder
+    resumes from these and never plays a stored match again."""
+
+    key = models.CharField(max_length=120, unique=True)  # its place in the schedule
+    preset = models.CharField(max_length=20)
+    target = models.PositiveSmallIntegerField()
+    round = models.PositiveIntegerField()  # the schedule's round: one rating period
+    side0 = models.CharField(max_length=20)  # the level of each side
+    side1 = models.CharField(max_length=20)
+    winner = models.PositiveSmallIntegerField(null=True)  # the side; None: called off
+    rounds = models.PositiveSmallIntegerField()  # the rounds (hands) the match lasted
+    played_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "pk"]
+        indexes = [models.Index(fields=["preset", "target"], name="ladder_result_run")]
+
+
+class LadderRating(models.Model):
+    """A level's rating on the ladder at one preset, as of its last stored match: the bots
+    page shows it, and rated matches against that level count against it."""
+
+    preset = models.CharField(max_length=20)
+    players = models.PositiveSmallIntegerField()  # the table size the ladder plays it at
+    target = models.PositiveSmallIntegerField()
+    level = models.CharField(max_length=20)
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    matches = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    rated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["preset", "-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["preset", "level"], name="ladder_rating_unique"),
+        ]

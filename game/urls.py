@@ -11,6 +11,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("accounts/profile/", player_views.profile, name="profile"),
     path("leaderboard/", player_views.leaderboard, name="leaderboard"),
+    path("bots/", player_views.bots, name="bots"),
     path("settings/table", player_views.table_prefs_save, name="table_prefs"),
     # play bots now, and the table page with its moves and hand history
     path("play/", table_views.play, name="play"),

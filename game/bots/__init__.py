@@ -42,6 +42,34 @@ LEVELS = {
 # and kept for the arena, the tests and the tables stored with it.
 OFFERED_LEVELS = (*LEVELS_BY_NAME, "expert", "greedy")
 SEATED_LEVELS = (*OFFERED_LEVELS, "random")
+# each offered level's name and, in a sentence, how it plays (the bots page)
+ABOUT_LEVELS = {
+    "beginner": (
+        "Beginner",
+        "Plays the expert's way over a handful of imagined deals, but misjudges most hands "
+        "in the auction, forgets who has shown out of a suit and often plays a weak card.",
+    ),
+    "casual": (
+        "Casual",
+        "A little steadier over a few more deals: still misjudges many hands and forgets "
+        "who has shown out of a suit, but plays a poor card less often.",
+    ),
+    "club": (
+        "Club",
+        "A steady player: weighs a couple of dozen deals, and misjudges a hand, forgets a "
+        "void or feeds a point to the wrong trick now and then.",
+    ),
+    "expert": (
+        "Expert",
+        "Weighs hundreds of deals for every decision, remembers every card shown and bids "
+        "what its hand is worth.",
+    ),
+    "greedy": (
+        "Greedy",
+        "A rule of thumb, not a search: bids on a rough count of its hand's points, then "
+        "wins tricks cheaply and never wastes a trump.",
+    ),
+}
 
 
 def make_bot(level: str, **options) -> Bot:

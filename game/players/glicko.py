@@ -4,14 +4,16 @@ Pure arithmetic, no Django. A rating is (rating, deviation, volatility) on the f
 1500 scale; the algorithm works on the Glicko-2 scale (mu, phi) internally. The trainer
 treats every answer as a rating period of one game for the learner and for the position,
 and lets a deviation grow with the time a rating sat idle before that game; the players'
-ratings (``game.players.ratings``) treat each finished match as one rating period. Here in
+ratings (``game.players.ratings``) treat each finished match as one rating period; the bots'
+ladder (``game.offline.ladder``) rates its pool a round of matches at a time
+(``rate_period``). A rating's 95% interval is 1.96 deviations either side. Here in
 ``game`` so that both apps use this one copy (imports run learn -> game).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 SCALE = 173.7178  # Glicko-2 scale factor: 400 / ln(10)
@@ -24,6 +26,8 @@ TAU = 0.5
 EPSILON = 0.000001
 # a deviation never grows back past that of a newcomer
 MAX_DEVIATION = DEFAULT_DEVIATION
+# a 95% interval spans this many deviations either side of the rating
+Z95 = 1.96
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,15 @@ class Rating:
     @property
     def phi(self) -> float:
         return self.deviation / SCALE
+
+    @property
+    def half_width95(self) -> float:
+        """Half the width of the rating's 95% interval."""
+        return Z95 * self.deviation
+
+    @property
+    def interval95(self) -> tuple[float, float]:
+        return self.rating - self.half_width95, self.rating + self.half_width95
 
 
 @dataclass(frozen=True)
@@ -140,3 +153,19 @@ def rate_game(
         rate(player, [Result(opponent, score)], tau=tau),
         rate(opponent, [Result(player, 1.0 - score)], tau=tau),
     )
+
+
+def rate_period(
+    ratings: Mapping[str, Rating],
+    games: Sequence[tuple[str, str, float]],
+    *,
+    tau: float = TAU,
+) -> dict[str, Rating]:
+    """Everyone's rating after one rating period among a pool: ``games`` are
+    (player, opponent, the player's score); each is rated against the others' ratings
+    from before the period, as the paper asks, and whoever did not play grows less certain."""
+    results: dict[str, list[Result]] = {name: [] for name in ratings}
+    for player, opponent, score in games:
+        results[player].append(Result(ratings[opponent], score))
+        results[opponent].append(Result(ratings[player], 1.0 - score))
+    return {name: rate(ratings[name], results[name], tau=tau) for name in ratings}

@@ -2,10 +2,15 @@
 
 A finished match is one rating period for each signed-in player at it. Their opponents are
 the seats of the other units: people at their ratings before the match, bots at a fixed
-anchor (``BOT_ANCHORS``, measured by the arena; a bot is never rated), guests not at all
+anchor (a bot is never rated by people's matches), guests not at all
 (nobody knows how strong a guest is). Units are ranked by the match: the winner first,
 then by the final score; against each opponent a player scores 1 for a unit ranked above
 theirs, a half for the same rank, 0 below. Partners are not opponents.
+
+A bot's anchor is its level's rating on the bots' ladder (``game.players.ladder``) at the
+table's preset and size, with the ladder's deviation; a level the ladder has not rated
+there counts at ``BOT_ANCHORS`` (the arena's older measure, on the same scale: greedy at
+1500), and a level in neither counts as a guest.
 
 A match is rated when its last move is stored (``heard``, a listener of ``game.live.events``),
 once (a ``RatedMatch`` row per table, made in the same transaction as the new ratings).
@@ -23,9 +28,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from game.bots import ABOUT_LEVELS
+from game.engine import variants
 from game.live import events, store
 from game.models import PlayerRating, Profile, RatedMatch, RatingChange, Seat, Table
-from game.players import glicko
+from game.players import glicko, ladder
 
 # The bots' fixed ratings, measured by the arena (the commands and figures are in
 # docs/playing.md and bench/RESULTS.md): greedy anchors the scale at 1500; random and
@@ -46,7 +53,15 @@ logger = logging.getLogger(__name__)
 
 
 def anchor(level: str) -> glicko.Rating:
+    """A level's fixed anchor, where the ladder has not rated it."""
     return glicko.Rating(BOT_ANCHORS[level], ANCHOR_DEVIATION, glicko.DEFAULT_VOLATILITY)
+
+
+def anchors_for(*, preset: str, players: int) -> dict[str, glicko.Rating]:
+    """Each bot level's anchor at a table of this preset and size: the ladder's rating
+    where it has one, else the fixed one."""
+    fixed = {level: anchor(level) for level in BOT_ANCHORS}
+    return {**fixed, **ladder.ratings_at(preset=preset, players=players)}
 
 
 def unit_ranks(winner: int, scores: tuple[int, ...]) -> list[int]:
@@ -106,12 +121,13 @@ def match_rate(*, table: Table, now: datetime | None = None) -> bool:
     seats = list(table.seats.all())
     ranks = unit_ranks(match.winner, match.scores)
     unit_of = match.setup.unit_of
+    anchors = anchors_for(preset=match.setup.rules.preset, players=table.players)
     try:
         with transaction.atomic():
             RatedMatch.objects.create(table=table)
             people = [seat for seat in seats if seat.user_id is not None]
             current = _ratings(table.players, [seat.user_id for seat in people], now)
-            opponents = {seat.number: _opponent(seat, unit_of, current) for seat in seats}
+            opponents = {seat.number: _opponent(seat, unit_of, current, anchors) for seat in seats}
             for seat in people:
                 mine = unit_of[seat.number]
                 results = [
@@ -125,12 +141,12 @@ def match_rate(*, table: Table, now: datetime | None = None) -> bool:
     return True
 
 
-def _opponent(seat: Seat, unit_of, current: dict) -> Opponent | None:
+def _opponent(seat: Seat, unit_of, current: dict, anchors: dict) -> Opponent | None:
     unit = unit_of[seat.number]
     if seat.user_id is not None:
         return Opponent(current[seat.user_id].glicko, unit)
-    if seat.bot_level in BOT_ANCHORS:
-        return Opponent(anchor(seat.bot_level), unit)
+    if seat.bot_level in anchors:
+        return Opponent(anchors[seat.bot_level], unit)
     return None  # a guest
 
 
@@ -215,10 +231,11 @@ def table_ratings(*, table: Table) -> list[SeatRating]:
             "user_id", "rating"
         )
     )
+    anchors = anchors_for(preset=variants.from_record(table.rules).preset, players=table.players)
     lines = []
     for seat in seats:
-        if seat.bot_level in BOT_ANCHORS:
-            value = BOT_ANCHORS[seat.bot_level]
+        if seat.bot_level in anchors:
+            value = anchors[seat.bot_level].rating
         else:
             value = known.get(seat.user_id)
         lines.append(SeatRating(seat.display_name, _shown(value), seat.bot_level is not None))
@@ -251,3 +268,40 @@ def leaderboard(*, players: int, limit: int = LEADERBOARD_SIZE) -> list[Leader]:
         Leader(r.user.profile.display_name, round(r.rating), round(r.deviation), r.matches)
         for r in rows
     ]
+
+
+@dataclass(frozen=True)
+class BotAnchor:
+    level: str
+    name: str
+    rating: int
+    half_width: int  # of its 95% interval
+
+
+# a leaderboard shows the bots as the ladder rated them at one preset of its size:
+# the first of these the ladder played at that size
+ANCHOR_PRESETS = ("house", "classic", "seven_point", "six_handed")
+
+
+def bot_anchors(*, players: int) -> tuple[str | None, list[BotAnchor]]:
+    """The offered levels as a leaderboard at this size shows them, strongest first, and
+    the preset the ladder rated them at (None: the fixed anchors, the ladder not run)."""
+    for preset in ANCHOR_PRESETS:
+        measured = ladder.ratings_at(preset=preset, players=players)
+        if measured:
+            return preset, _anchor_rows(measured)
+    return None, fixed_anchors()
+
+
+def fixed_anchors() -> list[BotAnchor]:
+    """The offered levels that count at a fixed rating where the ladder has not rated them."""
+    return _anchor_rows({level: anchor(level) for level in BOT_ANCHORS})
+
+
+def _anchor_rows(anchors: dict[str, glicko.Rating]) -> list[BotAnchor]:
+    rows = [
+        BotAnchor(level, ABOUT_LEVELS[level][0], round(r.rating), round(r.half_width95))
+        for level, r in anchors.items()
+        if level in ABOUT_LEVELS
+    ]
+    return sorted(rows, key=lambda row: -row.rating)

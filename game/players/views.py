@@ -12,8 +12,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from donations import selectors as donation_selectors
+from game.bots import ABOUT_LEVELS, OFFERED_LEVELS
 from game.engine import cards as engine_cards
-from game.players import history, profiles, ratings, table_prefs
+from game.engine.notation import PRESET_NAMES
+from game.players import history, ladder, profiles, ratings, table_prefs
 from game.players.forms import ProfileForm
 from smearsite.kernel import BadNumber, request_int
 
@@ -99,6 +101,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest(str(forged))
     if not engine_cards.MIN_PLAYERS <= players <= engine_cards.MAX_PLAYERS:
         players = 4
+    anchored_at, bots = ratings.bot_anchors(players=players)
     return render(
         request,
         "game/leaderboard.html",
@@ -107,5 +110,21 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "sizes": range(engine_cards.MIN_PLAYERS, engine_cards.MAX_PLAYERS + 1),
             "leaders": ratings.leaderboard(players=players),
             "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
+            "bots": bots,
+            "bots_game": PRESET_NAMES.get(anchored_at),
+        },
+    )
+
+
+@require_safe
+def bots(request: HttpRequest) -> HttpResponse:
+    """The bots' levels: how each plays, and its rating on the ladder in every game."""
+    return render(
+        request,
+        "game/bots.html",
+        {
+            "levels": [(level, *ABOUT_LEVELS[level]) for level in OFFERED_LEVELS],
+            "tables": ladder.ladder_tables(),
+            "fixed": ratings.fixed_anchors(),
         },
     )

@@ -95,13 +95,14 @@ def test_a_slip_is_one_of_the_next_best_choices_never_far_below_the_best():
     assert bot._slipped(far, Random(0)) == 10  # nothing near: no slip
 
 
-def test_a_misjudged_bid_shifts_every_bid_against_passing():
-    over = LevelBot(errors=Errors(misbid=1.0, bid_shift=1.0))
-    priced = analysis((PASS, 0.3), (bid_action(3), 0.0), (bid_action(2), -0.5))
-    chosen = {over._judged_bid(priced, Random(seed)) for seed in range(40)}
-    assert chosen == {PASS, bid_action(3)}  # shifted down, the pass; up, the bid
-    steady = LevelBot(errors=Errors(misbid=0.0, bid_shift=1.0))
-    assert {steady._judged_bid(priced, Random(s)) for s in range(10)} == {PASS}
+def test_a_misjudged_hand_shifts_each_bid_against_passing_by_its_size():
+    misjudged = LevelBot(errors=Errors(misbid=1.0, bid_shift=0.25))
+    priced = analysis((bid_action(2), 0.5), (PASS, 0.3), (bid_action(3), 0.3))
+    chosen = {misjudged._judged_bid(priced, Random(seed)) for seed in range(40)}
+    # over-valued, the three outbids the best bid of two; under-valued, the pass
+    assert chosen == {PASS, bid_action(3)}
+    steady = LevelBot(errors=Errors(misbid=0.0, bid_shift=0.25))
+    assert {steady._judged_bid(priced, Random(s)) for s in range(10)} == {bid_action(2)}
 
 
 def test_a_forgotten_void_lets_the_deals_give_the_suit_back():

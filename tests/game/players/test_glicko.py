@@ -67,3 +67,31 @@ def test_expected_score_is_a_half_between_equals_and_symmetric():
     assert glicko.expected_score(a, a) == pytest.approx(0.5)
     assert glicko.expected_score(a, b) + glicko.expected_score(b, a) == pytest.approx(1)
     assert glicko.expected_score(a, b) < 0.5
+
+
+def test_the_95_percent_interval_spans_1_96_deviations_either_side():
+    low, high = Rating(1464.06, 151.52).interval95
+
+    assert low == pytest.approx(1464.06 - 296.98, abs=0.01)
+    assert high == pytest.approx(1464.06 + 296.98, abs=0.01)
+
+
+def test_a_period_among_a_pool_rates_each_against_the_others_ratings_from_before():
+    pool = {"a": Rating(1500, 200), "b": Rating(1400, 30), "c": Rating(1550, 100)}
+    games = [("a", "b", 1), ("c", "a", 1)]
+
+    after = glicko.rate_period(pool, games)
+
+    # the paper's player, against two of its three opponents, each rated from before
+    assert after["a"] == glicko.rate(pool["a"], [Result(pool["b"], 1), Result(pool["c"], 0)])
+    assert after["b"] == glicko.rate(pool["b"], [Result(pool["a"], 0)])
+    assert after["c"].rating > 1550
+
+
+def test_a_pool_member_without_a_game_in_the_period_only_grows_less_certain():
+    pool = {"a": Rating(1500, 200), "b": Rating(1400, 30), "idle": Rating(1600, 80)}
+
+    after = glicko.rate_period(pool, [("a", "b", 0.5)])
+
+    assert after["idle"].rating == 1600
+    assert after["idle"].deviation > 80

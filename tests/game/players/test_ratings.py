@@ -1,4 +1,5 @@
-"""Players' Glicko-2 ratings from finished matches; bots are fixed anchors."""
+"""Players' Glicko-2 ratings from finished matches; bots are anchors, at the ladder's ratings
+or fixed ones."""
 
 from random import Random
 
@@ -7,7 +8,15 @@ from django.core.management import call_command
 from django.db.models import F
 
 from game.engine.state import MatchSetup, MatchState
-from game.models import ActionLog, PlayerRating, RatedMatch, RatingChange, Seat, Table
+from game.models import (
+    ActionLog,
+    LadderRating,
+    PlayerRating,
+    RatedMatch,
+    RatingChange,
+    Seat,
+    Table,
+)
 from game.players import glicko, profiles, ratings
 from game.players.identity import SeatOwner
 from game.services import play
@@ -202,3 +211,57 @@ def test_the_scheduled_prune_rates_a_match_that_missed_its_moment(make_user):
 
     assert RatedMatch.objects.filter(table=table).exists()
     assert PlayerRating.objects.get(user=user, players=3).matches == 1
+
+
+def _laddered(preset: str, players: int, **levels: float) -> None:
+    for level, rating in levels.items():
+        LadderRating.objects.create(
+            preset=preset, players=players, target=11, level=level, rating=rating,
+            deviation=50, volatility=0.06, matches=40, wins=20, rated_at="2026-01-01T00:00Z",
+        )  # fmt: skip
+
+
+def test_a_win_against_bots_the_ladder_rated_counts_against_the_ladders_ratings(make_user):
+    user = make_user("hal")
+    _laddered("house", 4, club=1900, greedy=1500)
+    _laddered("classic", 4, club=2600)  # another game: not this table's
+    match = _finished(MatchSetup.partnerships(4, 2, target=11), winner=0)
+    stored_table(match, [{"user": user}, {"bot_level": "club"}, {}, {"bot_level": "expert"}])
+
+    ratings.ratings_settle()
+
+    # club at its ladder rating; expert, not on this ladder, at its fixed anchor
+    club = glicko.Rating(1900, 50, 0.06)
+    expected = glicko.rate(
+        glicko.Rating(), [glicko.Result(club, 1.0), glicko.Result(ratings.anchor("expert"), 1.0)]
+    )
+    assert PlayerRating.objects.get(user=user).rating == pytest.approx(expected.rating)
+
+
+def test_the_leaderboard_shows_the_bots_at_the_ladders_ratings_or_the_fixed_ones(client):
+    _laddered("seven_point", 4, club=1890, expert=2250)
+    _laddered("house", 4, club=1900, expert=2300)
+
+    game, rows = ratings.bot_anchors(players=4)
+    assert game == "house"  # the house rules first
+    assert [(r.name, r.rating, r.half_width) for r in rows] == [
+        ("Expert", 2300, 98),
+        ("Club", 1900, 98),
+    ]
+    assert ratings.bot_anchors(players=5) == (None, ratings.fixed_anchors())
+    page = " ".join(client.get("/leaderboard/?players=4").content.decode().split())
+    assert "Expert</th><td>2300 ± 98" in page
+    assert "As the bots' ladder rated them at House rules" in page
+
+
+def test_the_bots_page_shows_each_games_ladder_and_what_each_level_does(client):
+    page = client.get("/bots/").content.decode()
+    assert "has not been played yet" in page and "Expert at 2097" in page
+
+    _laddered("six_handed", 6, beginner=1650, casual=1850)
+    page = " ".join(client.get("/bots/").content.decode().split())
+
+    assert '<h3 id="ladder-six_handed">Six-handed</h3>' in page
+    assert "6 players, two sides, matches to 11 points" in page
+    assert "Casual</th><td>1850</td><td>1752 and 1948</td><td>20 of 40</td>" in page
+    assert "misjudges most hands in the auction" in page
