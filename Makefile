@@ -70,6 +70,9 @@ run: install
 # too: both selections are meant to hold tests.
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+# a browser test waits on chromium and its server about half the time: a third worker
+# keeps two cores busy (measured: 4.6 minutes against 6.2 with two)
+BROWSER_WORKERS ?= 3
 
 test: test-suite test-browser
 
@@ -83,7 +86,8 @@ test-suite: install
 
 test-browser: install
 	@if [ -x $(CHROMIUM) ]; then \
-		$(PYTEST) -m browser -p no:cacheprovider; status=$$?; \
+		$(BIN)/pytest -n $(BROWSER_WORKERS) --dist loadfile -m browser -p no:cacheprovider; \
+		status=$$?; \
 		if [ $$status -eq 5 ]; then echo "FAILED: no browser test was collected"; fi; \
 		exit $$status; \
 	elif [ "$$CI" = "true" ]; then \
