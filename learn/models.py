@@ -317,6 +317,9 @@ class BoardAnswer(models.Model):
     error = models.CharField(max_length=300, blank=True, default="")
     # who asked (a hash of the address): a visitor may have only a few answers waiting
     requested_by = models.CharField(max_length=64, blank=True, default="")
+    # the table's player count, for how long answers at that size take
+    # (``selectors.recent_seconds``); 0 on answers stored before it was kept
+    players = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

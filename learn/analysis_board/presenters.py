@@ -51,6 +51,7 @@ class Moment:
 class ExpertShown:
     status: str  # a BoardAnswer.Status, or "" when not asked yet
     error: str = ""
+    took: str = ""  # while it waits: how long answers at this table size have taken lately
     choice: str = ""  # the expert's choice, as a player names it
     rows: tuple[trainer.OptionRow, ...] = ()
     paragraphs: tuple[str, ...] = ()
@@ -79,6 +80,7 @@ class CardValue:
 class ExactShown:
     status: str
     error: str = ""
+    took: str = ""  # while it waits, as ExpertShown's
     per: str = ""  # "opening lead" or "trump suit"
     per_trump_suit: bool = False  # each line names trump, the hands the same
     table: tuple[TableLine, ...] = ()
@@ -160,11 +162,36 @@ def _codes(mask: int | None) -> tuple[str, ...]:
     return () if mask is None else tuple(CARD_CODES[c] for c in cards_of(mask))
 
 
-def expert_shown(replayed: Replayed, row: BoardAnswer | None) -> ExpertShown:
+def time_taken(who: str, players: int, seconds: float | None) -> str:
+    """How long ``who`` has taken lately at a table of ``players``, in words; "" before any
+    answer there (the page then claims nothing about time)."""
+    if seconds is None:
+        return ""
+    if seconds < 1:
+        how_long = "under a second"
+    elif seconds < 1.5:
+        how_long = "about a second"
+    elif seconds < 90:
+        how_long = f"about {round(seconds)} seconds"
+    else:
+        how_long = f"about {round(seconds / 60)} minutes"
+    table = _HOW_MANY.get(players, str(players))
+    return f"At {table} players {who} has taken {how_long} here lately."
+
+
+_HOW_MANY = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def expert_shown(
+    replayed: Replayed, row: BoardAnswer | None, *, lately: float | None = None
+) -> ExpertShown:
+    """``lately``: the seconds answers like this one have taken (``selectors.recent_seconds``),
+    said while it waits."""
     if row is None:
         return ExpertShown(status="")
     if row.status != BoardAnswer.Status.DONE:
-        return ExpertShown(status=row.status, error=row.error)
+        took = time_taken("the expert", replayed.board.players, lately)
+        return ExpertShown(status=row.status, error=row.error, took=took)
     answer = row.answer
     position = answers.board_position(replayed, answer)
     best = position.best.code
@@ -195,11 +222,14 @@ def _for_the_board(paragraph: str) -> str:
     return before + after[:1].upper() + after[1:]
 
 
-def exact_shown(replayed: Replayed, row: BoardAnswer | None) -> ExactShown:
+def exact_shown(
+    replayed: Replayed, row: BoardAnswer | None, *, lately: float | None = None
+) -> ExactShown:
     if row is None:
         return ExactShown(status="")
     if row.status != BoardAnswer.Status.DONE:
-        return ExactShown(status=row.status, error=row.error)
+        took = time_taken("the solver", replayed.board.players, lately)
+        return ExactShown(status=row.status, error=row.error, took=took)
     answer = row.answer
     lines = tuple(
         TableLine(

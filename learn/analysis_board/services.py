@@ -72,8 +72,9 @@ def board_ask(*, replayed: Replayed, address: str) -> list[BoardAnswer]:
         _within_budget(address, len(new))
     visitor = visitor_key(address)
     notation = _notation(replayed)
+    players = replayed.board.players
     for kind, key in new:
-        found[key] = _queue(kind=kind, key=key, notation=notation, visitor=visitor)
+        found[key] = _queue(kind=kind, key=key, notation=notation, visitor=visitor, players=players)
     return [found[key] for _, key in wanted]
 
 
@@ -97,11 +98,11 @@ def _within_budget(address: str, count: int) -> None:
             )
 
 
-def _queue(*, kind: str, key: str, notation: str, visitor: str) -> BoardAnswer:
+def _queue(*, kind: str, key: str, notation: str, visitor: str, players: int) -> BoardAnswer:
     try:
         with transaction.atomic():
             row = BoardAnswer.objects.create(
-                key=key, kind=kind, notation=notation, requested_by=visitor
+                key=key, kind=kind, notation=notation, requested_by=visitor, players=players
             )
             tasks.board_answer.enqueue(row.pk)
     except IntegrityError:  # asked at the same moment by another request

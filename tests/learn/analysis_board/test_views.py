@@ -6,9 +6,11 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from game.engine import board_notation, variants
@@ -130,6 +132,8 @@ def test_asking_queues_each_answer_once_and_opening_again_recomputes_nothing(cli
     assert DBTaskResult.objects.count() == 2
     waiting = client.get(url).content.decode()
     assert "The expert is thinking" in waiting and 'hx-trigger="every 1s"' in waiting
+    assert "data-took" not in waiting and "lately" not in waiting  # no answer yet: no claim
+    assert set(BoardAnswer.objects.values_list("players", flat=True)) == {4}
     _work_every_answer()
     page = client.get(url).content.decode()
     assert "The expert's choice:" in page
@@ -140,6 +144,29 @@ def test_asking_queues_each_answer_once_and_opening_again_recomputes_nothing(cli
     Client(REMOTE_ADDR="10.0.0.9").post(url + "ask/")
     assert BoardAnswer.objects.count() == 2
     assert DBTaskResult.objects.count() == 2
+
+
+def _answered(kind: str, players: int, seconds: float) -> None:
+    now = timezone.now()
+    row = BoardAnswer.objects.create(
+        key=f"{kind}-{players}-{seconds}", kind=kind, players=players, status="done"
+    )
+    BoardAnswer.objects.filter(pk=row.pk).update(
+        created_at=now - timedelta(seconds=seconds), finished_at=now
+    )
+
+
+def test_while_it_waits_the_page_says_how_long_answers_at_that_table_size_took(client):
+    for seconds in (2, 3, 40):
+        _answered("expert", 4, seconds)
+    _answered("expert", 6, 10)  # another size
+    _answered("expert", 0, 10)  # stored before the size was kept
+    _answered("exact", 4, 10)  # the solver's
+    url = f"/analysis/{_notation()}/"
+    client.post(url + "ask/")
+    waiting = html.unescape(client.get(url).content.decode())
+    assert "At four players the expert has taken about 3 seconds here lately." in waiting
+    assert "10 seconds" not in waiting and "six players" not in waiting
 
 
 def test_past_the_visitors_budget_a_new_board_is_refused_with_words(client, settings):
