@@ -93,7 +93,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _returned(self) -> None:
         play.table_seat_back(table_id=self.table_id, seat_owner=self.owner)
-        events.table_opened(table_id=self.table_id)
+        play.table_opened(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "bucket_key", None):  # None: never connected, or no session
