@@ -15,10 +15,11 @@ own fields (its hand, its turn, "you") may be used. In a redraw a seat part too 
 from the fields it declares and kept by their values. A part that reads a field it did not
 declare fails loudly (``UndeclaredInput``).
 
-Only public API: a part is drawn by ``render_to_string("game/table.html#name", ...)``
-(django-template-partials), and the fields a part declares are read from the template's
-own text (the template's ``origin`` and its loader's ``get_contents``, Django's documented
-Origin API), never from the compiled template's nodes.
+Only public API: a part is drawn by its named partial (django-template-partials:
+``get_template("game/table.html#name")`` and the template's ``render``), and the fields a
+part declares are read from the template's own text (the template's ``origin`` and its
+loader's ``get_contents``, Django's documented Origin API), never from the compiled
+template's nodes.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from typing import NamedTuple
 
 from cachetools import LRUCache, cached
 from django import template
-from django.template.loader import get_template, render_to_string
+from django.conf import settings
+from django.template.loader import get_template
 from django.urls import get_script_prefix, reverse
 from django.utils.safestring import mark_safe
 
@@ -150,6 +152,19 @@ class SeatSlot(NamedTuple):
     inputs: tuple[str, ...]
 
 
+def draw_partial(name: str, context: dict) -> str:
+    """``render_to_string(name, context)``, with the template looked up once per process
+    (a redraw draws some ten parts, and the loader's lookup cost each a tenth as much as
+    the drawing); looked up afresh under DEBUG, where templates are edited."""
+    found = get_template(name) if settings.DEBUG else _template(name)
+    return found.render(context)
+
+
+@cache
+def _template(name: str):
+    return get_template(name)
+
+
 @register.simple_tag(takes_context=True)
 def public_part(context, name: str, each: str | None = None) -> str:
     """The table page's partial ``name``, drawn from its inputs in the page's public part
@@ -180,7 +195,7 @@ def _draw_part(name: str, public, item=None, inputs: tuple[str, ...] = ()) -> st
         context = {"t": given}
         if item is not None:
             context[name] = item
-        return render_to_string(f"{TABLE_TEMPLATE}#{name}", context)
+        return draw_partial(f"{TABLE_TEMPLATE}#{name}", context)
 
     keep = name not in CHANGE_EVERY_MOVE
     fields = inputs or part_inputs(name)
@@ -210,7 +225,7 @@ def seat_part(context, name: str) -> str:
     if slots is not None:
         slots.append(SeatSlot(name, part_inputs(name)))
         return mark_safe(SLOT)
-    return render_to_string(f"{TABLE_TEMPLATE}#{name}", context.flatten())
+    return draw_partial(f"{TABLE_TEMPLATE}#{name}", context.flatten())
 
 
 def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
@@ -242,7 +257,7 @@ def _outer(name: str, public, inputs: tuple[str, ...]) -> tuple[tuple[str, ...],
 
     def draw(inputs: PartInputs) -> tuple[tuple[str, ...], tuple]:
         slots: list = []
-        segments = render_to_string(name, {"t": inputs, SLOTS: slots}).split(SLOT)
+        segments = draw_partial(name, {"t": inputs, SLOTS: slots}).split(SLOT)
         if len(segments) != len(slots) + 1:
             raise ValueError(f"{name}: the public draw does not hold its {len(slots)} slots")
         return tuple(segments), tuple(slots)
@@ -254,7 +269,7 @@ def _seat_part(slot: SeatSlot, page) -> str:
     """One seat part of ``page``, drawn from its inputs alone, or as kept."""
 
     def draw(inputs: PartInputs) -> str:
-        return render_to_string(f"{TABLE_TEMPLATE}#{slot.name}", {"t": inputs})
+        return draw_partial(f"{TABLE_TEMPLATE}#{slot.name}", {"t": inputs})
 
     return _kept_or_drawn(f"seat:{slot.name}", None, page, slot.inputs, draw)
 
@@ -269,7 +284,7 @@ def trick_plays(plays, winner: int | None) -> str:
 
 @lru_cache(maxsize=4096)
 def _trick_play(play, wins: bool) -> str:
-    return render_to_string("game/table.html#trick_play", {"play": play, "wins": wins})
+    return draw_partial("game/table.html#trick_play", {"play": play, "wins": wins})
 
 
 @register.simple_tag

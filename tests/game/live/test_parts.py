@@ -87,7 +87,7 @@ def test_the_public_draw_holds_no_hand_and_each_page_only_its_own():
     table = _people_table(target=21)
     match = store.match_for_table(table)
     drawn_once = []
-    real = parts.render_to_string
+    real = parts.draw_partial
 
     def counting(name, context=None, *args, **kwargs):
         if name == redraw.TABLE_PARTIAL:
@@ -95,7 +95,7 @@ def test_the_public_draw_holds_no_hand_and_each_page_only_its_own():
         return real(name, context, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(parts, "render_to_string", counting)
+        patch.setattr(parts, "draw_partial", counting)
         pages = _pages_of_a_redraw(table.pk)
 
     assert len(drawn_once) == 1  # the page outside its seat parts: once for five pages
@@ -162,8 +162,8 @@ def test_a_public_part_that_reads_a_field_it_was_not_given_fails_loudly():
 
 def test_a_public_part_is_drawn_again_only_when_its_fields_change(monkeypatch):
     drawn = []
-    real = parts.render_to_string
-    monkeypatch.setattr(parts, "render_to_string", lambda *a: drawn.append(a) or real(*a))
+    real = parts.draw_partial
+    monkeypatch.setattr(parts, "draw_partial", lambda *a: drawn.append(a) or real(*a))
     table = _people_table(target=21)
     page = selectors.table_page_context(table=table, seat_owner=SPECTATOR)["t"].public
     code = page.code
@@ -181,8 +181,8 @@ def test_the_page_outside_its_parts_is_drawn_once_and_a_move_only_fills_its_slot
     table = _people_table(target=21)
     before = _pages_of_a_redraw(table.pk)
     drawn = []
-    real = parts.render_to_string
-    monkeypatch.setattr(parts, "render_to_string", lambda *a: drawn.append(a[0]) or real(*a))
+    real = parts.draw_partial
+    monkeypatch.setattr(parts, "draw_partial", lambda *a: drawn.append(a[0]) or real(*a))
     match = store.match_for_table(table)
     seat = match.current_player()
     play.table_play(table_id=table.pk, seat_owner=OWNERS[seat], action=match.legal_actions()[0])
