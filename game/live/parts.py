@@ -282,9 +282,13 @@ def trick_plays(plays, winner: int | None) -> str:
     return mark_safe("".join(_trick_play(play, play.seat == winner) for play in plays))
 
 
-@lru_cache(maxsize=4096)
 def _trick_play(play, wins: bool) -> str:
-    return draw_partial("game/table.html#trick_play", {"play": play, "wins": wins})
+    """One card of the trick, kept with the other drawn parts (``_kept``)."""
+
+    def draw_now() -> str:
+        return draw_partial(f"{TABLE_TEMPLATE}#trick_play", {"play": play, "wins": wins})
+
+    return _drawn("trick_play", None, (play, wins), draw_now)
 
 
 @register.simple_tag
