@@ -103,6 +103,11 @@ def table_view_for(
     return page if isinstance(page, table_page.TableView) else None
 
 
+def finished_match(*, table: Table) -> MatchState:
+    """The table's match cut to its finished rounds: a round in progress is never shown."""
+    return store.finished_match_for_table(table)
+
+
 def round_replay(*, table: Table, number: int) -> replay_page.RoundReplay | None:
     """A finished round laid out trick by trick (None when there is no such finished round)."""
     match = store.finished_match_for_table(table)

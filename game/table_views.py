@@ -3,10 +3,12 @@ the response swaps in the table partial instead. Thin: services write, selectors
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -18,15 +20,17 @@ from game.engine.state import MatchState
 from game.errors import TableError
 from game.forms import PlayBotsForm, settings_of
 from game.htmx import for_htmx
-from game.live import events, store
-from game.models import Table
 from game.players import ratings, table_prefs
 from game.players.identity import SeatOwner, request_owner
 from game.services import limits
 from game.services import play as play_services
-from smearsite.kernel import CODE_MAX_LENGTH, BadNumber, normal_code, request_int
+from smearsite.kernel import CODE_MAX_LENGTH, BadNumber, request_int
 from smearsite.kernel.code_guard import code_lookup
+from smearsite.kernel.http import found_or_404
 from smearsite.kernel.ratelimit import request_address
+
+if TYPE_CHECKING:
+    from game.models import Table
 
 
 def _live_context(found: Table) -> dict:
@@ -90,10 +94,10 @@ def play(request: HttpRequest) -> HttpResponse:
 @require_safe
 @for_htmx("table")  # the page polls while its live connection is down
 def table(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=normal_code(code))
+    found = found_or_404(selectors.table_by_code(code), "table")
     owner = request_owner(request)
     context = selectors.table_page_context(table=found, seat_owner=owner)
-    events.table_opened(table_id=found.pk)
+    play_services.table_opened(table_id=found.pk)  # the bots resume after a restart
     return TemplateResponse(
         request,
         "game/table.html",
@@ -121,7 +125,7 @@ def _ratings(request: HttpRequest, found: Table) -> dict:
 @require_POST
 @for_htmx("table")
 def table_play(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=normal_code(code))
+    found = found_or_404(selectors.table_by_code(code), "table")
     owner = request_owner(request)
     try:
         index = request_int(request.POST.get("index"), name="move's index")
@@ -160,7 +164,7 @@ def answer_table_form(
 @for_htmx("table")
 def table_back(request: HttpRequest, code: str) -> HttpResponse:
     """The person is back: the bot that stood in for them stops."""
-    found = get_object_or_404(Table, code=normal_code(code))
+    found = found_or_404(selectors.table_by_code(code), "table")
     owner = request_owner(request)
     play_services.table_seat_back(table_id=found.pk, seat_owner=owner)
     return answer_table_form(request, found, owner, None)
@@ -169,7 +173,7 @@ def table_back(request: HttpRequest, code: str) -> HttpResponse:
 @code_lookup
 @require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=normal_code(code))
+    found = found_or_404(selectors.table_by_code(code), "table")
     try:
         fresh = play_services.table_rematch(table_id=found.pk, owner=request_owner(request))
     except TableError as refused:
@@ -189,7 +193,7 @@ def _go_to_table(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _seated_table(request: HttpRequest, code: str) -> Table | None:
-    found = get_object_or_404(Table, code=normal_code(code))
+    found = found_or_404(selectors.table_by_code(code), "table")
     if selectors.seat_number_for(found, request_owner(request)) is None:
         return None
     return found
@@ -208,7 +212,7 @@ def table_record(request: HttpRequest, code: str) -> HttpResponse:
     found = _seated_table(request, code)
     if found is None:
         return _no_seat(request)
-    match = store.finished_match_for_table(found)
+    match = selectors.finished_match(table=found)
     if not match.rounds:
         raise Http404("no round has finished yet")
     return _download(match, f"smear-{found.code}.json")
@@ -220,7 +224,7 @@ def round_record(request: HttpRequest, code: str, number: int) -> HttpResponse:
     found = _seated_table(request, code)
     if found is None:
         return _no_seat(request)
-    match = store.finished_match_for_table(found)
+    match = selectors.finished_match(table=found)
     if not 1 <= number <= len(match.rounds):
         raise Http404("no such finished round")
     state = match.rounds[number - 1]

@@ -17,8 +17,8 @@ from game.live import chat_html, db_retry, events, hearing, presence, redraw
 from game.models import Table
 from game.players import identity
 from game.services import chat, play
-from game.throttle import SharedBuckets, TokenBucket
 from smearsite.kernel import MAX_DIGITS, BadNumber, code_guard, normal_code, request_int
+from smearsite.kernel.ratelimit import SharedBuckets, TokenBucket
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
 MAX_MESSAGE_CHARS = 512
@@ -93,7 +93,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _returned(self) -> None:
         play.table_seat_back(table_id=self.table_id, seat_owner=self.owner)
-        events.table_opened(table_id=self.table_id)
+        play.table_opened(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "bucket_key", None):  # None: never connected, or no session

@@ -1,23 +1,30 @@
-"""The table page's two kinds of part, each declaring the fields it reads where it is
-written: ``{% reads field ... %}`` first in its template.
+"""The table page's two kinds of part, each a named partial of ``game/table.html`` that
+declares the fields it reads where it is written: ``{% reads field ... %}`` first in it.
 
 ``{% public_part "trick" %}``: a part every seat sees alike, drawn from the fields of the
 public part that its partial's ``{% reads %}`` names, and only those. A drawing is kept by
 their values: a part that a move left as it was (the auction while cards are played, the
 last round's summary) is not drawn again, at any table.
 
-``{% seat_part "hand" %}{% reads hand %}...{% endseat_part %}``: a part that differs from
-seat to seat. Drawn in place when one page is rendered (an HTTP response). For the pages
-of a redraw, ``draw_each`` draws the rest of the page once, from the table's public part
-alone, with a slot where each seat part stands, and fills the slots of each seat's page
-with that seat's own parts. So a seat's page is the shared public part plus its own: the
-seat parts are the only places a page's own fields (its hand, its turn, "you") may be
-used. In a redraw a seat part too is drawn from the fields it declares and kept by their
-values. A part that reads a field it did not declare fails loudly (``UndeclaredInput``).
+``{% seat_part "hand" %}``: a part that differs from seat to seat. Drawn in place when one
+page is rendered (an HTTP response). For the pages of a redraw, ``draw_each`` draws the
+rest of the page once, from the table's public part alone, with a slot where each part
+stands, and fills the slots of each seat's page with that seat's own parts. So a seat's
+page is the shared public part plus its own: the seat parts are the only places a page's
+own fields (its hand, its turn, "you") may be used. In a redraw a seat part too is drawn
+from the fields it declares and kept by their values. A part that reads a field it did not
+declare fails loudly (``UndeclaredInput``).
+
+Only public API: a part is drawn by its named partial (django-template-partials:
+``get_template("game/table.html#name")`` and the template's ``render``), and the fields a
+part declares are read from the template's own text (the template's ``origin`` and its
+loader's ``get_contents``, Django's documented Origin API), never from the compiled
+template's nodes.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from collections.abc import Mapping
@@ -27,9 +34,8 @@ from typing import NamedTuple
 
 from cachetools import LRUCache, cached
 from django import template
-from django.template import Context
-from django.template.base import TextNode
-from django.template.loader import get_template, render_to_string
+from django.conf import settings
+from django.template.loader import get_template
 from django.urls import get_script_prefix, reverse
 from django.utils.safestring import mark_safe
 
@@ -102,19 +108,32 @@ def reads(parser, token) -> ReadsNode:
     return ReadsNode(fields)
 
 
-def inputs_of(nodelist, name: str) -> tuple[str, ...]:
-    """The fields a part's ``{% reads %}`` declares, from its compiled template."""
-    for node in nodelist:
-        if isinstance(node, ReadsNode):
-            return node.fields
-        if not isinstance(node, TextNode) or node.s.strip():
-            break
-    raise template.TemplateSyntaxError(f"the table part {name!r} must open with {{% reads %}}")
+# a named partial and the fields its first tag declares, as the template's text has them
+_PARTIAL = re.compile(r"{% partialdef (\w+)(?: inline)? %}\s*(?:{% reads ([\w ]+?) %})?")
+
+
+def declared_reads(source: str) -> dict[str, tuple[str, ...] | None]:
+    """Each named partial of a template's text, and the fields its ``{% reads %}`` declares
+    (None: it opens with none)."""
+    return {name: tuple(fields.split()) or None for name, fields in _PARTIAL.findall(source)}
+
+
+@cache
+def _table_reads() -> dict[str, tuple[str, ...] | None]:
+    """The table template's partials and their reads, read once per process (a server
+    restarts to see a changed ``{% reads %}``)."""
+    origin = get_template(TABLE_TEMPLATE).origin
+    return declared_reads(origin.loader.get_contents(origin))
 
 
 def part_inputs(name: str) -> tuple[str, ...]:
-    """The fields the public part ``name`` reads (its partial in the table's template)."""
-    return inputs_of(get_template(f"{TABLE_TEMPLATE}#{name}").template.nodelist, name)
+    """The fields the part ``name`` reads (its partial in the table's template)."""
+    fields = _table_reads().get(name)
+    if not fields:
+        raise template.TemplateSyntaxError(
+            f"the table part {name!r} must be a partial opening with {{% reads %}}"
+        )
+    return fields
 
 
 class PublicSlot(NamedTuple):
@@ -127,11 +146,23 @@ class PublicSlot(NamedTuple):
 
 
 class SeatSlot(NamedTuple):
-    """Where a seat part stands, and how it is to be drawn there."""
+    """Where a seat part stands, and the fields it reads."""
 
-    node: SeatPartNode
-    autoescape: bool
-    use_l10n: bool | None
+    name: str
+    inputs: tuple[str, ...]
+
+
+def draw_partial(name: str, context: dict) -> str:
+    """``render_to_string(name, context)``, with the template looked up once per process
+    (a redraw draws some ten parts, and the loader's lookup cost each a tenth as much as
+    the drawing); looked up afresh under DEBUG, where templates are edited."""
+    found = get_template(name) if settings.DEBUG else _template(name)
+    return found.render(context)
+
+
+@cache
+def _template(name: str):
+    return get_template(name)
 
 
 @register.simple_tag(takes_context=True)
@@ -164,7 +195,7 @@ def _draw_part(name: str, public, item=None, inputs: tuple[str, ...] = ()) -> st
         context = {"t": given}
         if item is not None:
             context[name] = item
-        return render_to_string(f"{TABLE_TEMPLATE}#{name}", context)
+        return draw_partial(f"{TABLE_TEMPLATE}#{name}", context)
 
     keep = name not in CHANGE_EVERY_MOVE
     fields = inputs or part_inputs(name)
@@ -186,33 +217,15 @@ def _drawn(name: str, item, values: tuple, draw_now) -> str:
     return draw_now()
 
 
-class SeatPartNode(template.Node):
-    def __init__(self, name: str, nodelist: template.NodeList) -> None:
-        self.name = name
-        self.nodelist = nodelist
-        self.inputs = inputs_of(nodelist, name)  # its {% reads %}, read once at compile
-
-    def render(self, context) -> str:
-        slots = context.get(SLOTS)
-        if slots is None:  # one page: the part in place
-            return self.nodelist.render(context)
-        # the public draw: a slot, and how the part is to be drawn in it
-        slots.append(SeatSlot(self, context.autoescape, context.use_l10n))
+@register.simple_tag(takes_context=True)
+def seat_part(context, name: str) -> str:
+    """The table page's partial ``name``, drawn from the page itself (``t``) in place, or,
+    in a redraw's public draw, a slot each seat's page fills with its own."""
+    slots = context.get(SLOTS)
+    if slots is not None:
+        slots.append(SeatSlot(name, part_inputs(name)))
         return mark_safe(SLOT)
-
-
-@register.tag
-def seat_part(parser, token) -> SeatPartNode:
-    """``{% seat_part "name" %}...{% endseat_part %}``: the part sees ``t`` (the page) and
-    nothing an enclosing tag set, so it stands outside every loop and ``with``."""
-    bits = token.split_contents()
-    if len(bits) != 2 or bits[1][0] not in "'\"" or bits[1][0] != bits[1][-1]:
-        raise template.TemplateSyntaxError(
-            'seat_part takes one quoted name: {% seat_part "hand" %}'
-        )
-    nodelist = parser.parse(("endseat_part",))
-    parser.delete_first_token()
-    return SeatPartNode(bits[1][1:-1], nodelist)
+    return draw_partial(f"{TABLE_TEMPLATE}#{name}", context.flatten())
 
 
 def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
@@ -221,8 +234,7 @@ def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
     once, from ``public``, and only the seat parts once per page. The page outside all its
     parts is drawn from the fields its own ``{% reads %}`` names and kept by their values;
     each public part is then filled in once for every page."""
-    compiled = get_template(name).template
-    segments, slots = _outer(name, public["t"], inputs_of(compiled.nodelist, name))
+    segments, slots = _outer(name, public["t"], part_inputs(name.partition("#")[2]))
     shared = [
         _public_part(public["t"], slot.name, slot.each, slot.inputs)
         if type(slot) is PublicSlot
@@ -233,7 +245,7 @@ def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
     for key, page in pages.items():
         parts = [segments[0]]
         for slot, drawn, after in zip(slots, shared, segments[1:], strict=True):
-            parts.append(drawn if drawn is not None else _seat_part(compiled, slot, page["t"]))
+            parts.append(drawn if drawn is not None else _seat_part(slot, page["t"]))
             parts.append(after)
         result[key] = "".join(parts)
     return result
@@ -245,7 +257,7 @@ def _outer(name: str, public, inputs: tuple[str, ...]) -> tuple[tuple[str, ...],
 
     def draw(inputs: PartInputs) -> tuple[tuple[str, ...], tuple]:
         slots: list = []
-        segments = render_to_string(name, {"t": inputs, SLOTS: slots}).split(SLOT)
+        segments = draw_partial(name, {"t": inputs, SLOTS: slots}).split(SLOT)
         if len(segments) != len(slots) + 1:
             raise ValueError(f"{name}: the public draw does not hold its {len(slots)} slots")
         return tuple(segments), tuple(slots)
@@ -253,16 +265,13 @@ def _outer(name: str, public, inputs: tuple[str, ...]) -> tuple[tuple[str, ...],
     return _kept_or_drawn(f"outer:{name}", None, public, inputs, draw)
 
 
-def _seat_part(compiled, slot, page) -> str:
+def _seat_part(slot: SeatSlot, page) -> str:
     """One seat part of ``page``, drawn from its inputs alone, or as kept."""
-    node, autoescape, use_l10n = slot
 
     def draw(inputs: PartInputs) -> str:
-        context = Context({"t": inputs}, autoescape=autoescape, use_l10n=use_l10n)
-        with context.bind_template(compiled):
-            return node.nodelist.render(context)
+        return draw_partial(f"{TABLE_TEMPLATE}#{slot.name}", {"t": inputs})
 
-    return _kept_or_drawn(f"seat:{node.name}", None, page, node.inputs, draw)
+    return _kept_or_drawn(f"seat:{slot.name}", None, page, slot.inputs, draw)
 
 
 @register.simple_tag
@@ -273,9 +282,13 @@ def trick_plays(plays, winner: int | None) -> str:
     return mark_safe("".join(_trick_play(play, play.seat == winner) for play in plays))
 
 
-@lru_cache(maxsize=4096)
 def _trick_play(play, wins: bool) -> str:
-    return render_to_string("game/table.html#trick_play", {"play": play, "wins": wins})
+    """One card of the trick, kept with the other drawn parts (``_kept``)."""
+
+    def draw_now() -> str:
+        return draw_partial(f"{TABLE_TEMPLATE}#trick_play", {"play": play, "wins": wins})
+
+    return _drawn("trick_play", None, (play, wins), draw_now)
 
 
 @register.simple_tag

@@ -14,12 +14,10 @@ import asyncio
 import threading
 from dataclasses import dataclass, field
 
-from cachetools import LRUCache
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 
 from game import selectors
-from game.engine.state import MatchState
 from game.live import db_retry, parts, store
 from game.live.events import PublicMove
 from game.models import Table
@@ -65,9 +63,6 @@ class _Job:
 _queued: dict[int, _Job] = {}  # table id -> a job that has not started reading
 _queued_lock = threading.Lock()  # the event loop adds to a job, the database thread starts it
 _running: set[asyncio.Task] = set()
-# table id -> the most moves a redraw here has shown: rows behind it are never drawn
-SHOWN_KEPT = 4096
-_shown_moves: LRUCache[int, int] = LRUCache(SHOWN_KEPT)
 
 
 async def after_change(
@@ -111,38 +106,30 @@ async def _run(table_id: int, job: _Job) -> None:
 
 
 def _render_here(table_id: int, job: _Job) -> dict[SeatOwner, str | None] | None:
-    """The job done on the event loop, without a hop to the database thread, when it needs
-    no database: a move stored in this process left its rows and its match, or the moves
-    announced advance those kept here. None when it does (the job is then the database
-    thread's, as it stands): decided here, before drawing, from what the page reads.
-
-    A table in play draws from its rows, its seats and its match alone; only a lobby's
-    page (its seats' ratings and names) and a rematch's link (its code) read more."""
-    rows = _rows_heard(table_id, job)
-    if rows is None or not rows[0].dealt or rows[0].rematch_id is not None:
+    """The job done on the event loop, without a hop to the database thread, when the
+    table's store holds what it needs (``store.state_after``: a move stored in this
+    process left its rows and its match, or the moves announced advance those kept here).
+    None when it does not (the job is then the database thread's, as it stands). A table
+    in play draws from its rows, its seats and its match alone; only a rematch's link
+    (its code) reads more."""
+    held = store.state_after(table_id, _heard(job), read=False)
+    if held is None or held.table.rematch_id is not None:
         return None
-    match = store.kept_match(rows[0])
-    if match is None:
-        return None
-    return _render_job(table_id, job, rows=rows, match=match)
+    return _render_job(table_id, job, held=held)
 
 
 def _render_job(
-    table_id: int, job: _Job, *, rows=None, match: MatchState | None = None
+    table_id: int, job: _Job, *, held: store.Held | None = None
 ) -> dict[SeatOwner, str | None]:
     with _queued_lock:
         # from here on the job is closed: a later caller queues a job of its own
         if _queued.get(table_id) is job:
             del _queued[table_id]
         owners = list(job.waiting)
-    rows = rows or _rows_heard(table_id, job) or store.read_rows(table_id)
-    if rows is None:
+    held = held or store.state_after(table_id, _heard(job), read=True)
+    if held is None:
         return dict.fromkeys(owners)
-    table, seats = rows
-    with _queued_lock:
-        _shown_moves[table_id] = max(_shown_moves.get(table_id, 0), table.moves)
-    if match is None and table.dealt:
-        match = store.match_for_table(table, fresh=True)
+    table, seats, match = held
     contexts = selectors.table_page_contexts(
         table=table, seat_owners=owners, match=match, seat_rows=seats
     )
@@ -155,27 +142,9 @@ def _render_job(
     return {owner: None if html is None else html + version for owner, html in pages.items()}
 
 
-def _rows_heard(table_id: int, job: _Job):
-    """The rows of the newest change the job's callers heard of, when every one of them
-    heard of a change stored here or of a plain move (which advances the rows kept here);
-    else None (read them)."""
-    if not job.versions:
-        return None
-    stored, moves = [], []
-    for n, version in enumerate(job.versions):
-        rows = store.stored_rows(table_id, version)
-        move = job.moves[n] if n < len(job.moves) else None
-        if rows is not None:
-            stored.append(rows)
-        elif move is not None:
-            moves.append(move)
-        else:
-            return None  # a change that names no rows here and carries no move
-    rows = max(stored, key=lambda r: r[0].moves) if stored else None
-    if moves and (rows is None or max(m.before for m in moves) >= rows[0].moves):
-        rows = store.advanced_rows(table_id, moves)
-    if rows is None:
-        return None
-    with _queued_lock:
-        behind = rows[0].moves < _shown_moves.get(table_id, 0)
-    return None if behind else rows
+def _heard(job: _Job) -> list[tuple[int | None, PublicMove | None]]:
+    """What each caller of the job heard: the version its change made and its move."""
+    return [
+        (version, job.moves[n] if n < len(job.moves) else None)
+        for n, version in enumerate(job.versions)
+    ]

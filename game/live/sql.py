@@ -10,10 +10,10 @@ each statement here to what the ORM's queryset gives, row for row and field for 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
@@ -121,20 +121,20 @@ def _build(connection) -> _Statements:
     )
 
 
-_built: dict[str, tuple[_Statements, dict]] = {}  # vendor -> statements, readers by model
-_built_lock = threading.Lock()
-
-
 def _prepared(connection) -> tuple[_Statements, dict]:
-    found = _built.get(connection.vendor)
-    if found is None:
-        readers = {
-            model: [_reader(f, connection) for f in _columns(model)]
-            for model in (Seat, Table, Round, ActionLog)
-        }
-        with _built_lock:
-            found = _built.setdefault(connection.vendor, (_build(connection), readers))
-    return found
+    return _prepared_for(connection.vendor)
+
+
+@cache
+def _prepared_for(vendor: str) -> tuple[_Statements, dict]:
+    """The statements and the readers by model for a database vendor: built once, the same
+    for every connection to it (two threads building them at once build the same)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    readers = {
+        model: [_reader(f, connection) for f in _columns(model)]
+        for model in (Seat, Table, Round, ActionLog)
+    }
+    return _build(connection), readers
 
 
 def _run(sql: str, params: Iterable) -> list[tuple]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import threading
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from cachetools import LRUCache
 from django.db import transaction
@@ -69,6 +70,7 @@ class TableOwner:
     stored: dict[int, tuple[Table, list[Seat]]] = field(default_factory=dict)
     matches: dict[tuple[str, int], MatchState] = field(default_factory=dict)  # (status, moves)
     latest: tuple[int, MatchState] | None = None  # (moves, match): the newest
+    shown: int = 0  # the newest version a redraw here has drawn: never one behind it
 
     def keep_match(self, status: str, moves: int, match: MatchState) -> None:
         self.matches[(status, moves)] = match
@@ -152,6 +154,66 @@ def _keep_move(table: Table, seats: list[Seat], match: MatchState) -> None:
         _trim(owner.stored, key=lambda version: version)
         owner.keep_rows(table, seats)
         owner.keep_match(table.status, table.moves, match)
+
+
+class Held(NamedTuple):
+    """A table as a redraw draws it: its rows and its match (None: nothing dealt yet)."""
+
+    table: Table
+    seats: list[Seat]
+    match: MatchState | None
+
+
+def state_after(
+    table_id: int, heard: list[tuple[int | None, PublicMove | None]], *, read: bool
+) -> Held | None:
+    """The table after the changes a redraw heard of (each: the version a stored move made,
+    the plain move it carried), as the redraw is to draw it, never behind what a redraw
+    here has drawn already.
+
+    Without ``read``: never a query (an event loop calls it), and None when one is needed:
+    the rows a move stored here left, or those kept advanced by the moves announced, and
+    the match kept for them. With ``read``: what is not held is read (None: the table is
+    gone)."""
+    rows = _rows_heard(table_id, heard)
+    if not read:
+        match = None if rows is None else kept_match(rows[0])
+        if match is None:
+            return None
+    else:
+        rows = rows or read_rows(table_id)
+        if rows is None:
+            return None
+        match = match_for_table(rows[0], fresh=True) if rows[0].dealt else None
+    table, seats = rows
+    with _owners_lock:
+        owner = _owner(table.pk, _identity(table))
+        owner.shown = max(owner.shown, table.moves)
+    return Held(table, seats, match)
+
+
+def _rows_heard(table_id: int, heard: list[tuple[int | None, PublicMove | None]]):
+    """The rows of the newest change heard, when every one was a move stored here or a
+    plain move (which advances the rows kept here), unless a redraw here has drawn a newer
+    version; else None (read them)."""
+    if not heard:
+        return None
+    stored, moves = [], []
+    for version, move in heard:
+        rows = stored_rows(table_id, version)
+        if rows is not None:
+            stored.append(rows)
+        elif move is not None:
+            moves.append(move)
+        else:
+            return None  # a change that names no rows here and carries no move
+    rows = max(stored, key=lambda r: r[0].moves) if stored else None
+    if moves and (rows is None or max(m.before for m in moves) >= rows[0].moves):
+        rows = advanced_rows(table_id, moves)
+    if rows is None:
+        return None
+    owner = _kept(table_id)
+    return None if owner is not None and rows[0].moves < owner.shown else rows
 
 
 def stored_rows(table_id: int, version: int | None) -> tuple[Table, list[Seat]] | None:

@@ -298,6 +298,12 @@ def _seat_returned(table: Table, seat: Seat) -> bool:
     )
 
 
+def table_opened(*, table_id: int) -> None:
+    """Someone opened the table's page or connected to it: nothing is stored, but the
+    bots' timetable looks at the table (after a restart nothing else would remind it)."""
+    events.table_opened(table_id=table_id)
+
+
 def table_seat_back(*, table_id: int, seat_owner: SeatOwner) -> bool:
     """The owner shows they are here (a message, a reconnect); True if a bot had stood in."""
     with transaction.atomic():

@@ -2,14 +2,21 @@
 what everyone shares.
 
 The address is the peer's, or behind TRUSTED_PROXY_COUNT proxies the one the outermost
-trusted proxy saw (the same rule allauth's log-in limits use). Counts live in the cache,
-so with a shared cache (Redis) every server process counts together.
+trusted proxy saw (the same rule allauth's log-in limits use). Two kinds of count:
+
+- ``allow``: a count per window in the cache, so with a shared cache (Redis) every server
+  process counts together (pages, sign-ups, tables started);
+- ``TokenBucket``: a burst, then a steady rate, in one process's memory, the site's one
+  bucket: a session's messages over its table sockets (``SharedBuckets``,
+  ``game.live.consumers``) and an address's connections to the server
+  (``smearsite.server.serve.ConnectionPace``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from http.cookies import CookieError, SimpleCookie
 
 from django.conf import settings
@@ -71,3 +78,54 @@ def allow(action: str, who: str, *, limit: int, per_s: int) -> bool:
         cache.set(key, 1, timeout=per_s + 1)
         count = 1
     return count <= limit
+
+
+class TokenBucket:
+    """``burst`` takes at once, then ``rate_per_s`` a second: the bucket holds at most
+    ``burst`` tokens, refills continuously, and a take spends one."""
+
+    def __init__(
+        self, burst: float, rate_per_s: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.burst, self.rate, self.clock = burst, rate_per_s, clock
+        self.tokens = float(burst)
+        self.at = clock()
+
+    def take(self) -> bool:
+        """Spend a token if there is one; False (and nothing spent) if not."""
+        self._refill()
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def full(self) -> bool:
+        """Refilled to its burst: the same as a bucket never used (it may be forgotten)."""
+        self._refill()
+        return self.tokens >= self.burst
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+
+class SharedBuckets:
+    """One token bucket per key (a session), shared by all its holders in this process
+    (its sockets) and dropped with the last of them: more sockets buy no more messages."""
+
+    def __init__(self, burst: int, rate_per_s: float) -> None:
+        self.burst, self.rate = burst, rate_per_s
+        self._buckets: dict[str, tuple[TokenBucket, int]] = {}
+
+    def join(self, key: str) -> TokenBucket:
+        bucket, users = self._buckets.get(key) or (TokenBucket(self.burst, self.rate), 0)
+        self._buckets[key] = (bucket, users + 1)
+        return bucket
+
+    def leave(self, key: str) -> None:
+        bucket, users = self._buckets[key]
+        if users <= 1:
+            del self._buckets[key]
+        else:
+            self._buckets[key] = (bucket, users - 1)

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from smearsite.guards.body_limit import BodyLimits
+from smearsite.kernel.ratelimit import TokenBucket
 from smearsite.server.supervise import Keeper
 
 APPLICATION = "smearsite.asgi:application"
@@ -64,7 +65,8 @@ GRACEFUL_SHUTDOWN_S = 10  # for the site's tasks to end; sockets' pages reconnec
 
 
 class ConnectionPace:
-    """A token bucket per address: ``burst`` connections at once, ``per_second`` after."""
+    """A token bucket per address (``smearsite.kernel.ratelimit.TokenBucket``): ``burst``
+    connections at once, ``per_second`` after."""
 
     FORGET_AFTER = 4096  # addresses remembered before the refilled ones are dropped
 
@@ -72,26 +74,19 @@ class ConnectionPace:
         self, per_second: float, burst: int, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.per_second, self.burst, self.clock = per_second, burst, clock
-        self.buckets: dict[str, tuple[float, float]] = {}  # address: (tokens, when)
+        self.buckets: dict[str, TokenBucket] = {}
 
     def admit(self, address: str) -> bool:
-        now = self.clock()
-        tokens = self._tokens(address, now)
-        if len(self.buckets) >= self.FORGET_AFTER:
-            self._forget_refilled(now)
-        if tokens < 1:
-            self.buckets[address] = (tokens, now)
-            return False
-        self.buckets[address] = (tokens - 1, now)
-        return True
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.FORGET_AFTER:
+                self._forget_refilled()
+            bucket = self.buckets[address] = TokenBucket(self.burst, self.per_second, self.clock)
+        return bucket.take()
 
-    def _tokens(self, address: str, now: float) -> float:
-        tokens, when = self.buckets.get(address, (self.burst, now))
-        return min(self.burst, tokens + (now - when) * self.per_second)
-
-    def _forget_refilled(self, now: float) -> None:
+    def _forget_refilled(self) -> None:
         """A full bucket is the same as none, so memory stays bounded by recent addresses."""
-        for address in [a for a in self.buckets if self._tokens(a, now) >= self.burst]:
+        for address in [a for a, bucket in self.buckets.items() if bucket.full()]:
             del self.buckets[address]
 
 

@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from django.template import TemplateSyntaxError
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -86,7 +87,7 @@ def test_the_public_draw_holds_no_hand_and_each_page_only_its_own():
     table = _people_table(target=21)
     match = store.match_for_table(table)
     drawn_once = []
-    real = parts.render_to_string
+    real = parts.draw_partial
 
     def counting(name, context=None, *args, **kwargs):
         if name == redraw.TABLE_PARTIAL:
@@ -94,7 +95,7 @@ def test_the_public_draw_holds_no_hand_and_each_page_only_its_own():
         return real(name, context, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(parts, "render_to_string", counting)
+        patch.setattr(parts, "draw_partial", counting)
         pages = _pages_of_a_redraw(table.pk)
 
     assert len(drawn_once) == 1  # the page outside its seat parts: once for five pages
@@ -120,40 +121,34 @@ def _partials(source: str) -> dict[str, str]:
 
 
 def test_each_part_reads_only_the_fields_it_is_given():
-    """Every part declares what it reads in its own template (``{% reads %}``), and reads
+    """Every part declares what it reads in its own partial (``{% reads %}``), and reads
     nothing more: the public parts, the seat parts and the page outside its parts."""
     import re
     from pathlib import Path
 
     from django.conf import settings
-    from django.template.loader import get_template
 
     source = (Path(settings.BASE_DIR) / "templates/game/table.html").read_text()
     partials = _partials(source)
-    used = set(re.findall(r'{% public_part "(\w+)"', source))
-    seat_parts = re.findall(r'{% seat_part "(\w+)" %}(.*?){% endseat_part %}', source, re.S)
-    table = get_template(redraw.TABLE_PARTIAL).template
-    seat_inputs = {n.name: n.inputs for n in table.nodelist.get_nodes_by_type(parts.SeatPartNode)}
-    assert {name for name, _ in seat_parts} == set(seat_inputs)
-    outside = re.sub(r"{% seat_part .*?{% endseat_part %}", "", partials["table"], flags=re.S)
-    declared = [
-        *((partials[name], name, parts.part_inputs(name)) for name in used),
-        *((part, name, seat_inputs[name]) for name, part in seat_parts),
-        (outside, "table", parts.inputs_of(table.nodelist, "table")),
-    ]
-    for part, name, fields in declared:
-        read = set(re.findall(r"\bt\.(\w+)", part))
-        assert read and read <= set(fields), (name, read - set(fields))
+    used = set(re.findall(r'{% (?:public|seat)_part "(\w+)"', partials["table"]))
+    assert {"dock", "turn", "trick", "auction_list"} <= used
+    for name in [*used, "table"]:
+        read = set(re.findall(r"\bt\.(\w+)", partials[name]))
+        assert read and read <= set(parts.part_inputs(name)), (
+            name,
+            read - set(parts.part_inputs(name)),
+        )
 
 
-def test_a_part_without_its_reads_is_refused_when_its_template_is_compiled():
-    from django.template import Template, TemplateSyntaxError
+def test_a_part_without_its_reads_is_refused():
+    source = (
+        "{% partialdef hand %}{{ t.hand }}{% endpartialdef %}"
+        "{% partialdef trick inline %} {% reads shown_trick trump %}{% endpartialdef %}"
+    )
 
+    assert parts.declared_reads(source) == {"hand": None, "trick": ("shown_trick", "trump")}
     with pytest.raises(TemplateSyntaxError, match="reads"):
-        Template('{% load tables %}{% seat_part "hand" %}{{ t.hand }}{% endseat_part %}')
-    part = Template('{% load tables %}{% seat_part "hand" %}{% reads hand %}{% endseat_part %}')
-    [node] = part.nodelist.get_nodes_by_type(parts.SeatPartNode)
-    assert node.inputs == ("hand",)
+        parts.part_inputs("no_such_part")
 
 
 def test_a_public_part_that_reads_a_field_it_was_not_given_fails_loudly():
@@ -167,8 +162,8 @@ def test_a_public_part_that_reads_a_field_it_was_not_given_fails_loudly():
 
 def test_a_public_part_is_drawn_again_only_when_its_fields_change(monkeypatch):
     drawn = []
-    real = parts.render_to_string
-    monkeypatch.setattr(parts, "render_to_string", lambda *a: drawn.append(a) or real(*a))
+    real = parts.draw_partial
+    monkeypatch.setattr(parts, "draw_partial", lambda *a: drawn.append(a) or real(*a))
     table = _people_table(target=21)
     page = selectors.table_page_context(table=table, seat_owner=SPECTATOR)["t"].public
     code = page.code
@@ -186,8 +181,8 @@ def test_the_page_outside_its_parts_is_drawn_once_and_a_move_only_fills_its_slot
     table = _people_table(target=21)
     before = _pages_of_a_redraw(table.pk)
     drawn = []
-    real = parts.render_to_string
-    monkeypatch.setattr(parts, "render_to_string", lambda *a: drawn.append(a[0]) or real(*a))
+    real = parts.draw_partial
+    monkeypatch.setattr(parts, "draw_partial", lambda *a: drawn.append(a[0]) or real(*a))
     match = store.match_for_table(table)
     seat = match.current_player()
     play.table_play(table_id=table.pk, seat_owner=OWNERS[seat], action=match.legal_actions()[0])

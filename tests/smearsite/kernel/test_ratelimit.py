@@ -36,3 +36,24 @@ def test_allow_counts_each_who_apart_up_to_the_limit(isolated_cache):
 
     assert first == [True, True, True, False, False]
     assert other
+
+
+def test_a_token_bucket_gives_its_burst_then_its_rate_and_is_full_again_once_refilled():
+    now = [10.0]
+    bucket = ratelimit.TokenBucket(2, 4.0, clock=lambda: now[0])
+
+    assert [bucket.take() for _ in range(3)] == [True, True, False]
+    now[0] += 0.25  # one token back
+    assert bucket.take() and not bucket.take() and not bucket.full()
+    now[0] += 0.5
+    assert bucket.full()
+
+
+def test_shared_buckets_are_one_per_key_and_forgotten_with_their_last_holder():
+    shared = ratelimit.SharedBuckets(1, 0.001)
+    first, second = shared.join("session"), shared.join("session")
+
+    assert first is second and first.take() and not second.take()
+    shared.leave("session")
+    shared.leave("session")
+    assert shared.join("session").take()  # a fresh bucket
