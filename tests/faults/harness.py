@@ -52,6 +52,7 @@ POSTGRES_URL = os.environ.get("DATABASE_URL", "").strip() or (
     "postgres://postgres@127.0.0.1:5432/postgres"
 )
 REDIS_DOWN_S = 20
+SETTLE_S = 2.0  # after the pages close, before the moves stored are counted
 REDIS_RESTART_S = 5
 HEARTBEAT_S, HEARTBEAT_INTERRUPTED_S, REPLY_S = 10.0, 2.0, 5.0  # as static/game/live.js
 RETRY_S = 1.0
@@ -529,6 +530,9 @@ async def _inject(servers, redis: OwnRedis, database: str, made: dict, faults) -
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
+    # a move a page sent just before it closed is still being stored: counted too early,
+    # it would be "lost"
+    await asyncio.sleep(SETTLE_S)
     stored = await asyncio.to_thread(_stored_moves, _database_url(database), table_id)
     return Run(
         outcomes=outcomes,
