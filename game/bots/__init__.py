@@ -56,8 +56,8 @@ ABOUT_LEVELS = {
     ),
     "club": (
         "Club",
-        "A steady player: weighs a couple of dozen deals, and misjudges a hand, forgets a "
-        "void or feeds a point to the wrong trick now and then.",
+        "Steadier over a couple of dozen deals: misjudges about half its hands and forgets "
+        "about half the voids it has seen, and plays a weaker card less often.",
     ),
     "expert": (
         "Expert",

@@ -7,7 +7,7 @@ import pytest
 
 from game.bots import LEVELS, OFFERED_LEVELS, SEATED_LEVELS, full_deck, make_bot
 from game.bots.expert import ActionStats, Analysis, ExpertBot
-from game.bots.levels import LEVEL_TABLE, Errors, LevelBot, forgotten
+from game.bots.levels import LEVEL_TABLE, Errors, LevelBot, Tuning, forgotten, level_bot
 from game.bots.sampling import knowledge
 from game.engine.cards import JOKERS, SUIT_MASK
 from game.engine.rules import PASS, bid_action
@@ -79,6 +79,18 @@ def test_the_lower_levels_search_less_and_err_more_the_weaker_they_are():
     for field in ("misbid", "forget", "slip", "slip_loss"):
         rates = [getattr(level.errors, field) for level in LEVEL_TABLE]
         assert rates == sorted(rates, reverse=True), field
+
+
+def test_a_level_plays_a_preset_by_its_own_tuning_there_and_the_house_one_elsewhere():
+    tuned = Tuning(max_deals=9, errors=Errors(slip=0.1))
+    bot = LevelBot(max_deals=5, errors=Errors(slip=0.7), presets={"classic": tuned})
+    at_classic = bot.at(PRESETS["classic"])
+    assert (at_classic.max_deals, at_classic.errors) == (9, tuned.errors)
+    assert at_classic.budget_ms == bot.budget_ms and at_classic.level == bot.level
+    assert bot.at(PRESETS["house"]) is bot and bot.at(PRESETS["seven_point"]) is bot
+    for level in LEVEL_TABLE:  # a test's fixed deals hold at every preset
+        fixed = level_bot(level.name, max_deals=4)
+        assert {fixed.at(rules).max_deals for rules in PRESETS.values()} == {4}
 
 
 def analysis(*values: tuple[int, float]) -> Analysis:
