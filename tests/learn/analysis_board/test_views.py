@@ -138,6 +138,9 @@ def test_asking_queues_each_answer_once_and_opening_again_recomputes_nothing(cli
     page = client.get(url).content.decode()
     assert "The expert's choice:" in page
     assert "Every option" in page and "Bid made" in page
+    # the expert's row is tagged as the expert's: nobody here chose it
+    assert "the expert's</small>" in page
+    assert '<small class="learn-tag">yours</small>' not in page
     assert "The exact table" in page and 'data-lead="' in page
     assert 'hx-trigger="every 1s"' not in page
     client.post(url + "ask/")  # asked again, from another visitor even: found, not queued
