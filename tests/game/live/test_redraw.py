@@ -70,7 +70,7 @@ async def test_connections_asking_together_share_one_job_and_get_their_own_seat(
     assert pages[0] == pages[2]
     assert await sync_to_async(_hand)(table.pk, 0) <= set(CARD_ATTR.findall(pages[0]))
     assert await sync_to_async(_hand)(table.pk, 2) <= set(CARD_ATTR.findall(pages[1]))
-    assert not redraw._queued  # the job closed when it started
+    assert store._owners[table.pk].job is None  # the job closed when it started
 
 
 async def test_a_job_that_has_started_is_not_joined(monkeypatch):
