@@ -29,6 +29,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from functools import cache, lru_cache
+from itertools import islice
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -60,25 +61,30 @@ TABLE_TEMPLATE = "game/table.html"
 DRAWINGS = "_drawings"  # a redraw's Drawings, in the context of every part it draws
 
 
+KEPT_PER_TABLE = 64  # a move draws three or four parts anew, and a table shows some thirty
+
+
 class Drawings:
-    """The parts one redraw of a table draws, by name, item and input values, taking those
-    the table's last redraw drew (``before``, never changed) where the values are equal.
-    ``now`` is what the table's owner keeps for the next redraw (``store.keep_drawings``):
-    the drawings of one version, a few dozen, so nothing grows and nothing is shared
-    between tables."""
+    """The parts a table's redraws drew, by name, item and input values: a redraw starts
+    from a copy of those its table's owner keeps (``before``, never changed), draws only
+    what they lack, and hands back (``kept``) its table's last ``KEPT_PER_TABLE``, the
+    least lately used dropped first. A part that recurs (whose turn it is, a seat's turn
+    coming round again) is drawn once per table, and nothing is shared between tables."""
 
     def __init__(self, before: Mapping | None = None) -> None:
-        self.before = before or {}
-        self.now: dict[tuple, object] = {}
+        self.now: dict[tuple, object] = dict(before or {})
 
     def get(self, key: tuple, draw_now):
-        drawn = self.now.get(key)
+        drawn = self.now.pop(key, None)  # put back last: the most lately used
         if drawn is None:
-            drawn = self.before.get(key)
-            if drawn is None:
-                drawn = draw_now()
-            self.now[key] = drawn
+            drawn = draw_now()
+        self.now[key] = drawn
         return drawn
+
+    def kept(self) -> dict[tuple, object]:
+        for key in list(islice(self.now, max(0, len(self.now) - KEPT_PER_TABLE))):
+            del self.now[key]
+        return self.now
 
 
 @cache

@@ -131,7 +131,7 @@ def _render_job(
     public = next(iter(contexts.values()))["t"].public
     drawings = parts.Drawings(store.kept_drawings(table))
     pages = parts.draw_each(TABLE_PARTIAL, {"t": public}, contexts, drawings)
-    store.keep_drawings(table, drawings.now)
+    store.keep_drawings(table, drawings.kept())
     return {owner: None if html is None else html + version for owner, html in pages.items()}
 
 

@@ -169,7 +169,7 @@ def test_a_public_part_is_drawn_again_only_when_its_fields_change(monkeypatch):
     bid = type(page.auction)([("Guest 1", "bid 2")])
     last = parts.Drawings()  # a redraw, then the next one, which takes the last one's
     first = parts._public_part(replace(page, auction=bid), "auction_list", None, drawings=last)
-    this = parts.Drawings(last.now)
+    this = parts.Drawings(last.kept())
 
     again = parts._public_part(
         replace(page, auction=bid, round_number=7), "auction_list", None, drawings=this
