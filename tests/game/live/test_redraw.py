@@ -188,7 +188,7 @@ def test_a_stored_move_announces_who_acts_next(timetable, next_seat, expected):
     try:
         play.table_play(table_id=table.pk, seat_owner=owner, action=action)
     finally:
-        events._listeners.remove(heard.append)
+        events.unlisten(heard.append)
 
     [change] = heard
     assert (change.table_id, change.next) == (table.pk, expected)
@@ -209,7 +209,7 @@ def test_a_redraw_of_a_move_stored_here_reads_nothing(django_assert_num_queries)
             action=match.legal_actions()[0],
         )
     finally:
-        events._listeners.remove(heard.append)
+        events.unlisten(heard.append)
     owner = SeatOwner(session_key="the-host")
     here = redraw._Job(loop=None, waiting={owner: None}, versions=[heard[0].version])
     # a change that is no move stored here, and carries none
@@ -242,7 +242,7 @@ def _move_stored_elsewhere(table: Table, monkeypatch) -> tuple[events.TableChang
                 table_id=table.pk, seat_owner=SeatOwner(session_key="the-mover"), action=action
             )
         finally:
-            events._listeners.remove(heard.append)
+            events.unlisten(heard.append)
     [change] = heard
     return change, rules.action_code(action)
 
