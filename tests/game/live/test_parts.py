@@ -52,7 +52,7 @@ def _pages_alone(table_id: int) -> dict[SeatOwner, str]:
 
 
 def _pages_of_a_redraw(table_id: int) -> dict[SeatOwner, str]:
-    job = redraw._Job(loop=None, waiting=dict.fromkeys([*OWNERS, SPECTATOR]), versions=[None])
+    job = redraw._Job(loop=None, waiting={*OWNERS, SPECTATOR}, versions=[None])
     return redraw._render_job(table_id, job)
 
 
