@@ -60,7 +60,7 @@ def main() -> None:
         seat = match.current_player()
         if seat is None:
             break
-        job = redraw._Job(loop=None, waiting=dict.fromkeys([*owners, spectator]), versions=[None])
+        job = redraw._Job(loop=None, waiting={*owners, spectator}, versions=[None])
         started = time.process_time()
         redraw._render_job(table.pk, job)
         if moves >= WARM_UP:

@@ -15,6 +15,7 @@ from django.utils import timezone
 from game.engine import notation
 from game.engine.state import MatchState
 from game.live import store
+from game.live.turns import abandoned
 from game.models import ActionLog, Seat, Table
 from game.players.identity import SeatOwner
 from game.presenters import lobby_page, replay_page, table_page
@@ -74,13 +75,38 @@ def _lobby_view(table: Table, seat_rows: list[Seat], owner: SeatOwner) -> lobby_
 def public_page(
     *, table: Table, seat_rows: list[Seat], match: MatchState | None = None
 ) -> table_page.PublicPage:
-    """The part of a table in play that every seat and spectator sees alike."""
+    """The part of a table in play that every seat and spectator sees alike: built once
+    for each version of the table (kept by its owner, ``game.live.store``), from the page
+    of the version before where it can."""
+    key = _page_key(table, seat_rows)
+    kept = store.kept_page(table)
+    if kept is not None and kept[0] == key:
+        return kept[1]
     match = match or store.match_for_table(table)
     rematch_code = None
     if table.rematch_id is not None:
         rematch_code = Table.objects.filter(pk=table.rematch_id).values_list("code", flat=True)[0]
-    return table_page.public_page(
-        table=table, seat_rows=seat_rows, match=match, rematch_code=rematch_code
+    page = table_page.public_page(
+        table=table,
+        seat_rows=seat_rows,
+        match=match,
+        rematch_code=rematch_code,
+        before=None if kept is None else kept[1],
+    )
+    store.keep_page(table, key, page)
+    return page
+
+
+def _page_key(table: Table, seat_rows: list[Seat]) -> tuple:
+    """What a table's public page shows besides its match: its version, what its seats
+    show (a name, a level, a stand-in change no version) and whether it is abandoned (the
+    clock's doing)."""
+    return (
+        table.status,
+        table.moves,
+        table.rematch_id,
+        tuple((s.number, s.display_name, s.bot_level, s.away_since is None) for s in seat_rows),
+        abandoned(seat_rows),
     )
 
 

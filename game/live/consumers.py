@@ -18,16 +18,12 @@ from game.models import Table
 from game.players import identity
 from game.services import chat, play
 from smearsite.kernel import MAX_DIGITS, BadNumber, code_guard, normal_code, request_int
-from smearsite.kernel.ratelimit import SharedBuckets, TokenBucket
+from smearsite.kernel.ratelimit import TokenBucket
 
 NOT_ALLOWED = 4403  # close codes in the range the websocket spec leaves to applications
 MAX_MESSAGE_CHARS = 512
 MAX_INDEX = 10**MAX_DIGITS
-# per session (all its connections together): a burst of this many messages, refilled at
-# RATE_PER_S
-BURST = 8
-RATE_PER_S = 4.0
-_buckets = SharedBuckets(BURST, RATE_PER_S)
+BURST, RATE_PER_S = events.BURST, events.RATE_PER_S  # per session: its sockets' budget
 
 
 def _find_table(scope: dict, code: str) -> Table | None:
@@ -53,8 +49,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # the changes heard wait for the first message: the table as it was read
         self.opened = asyncio.Event()
         self.bucket_key = self._session_key()
+        budgets = events.LINK.budgets
         self.bucket = (
-            _buckets.join(self.bucket_key) if self.bucket_key else TokenBucket(BURST, RATE_PER_S)
+            budgets.join(self.bucket_key) if self.bucket_key else TokenBucket(BURST, RATE_PER_S)
         )
         table = await database_sync_to_async(db_retry.once_more(_find_table))(
             self.scope, self.scope["url_route"]["kwargs"]["code"]
@@ -97,7 +94,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "bucket_key", None):  # None: never connected, or no session
-            _buckets.leave(self.bucket_key)
+            events.LINK.budgets.leave(self.bucket_key)
             self.bucket_key = None
         await self._stop_listening()
 

@@ -16,19 +16,26 @@ import concurrent.futures
 import logging
 import os
 import threading
+import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from smearsite.kernel.ratelimit import SharedBuckets
+
 TABLE_CHANGED = "table.changed"
 TABLE_CHAT = "table.chat"  # a line said at the table, or its chat turned on or off
 logger = logging.getLogger(__name__)
 SEND_TIMEOUT_S = 5.0  # a thread waits no longer for a broadcast (a Redis that hangs)
+# per session (all its sockets together): a burst of this many messages, refilled at
+# RATE_PER_S (``game.live.consumers``)
+BURST = 8
+RATE_PER_S = 4.0
 
 
 class Next(Enum):
@@ -83,17 +90,38 @@ class TableOpened:
 
 
 Listener = Callable[[TableChanged | TableOpened], None]
-_listeners: list[Listener] = []
+
+
+@dataclass(eq=False)
+class Link:
+    """This process's link between its connections and the channel layer: the second of
+    the live layer's three places of state (README, "One owner per table"). Everything a
+    process keeps about hearing and telling, and nothing about any one table's play."""
+
+    listeners: list[Listener] = field(default_factory=list)  # registered at start
+    # tables whose change could not be broadcast (the layer was down): announced again,
+    # read afresh, once the layer is back (``game.live.hearing``)
+    unsent: set[int] = field(default_factory=set)
+    connections: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, sockets' loop)
+    sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, a loop of its own)
+    # by event loop, what it hears (``game.live.hearing``): its channel, its tables
+    hearings: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary)
+    # per session, its sockets' one message budget (``game.live.consumers``)
+    budgets: SharedBuckets = field(default_factory=lambda: SharedBuckets(BURST, RATE_PER_S))
+    lock: threading.Lock = field(default_factory=threading.Lock)  # for unsent and sender
+
+
+LINK = Link()
 
 
 def listen(listener: Listener) -> None:
-    if listener not in _listeners:
-        _listeners.append(listener)
+    if listener not in LINK.listeners:
+        LINK.listeners.append(listener)
 
 
 def unlisten(listener: Listener) -> None:
-    if listener in _listeners:
-        _listeners.remove(listener)
+    if listener in LINK.listeners:
+        LINK.listeners.remove(listener)
 
 
 def table_group(table_id: int) -> str:
@@ -101,7 +129,7 @@ def table_group(table_id: int) -> str:
 
 
 def table_opened(*, table_id: int) -> None:
-    for listener in _listeners:
+    for listener in LINK.listeners:
         listener(TableOpened(table_id))
 
 
@@ -123,29 +151,23 @@ def _deliver(change: TableChanged) -> None:
         }
         _broadcast(layer, table_group(change.table_id), message)
     # the listeners hear it even when the broadcast failed: the bots keep time
-    for listener in _listeners:
+    for listener in LINK.listeners:
         listener(change)
-
-
-# tables whose change could not be broadcast (the layer was down): announced again, read
-# afresh, once the layer is back (``game.live.hearing``)
-_unsent: set[int] = set()
-_unsent_lock = threading.Lock()
 
 
 def unsent_tables() -> list[int]:
     """The tables whose changes this process could not broadcast since it last asked."""
-    with _unsent_lock:
-        tables = sorted(_unsent)
-        _unsent.clear()
+    with LINK.lock:
+        tables = sorted(LINK.unsent)
+        LINK.unsent.clear()
     return tables
 
 
 def _not_sent(group_message: dict, error: BaseException) -> None:
     table_id = group_message.get("table")
     if isinstance(table_id, int):
-        with _unsent_lock:
-            _unsent.add(table_id)
+        with LINK.lock:
+            LINK.unsent.add(table_id)
     logger.error("a table's change was not broadcast: %s", error)
 
 
@@ -189,13 +211,10 @@ def _broadcast(layer, group: str, message: dict) -> None:
     sent.add_done_callback(lambda done: _log_failure(message, done))
 
 
-_connections: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, sockets' loop)
 # The event loop whose socket handed the current work to the database thread: set on the
 # loop by the socket's consumer, and carried into that thread with the context, as
 # ``sync_to_async`` carries every context variable.
 _served_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("served", default=None)
-_sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop)
-_sender_lock = threading.Lock()
 
 
 def connections_live_on(loop: asyncio.AbstractEventLoop) -> None:
@@ -203,15 +222,15 @@ def connections_live_on(loop: asyncio.AbstractEventLoop) -> None:
     runs its handlers there: the broadcasts of threads that serve no loop are sent from
     it, and those of the work this connection hands to the database thread are handed
     back to it (the context this is called in is that connection's)."""
-    global _connections
-    _connections = (os.getpid(), loop)
+    LINK.connections = (os.getpid(), loop)
     _served_loop.set(loop)
 
 
 def _connections_loop() -> asyncio.AbstractEventLoop | None:
-    if _connections is None or _connections[0] != os.getpid():
+    connections = LINK.connections
+    if connections is None or connections[0] != os.getpid():
         return None
-    loop = _connections[1]
+    loop = connections[1]
     try:
         here = asyncio.get_running_loop()
     except RuntimeError:
@@ -224,13 +243,12 @@ def _connections_loop() -> asyncio.AbstractEventLoop | None:
 def _sending_loop() -> asyncio.AbstractEventLoop:
     """An event loop of this process's own, run by a daemon thread started on first use
     (afresh in a forked child), for the broadcasts of threads that serve no loop."""
-    global _sender
-    with _sender_lock:
-        if _sender is None or _sender[0] != os.getpid():
+    with LINK.lock:
+        if LINK.sender is None or LINK.sender[0] != os.getpid():
             loop = asyncio.new_event_loop()
             threading.Thread(target=loop.run_forever, name="broadcasts", daemon=True).start()
-            _sender = (os.getpid(), loop)
-        return _sender[1]
+            LINK.sender = (os.getpid(), loop)
+        return LINK.sender[1]
 
 
 def _loop_served() -> asyncio.AbstractEventLoop | None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -66,18 +65,15 @@ class _Hearing:
 def layer_up() -> bool:
     """Whether this loop's layer answered its last check (True on a loop that hears
     nothing)."""
-    hearing = _by_loop.get(asyncio.get_running_loop())
+    hearing = events.LINK.hearings.get(asyncio.get_running_loop())
     return hearing is None or hearing.up
-
-
-_by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _hearing() -> _Hearing:
     loop = asyncio.get_running_loop()
-    hearing = _by_loop.get(loop)
+    hearing = events.LINK.hearings.get(loop)
     if hearing is None:
-        hearing = _by_loop[loop] = _Hearing(get_channel_layer())
+        hearing = events.LINK.hearings[loop] = _Hearing(get_channel_layer())
     return hearing
 
 

@@ -2,9 +2,10 @@
 declares the fields it reads where it is written: ``{% reads field ... %}`` first in it.
 
 ``{% public_part "trick" %}``: a part every seat sees alike, drawn from the fields of the
-public part that its partial's ``{% reads %}`` names, and only those. A drawing is kept by
-their values: a part that a move left as it was (the auction while cards are played, the
-last round's summary) is not drawn again, at any table.
+public part that its partial's ``{% reads %}`` names, and only those. A redraw's drawings
+are known by those fields' values (``Drawings``), and the table's owner keeps the last
+redraw's: a part that a move left as it was (the auction while cards are played, the last
+round's summary) is not drawn again at that table.
 
 ``{% seat_part "hand" %}``: a part that differs from seat to seat. Drawn in place when one
 page is rendered (an HTTP response). For the pages of a redraw, ``draw_each`` draws the
@@ -26,13 +27,12 @@ from __future__ import annotations
 
 import re
 import secrets
-import threading
 from collections.abc import Mapping
 from functools import cache, lru_cache
+from itertools import islice
 from operator import attrgetter
 from typing import NamedTuple
 
-from cachetools import LRUCache, cached
 from django import template
 from django.conf import settings
 from django.template.loader import get_template
@@ -52,19 +52,39 @@ SLOT = f"<!--seat-part {secrets.token_hex(16)}-->"
 # Each part declares the fields it reads where it is written: its template opens with
 # ``{% reads field ... %}`` (a public part: fields of ``game.presenters.PublicPage``; a
 # seat part: of the page, ``TableView`` or ``SpectatorView``; the page outside its parts,
-# the table partial itself: of the public part). The part is drawn from those fields alone
-# and its drawing kept by their values: a part that a move left as it was (the auction
-# while cards are played, a waiting seat's hand, the page outside its parts until a new
-# round) is not drawn again, at any table. A seat part's drawing is kept by the hand
-# itself, so it can only ever go to a page holding that very hand; it is never kept when
-# one page is rendered (an HTTP response's forms carry the asker's own CSRF token).
+# the table partial itself: of the public part). The part is drawn from those fields alone,
+# so a drawing is known by their values: a redraw draws a part only when the table's last
+# redraw did not draw it from equal values (``Drawings``). A seat part's drawing is known by
+# the hand itself, so it can only ever go to a page holding that very hand; nothing is kept
+# when one page is rendered (an HTTP response's forms carry the asker's own CSRF token).
 TABLE_TEMPLATE = "game/table.html"
-CHANGE_EVERY_MOVE = frozenset({"trick"})  # never kept: it would only churn the rest
-# a move adds three or four drawings, and a table's current ones (some thirty) must outlast
-# the moves of the others until its own next: some 1 kB each, 20 MB at most
-KEPT = 16384
-_kept: LRUCache[tuple, str] = LRUCache(KEPT)  # (name, item, input values) -> the part drawn
-_kept_lock = threading.Lock()  # the event loop and the database thread both draw
+DRAWINGS = "_drawings"  # a redraw's Drawings, in the context of every part it draws
+
+
+KEPT_PER_TABLE = 64  # a move draws three or four parts anew, and a table shows some thirty
+
+
+class Drawings:
+    """The parts a table's redraws drew, by name, item and input values: a redraw starts
+    from a copy of those its table's owner keeps (``before``, never changed), draws only
+    what they lack, and hands back (``kept``) its table's last ``KEPT_PER_TABLE``, the
+    least lately used dropped first. A part that recurs (whose turn it is, a seat's turn
+    coming round again) is drawn once per table, and nothing is shared between tables."""
+
+    def __init__(self, before: Mapping | None = None) -> None:
+        self.now: dict[tuple, object] = dict(before or {})
+
+    def get(self, key: tuple, draw_now):
+        drawn = self.now.pop(key, None)  # put back last: the most lately used
+        if drawn is None:
+            drawn = draw_now()
+        self.now[key] = drawn
+        return drawn
+
+    def kept(self) -> dict[tuple, object]:
+        for key in list(islice(self.now, max(0, len(self.now) - KEPT_PER_TABLE))):
+            del self.now[key]
+        return self.now
 
 
 @cache
@@ -175,46 +195,41 @@ def public_part(context, name: str, each: str | None = None) -> str:
     if slots is not None:  # the page outside its parts, for a redraw: a slot
         slots.append(PublicSlot(name, each, part_inputs(name)))
         return mark_safe(SLOT)
-    return _public_part(context["t"].public, name, each)
+    return _public_part(context["t"].public, name, each, drawings=context.get(DRAWINGS))
 
 
-def _public_part(public, name: str, each: str | None, inputs: tuple[str, ...] = ()) -> str:
+def _public_part(
+    public, name: str, each: str | None, inputs: tuple[str, ...] = (), drawings=None
+) -> str:
     inputs = inputs or part_inputs(name)
     if each is not None:
         return mark_safe(
-            "".join(_draw_part(name, public, item, inputs) for item in getattr(public, each))
+            "".join(
+                _draw_part(name, public, inputs, drawings, item) for item in getattr(public, each)
+            )
         )
-    drawn = public.drawn.get(name)
-    if drawn is None:
-        drawn = public.drawn[name] = _draw_part(name, public, inputs=inputs)
-    return drawn
+    return _draw_part(name, public, inputs, drawings)
 
 
-def _draw_part(name: str, public, item=None, inputs: tuple[str, ...] = ()) -> str:
+def _draw_part(name: str, public, inputs: tuple[str, ...], drawings, item=None) -> str:
     def draw(given: PartInputs) -> str:
-        context = {"t": given}
+        context = {"t": given, DRAWINGS: drawings}
         if item is not None:
             context[name] = item
         return draw_partial(f"{TABLE_TEMPLATE}#{name}", context)
 
-    keep = name not in CHANGE_EVERY_MOVE
-    fields = inputs or part_inputs(name)
-    return _kept_or_drawn(name, item, public, fields, draw, keep=keep)
+    return _kept_or_drawn((name, item), public, inputs, draw, drawings)
 
 
-def _kept_or_drawn(name: str, item, source, fields, draw, *, keep: bool = True) -> str:
-    """``draw(inputs)``, or what it drew before from equal inputs (``fields`` of ``source``)."""
+def _kept_or_drawn(key: tuple, source, fields, draw, drawings: Drawings | None):
+    """``draw(inputs)`` (``fields`` of ``source``), or what the redraw's ``drawings`` hold
+    for ``key`` and equal inputs."""
     values = _getter(fields)(source)
 
-    def draw_now() -> str:
+    def draw_now():
         return draw(PartInputs(zip(fields, values, strict=True)))
 
-    return _drawn(name, item, values, draw_now) if keep else draw_now()
-
-
-@cached(_kept, key=lambda name, item, values, draw_now: (name, item, values), lock=_kept_lock)
-def _drawn(name: str, item, values: tuple, draw_now) -> str:
-    return draw_now()
+    return draw_now() if drawings is None else drawings.get((*key, values), draw_now)
 
 
 @register.simple_tag(takes_context=True)
@@ -228,15 +243,15 @@ def seat_part(context, name: str) -> str:
     return draw_partial(f"{TABLE_TEMPLATE}#{name}", context.flatten())
 
 
-def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
+def draw_each(name: str, public: Mapping, pages: Mapping, drawings: Drawings) -> dict:
     """Template ``name`` for each of ``pages`` (key -> its context, whose ``t`` is built on
     the public part that ``public["t"]`` is): everything outside the seat parts is drawn
-    once, from ``public``, and only the seat parts once per page. The page outside all its
-    parts is drawn from the fields its own ``{% reads %}`` names and kept by their values;
-    each public part is then filled in once for every page."""
-    segments, slots = _outer(name, public["t"], part_inputs(name.partition("#")[2]))
+    once, from ``public``, and only the seat parts once per page; every part, and the page
+    outside them, drawn from the fields its own ``{% reads %}`` names, or taken from
+    ``drawings`` for equal values."""
+    segments, slots = _outer(name, public["t"], part_inputs(name.partition("#")[2]), drawings)
     shared = [
-        _public_part(public["t"], slot.name, slot.each, slot.inputs)
+        _public_part(public["t"], slot.name, slot.each, slot.inputs, drawings)
         if type(slot) is PublicSlot
         else None
         for slot in slots
@@ -245,15 +260,15 @@ def draw_each(name: str, public: Mapping, pages: Mapping) -> dict:
     for key, page in pages.items():
         parts = [segments[0]]
         for slot, drawn, after in zip(slots, shared, segments[1:], strict=True):
-            parts.append(drawn if drawn is not None else _seat_part(slot, page["t"]))
+            parts.append(drawn if drawn is not None else _seat_part(slot, page["t"], drawings))
             parts.append(after)
         result[key] = "".join(parts)
     return result
 
 
-def _outer(name: str, public, inputs: tuple[str, ...]) -> tuple[tuple[str, ...], tuple]:
+def _outer(name: str, public, inputs: tuple[str, ...], drawings: Drawings):
     """Template ``name`` drawn from the fields ``inputs`` of ``public`` with a slot for
-    each part (split at the slots), and the slots; or as kept for equal inputs."""
+    each part (split at the slots), and the slots; or as drawn for equal inputs."""
 
     def draw(inputs: PartInputs) -> tuple[tuple[str, ...], tuple]:
         slots: list = []
@@ -262,33 +277,34 @@ def _outer(name: str, public, inputs: tuple[str, ...]) -> tuple[tuple[str, ...],
             raise ValueError(f"{name}: the public draw does not hold its {len(slots)} slots")
         return tuple(segments), tuple(slots)
 
-    return _kept_or_drawn(f"outer:{name}", None, public, inputs, draw)
+    return _kept_or_drawn(("outer", name), public, inputs, draw, drawings)
 
 
-def _seat_part(slot: SeatSlot, page) -> str:
-    """One seat part of ``page``, drawn from its inputs alone, or as kept."""
+def _seat_part(slot: SeatSlot, page, drawings: Drawings) -> str:
+    """One seat part of ``page``, drawn from its inputs alone, or as drawn before."""
 
     def draw(inputs: PartInputs) -> str:
-        return draw_partial(f"{TABLE_TEMPLATE}#{slot.name}", {"t": inputs})
+        return draw_partial(f"{TABLE_TEMPLATE}#{slot.name}", {"t": inputs, DRAWINGS: drawings})
 
-    return _kept_or_drawn(f"seat:{slot.name}", None, page, slot.inputs, draw)
+    return _kept_or_drawn(("seat", slot.name), page, slot.inputs, draw, drawings)
 
 
-@register.simple_tag
-def trick_plays(plays, winner: int | None) -> str:
+@register.simple_tag(takes_context=True)
+def trick_plays(context, plays, winner: int | None) -> str:
     """The cards of the trick in the middle, each drawn once for its play and whether it
     wins: the trick is drawn again on every move, and a card once played stays as it was
     until its trick is won."""
-    return mark_safe("".join(_trick_play(play, play.seat == winner) for play in plays))
+    drawings = context.get(DRAWINGS)
+    return mark_safe("".join(_trick_play(play, play.seat == winner, drawings) for play in plays))
 
 
-def _trick_play(play, wins: bool) -> str:
-    """One card of the trick, kept with the other drawn parts (``_kept``)."""
+def _trick_play(play, wins: bool, drawings: Drawings | None) -> str:
+    """One card of the trick, or as the redraw's ``drawings`` hold it."""
 
     def draw_now() -> str:
         return draw_partial(f"{TABLE_TEMPLATE}#trick_play", {"play": play, "wins": wins})
 
-    return _drawn("trick_play", None, (play, wins), draw_now)
+    return draw_now() if drawings is None else drawings.get(("trick_play", play, wins), draw_now)
 
 
 @register.simple_tag

@@ -5,13 +5,13 @@ queues one job for the table; those that ask before it starts join it. The job r
 table once, on one database connection, builds the public part once, draws the page
 outside its seat parts once and each seat's own parts once (two tabs of one seat share
 them). A job that has started reading is never joined: it may have read the table before
-the change a later caller heard of.
+the change a later caller heard of. The job queued is the table owner's
+(``game.live.store``), as are the parts the last job drew.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
@@ -52,17 +52,14 @@ def error_html(message: str) -> str:
 
 @dataclass
 class _Job:
-    """The table's connections in this process waiting for the partial after a change."""
+    """The table's connections in this process waiting for the partial after a change;
+    queued on the table's owner (``store.with_owner``) until it starts reading."""
 
     loop: asyncio.AbstractEventLoop
-    waiting: dict[SeatOwner, asyncio.Future] = field(default_factory=dict)
+    waiting: set[SeatOwner] = field(default_factory=set)
     versions: list = field(default_factory=list)  # the version each change heard made (or None)
     moves: list = field(default_factory=list)  # and the move each carried (or None)
-
-
-_queued: dict[int, _Job] = {}  # table id -> a job that has not started reading
-_queued_lock = threading.Lock()  # the event loop adds to a job, the database thread starts it
-_running: set[asyncio.Task] = set()
+    task: asyncio.Task | None = None  # the job's run: every caller awaits it
 
 
 async def after_change(
@@ -72,37 +69,28 @@ async def after_change(
     table's version a stored move made, ``move``: the plain move it carried); None when
     the table is gone."""
     loop = asyncio.get_running_loop()
-    with _queued_lock:
-        job = _queued.get(table_id)
-        new = job is None or job.loop is not loop  # another loop's job: never to run here
-        if new:
-            job = _queued[table_id] = _Job(loop)
-        if owner not in job.waiting:
-            job.waiting[owner] = loop.create_future()
+
+    def join(table: store.TableOwner) -> _Job:
+        job = table.job
+        if job is None or job.loop is not loop:  # another loop's job: never to run here
+            job = table.job = _Job(loop)
+            # a task of its own: it finishes for everyone even if this connection goes
+            # away; each caller's await holds it
+            job.task = loop.create_task(_run(table_id, job))
+        job.waiting.add(owner)
         job.versions.append(version)
         job.moves.append(move)
-        future = job.waiting[owner]
-    if new:
-        # a task of its own: it finishes for everyone even if this connection goes away
-        task = loop.create_task(_run(table_id, job))
-        _running.add(task)
-        task.add_done_callback(_running.discard)
-    return await asyncio.shield(future)
+        return job
+
+    job = store.with_owner(table_id, join)
+    return (await asyncio.shield(job.task))[owner]
 
 
-async def _run(table_id: int, job: _Job) -> None:
-    try:
-        pages = _render_here(table_id, job)
-        if pages is None:
-            pages = await database_sync_to_async(db_retry.once_more(_render_job))(table_id, job)
-    except Exception as error:
-        for future in job.waiting.values():
-            if not future.done():
-                future.set_exception(error)
-        return
-    for owner, future in job.waiting.items():
-        if not future.done():
-            future.set_result(pages[owner])
+async def _run(table_id: int, job: _Job) -> dict[SeatOwner, str | None]:
+    pages = _render_here(table_id, job)
+    if pages is None:
+        pages = await database_sync_to_async(db_retry.once_more(_render_job))(table_id, job)
+    return pages
 
 
 def _render_here(table_id: int, job: _Job) -> dict[SeatOwner, str | None] | None:
@@ -121,11 +109,14 @@ def _render_here(table_id: int, job: _Job) -> dict[SeatOwner, str | None] | None
 def _render_job(
     table_id: int, job: _Job, *, held: store.Held | None = None
 ) -> dict[SeatOwner, str | None]:
-    with _queued_lock:
+
+    def close(table: store.TableOwner) -> list[SeatOwner]:
         # from here on the job is closed: a later caller queues a job of its own
-        if _queued.get(table_id) is job:
-            del _queued[table_id]
-        owners = list(job.waiting)
+        if table.job is job:
+            table.job = None
+        return list(job.waiting)
+
+    owners = store.with_owner(table_id, close)
     held = held or store.state_after(table_id, _heard(job), read=True)
     if held is None:
         return dict.fromkeys(owners)
@@ -138,7 +129,9 @@ def _render_job(
         return {o: render_to_string(TABLE_PARTIAL, c) + version for o, c in contexts.items()}
     # the page outside its seat parts once, from the public part every page is built on
     public = next(iter(contexts.values()))["t"].public
-    pages = parts.draw_each(TABLE_PARTIAL, {"t": public}, contexts)
+    drawings = parts.Drawings(store.kept_drawings(table))
+    pages = parts.draw_each(TABLE_PARTIAL, {"t": public}, contexts, drawings)
+    store.keep_drawings(table, drawings.kept())
     return {owner: None if html is None else html + version for owner, html in pages.items()}
 
 

@@ -53,11 +53,16 @@ def table_setup(table: Table) -> MatchSetup:
 
 
 # One owner per table in this process, the way a game server keeps one actor per game:
-# the table's identity, its newest rows (read, stored or advanced here), the rows each
-# move stored here left (by the version it made), and its matches by version, the newest
-# of which the next version is built from with only the moves stored since. A MatchState
-# and the rows kept are never changed, so threads may share them. The owners are one
-# cachetools LRU cache behind one lock (a cachetools cache is not thread-safe).
+# everything this process keeps of a table is its owner's. The table's identity, its newest
+# rows (read, stored or advanced here), the rows each move stored here left (by the version
+# it made), its matches by version (the newest of which the next version is built from
+# with only the moves stored since), the public page built for its newest version (data:
+# the next version's reuses what did not change, the last round's summary), the parts its
+# last redraw drew (by their inputs: the next redraw draws only what changed), and the
+# redraw job queued for it. A MatchState, a page and the rows kept are never changed, only
+# replaced, so threads may share them. The owners are one cachetools LRU cache behind one
+# lock (a cachetools cache is not thread-safe): the first of the live layer's three places
+# of state (README, "One owner per table").
 OWNERS_KEPT = 2048
 VERSIONS_KEPT = 3  # a table's redraws and its next move need only its last versions
 VERSION_FIELDS = ("code", "created", "target", "first_dealer", "status", "moves")
@@ -65,12 +70,15 @@ VERSION_FIELDS = ("code", "created", "target", "first_dealer", "status", "moves"
 
 @dataclass
 class TableOwner:
-    identity: tuple  # _identity(table): a test database may give a table's id to another
+    identity: tuple | None  # _identity(table): a test database may give a table's id to another
     rows: tuple[Table, list[Seat]] | None = None
     stored: dict[int, tuple[Table, list[Seat]]] = field(default_factory=dict)
     matches: dict[tuple[str, int], MatchState] = field(default_factory=dict)  # (status, moves)
     latest: tuple[int, MatchState] | None = None  # (moves, match): the newest
     shown: int = 0  # the newest version a redraw here has drawn: never one behind it
+    page: tuple[tuple, object] | None = None  # (page_key, the public page built for it)
+    drawn: tuple[int, dict] = (-1, {})  # (version, the parts its redraw drew, by input)
+    job: object | None = None  # the redraw job queued, not yet reading (game.live.redraw)
 
     def keep_match(self, status: str, moves: int, match: MatchState) -> None:
         self.matches[(status, moves)] = match
@@ -88,6 +96,46 @@ _owners: LRUCache[int, TableOwner] = LRUCache(OWNERS_KEPT)
 _owners_lock = threading.Lock()
 
 
+def with_owner(table_id: int, act):
+    """``act(owner)`` with the table's owner held alone (made for it if none is kept: it
+    takes the table's identity from the first to name it), and what it returns."""
+    with _owners_lock:
+        owner = _owners.get(table_id)
+        if owner is None:
+            owner = _owners[table_id] = TableOwner(None)
+        return act(owner)
+
+
+def kept_page(table: Table):
+    """The key and public page last built for the table here, or None."""
+    owner = _kept(table.pk)
+    return None if owner is None or owner.identity != _identity(table) else owner.page
+
+
+def keep_page(table: Table, key: tuple, page) -> None:
+    """Keep ``page`` as the table's public page for ``key``, unless one for a newer version
+    is kept."""
+    with _owners_lock:
+        owner = _owner(table.pk, _identity(table))
+        if owner.page is None or owner.page[0][1] <= key[1]:
+            owner.page = (key, page)
+
+
+def kept_drawings(table: Table) -> dict:
+    """The parts the table's last redraw here drew, by their inputs (never changed)."""
+    owner = _kept(table.pk)
+    return {} if owner is None or owner.identity != _identity(table) else owner.drawn[1]
+
+
+def keep_drawings(table: Table, drawn: dict) -> None:
+    """Keep ``drawn``, the parts a redraw of the table's version drew, unless a redraw of
+    a newer version has kept its own."""
+    with _owners_lock:
+        owner = _owner(table.pk, _identity(table))
+        if owner.drawn[0] <= table.moves:
+            owner.drawn = (table.moves, drawn)
+
+
 def _trim(kept: dict, key) -> None:
     while len(kept) > VERSIONS_KEPT:
         del kept[min(kept, key=key)]
@@ -97,6 +145,8 @@ def _owner(table_id: int, identity: tuple) -> TableOwner:
     """The table's owner here, made afresh for a table of another identity (call with
     ``_owners_lock`` held)."""
     owner = _owners.get(table_id)
+    if owner is not None and owner.identity is None:  # made by ``with_owner``
+        owner.identity = identity
     if owner is None or owner.identity != identity:
         owner = _owners[table_id] = TableOwner(identity)
     return owner

@@ -5,14 +5,11 @@ show another seat's cards."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from cachetools import LRUCache, cached
-
 from game.engine import cards, events, notation, rules
-from game.engine.state import MatchState, RoundState
+from game.engine.state import MatchState
 from game.engine.view import PublicView, SeatView
 from game.live.turns import abandoned
 from game.models import Seat, Table
@@ -90,8 +87,7 @@ class PublicPage:
     # (round number, each side's match score after it) for each finished round but a
     # redeal, which scores nothing
     score_by_round: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    # the public partials once drawn, by name (game.live.parts)
-    drawn: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    seat_names: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
 
     is_lobby = False  # not a field: the template's switch between a lobby and this
 
@@ -150,8 +146,15 @@ class PublicPage:
 
 
 def public_page(
-    *, table: Table, seat_rows: list[Seat], match: MatchState, rematch_code: str | None
+    *,
+    table: Table,
+    seat_rows: list[Seat],
+    match: MatchState,
+    rematch_code: str | None,
+    before: PublicPage | None = None,
 ) -> PublicPage:
+    """The public part of ``table`` at ``match``; ``before``, the table's page at an
+    earlier version, lends what did not change since (the last round's summary)."""
     view = match.round.public_view()
     names = {s.number: s.display_name for s in seat_rows}
     to_act = view.to_act
@@ -190,8 +193,11 @@ def public_page(
         if not r.result.redeal
     )
     previous = None
-    if finished:
-        _, previous = _summary_kept(len(finished) - 1, finished[-1], names)
+    same_round = before is not None and before.finished_rounds == len(finished)
+    if same_round and before.seat_names == names:
+        previous = before.previous  # every move of a round shows the last one's summary
+    elif finished:
+        previous = round_summary(len(finished) - 1, finished[-1].public_view(), names)
     shown, shown_winner, shown_key = _shown_trick(view, finished, names)
     trump, trump_name = trump_words(view)
     winner = match.winner
@@ -237,6 +243,7 @@ def public_page(
         redealt_by=redealt_by,
         high_bid_words=high_bid_words(view, names),
         score_by_round=score_by_round,
+        seat_names=names,
     )
 
 
@@ -270,25 +277,6 @@ def exchange_notes(view: PublicView, names: dict[int, str]) -> tuple[str, ...]:
             note = f"{names[seat]} discarded {thrown[seat]}"
             notes.append(note + (f", was dealt {got[seat]}" if got[seat] else ""))
     return tuple(notes)
-
-
-# The round just finished, summed up once: every move of the next round shows it again.
-# Kept by the round itself (an immutable state, known by its id: the entry holds the state,
-# so no other object can take that id while it is kept) and the seats' names.
-SUMMARIES_KEPT = 1024
-_SUMMARIES: LRUCache[tuple, tuple[RoundState, RoundSummary]] = LRUCache(SUMMARIES_KEPT)
-_SUMMARIES_LOCK = threading.Lock()  # a cachetools cache is not thread-safe
-
-
-@cached(
-    _SUMMARIES,
-    key=lambda number, state, names: (id(state), number, tuple(names.items())),
-    lock=_SUMMARIES_LOCK,
-)
-def _summary_kept(
-    number: int, state: RoundState, names: dict[int, str]
-) -> tuple[RoundState, RoundSummary]:
-    return state, round_summary(number, state.public_view(), names)
 
 
 def _shown_trick(view: PublicView, finished, names) -> tuple[tuple[Play, ...], int | None, str]:

@@ -1,6 +1,7 @@
 """The table page's public part: the trick in the middle, the round at a glance, the
 opening lead (game.presenters), from a match stepped through in memory."""
 
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -327,3 +328,27 @@ def test_the_exchange_notes_say_each_seats_counts_as_the_round_told_them():
     for seat in set(range(4)) - {dealer}:
         said = f"P{seat} discarded {thrown[seat]}" + (f", was dealt {got[seat]}" * bool(got[seat]))
         assert notes[seat] == said
+
+
+def test_the_last_rounds_summary_is_made_once_and_lent_to_the_next_versions_page(
+    client, monkeypatch
+):
+    table = start_table(client)
+    match = _step_until(truth(table), lambda m: m.round.is_terminal()).deal_round(Random(3))
+    made = []
+    real = table_page.round_summary
+    monkeypatch.setattr(table_page, "round_summary", lambda *a: made.append(a) or real(*a))
+    first = _page(table, match)
+    seats = list(table.seats.all())
+
+    def page(match, before):
+        return table_page.public_page(
+            table=table, seat_rows=seats, match=match, rematch_code=None, before=before
+        )
+
+    moved = page(match.apply(match.legal_actions()[0]), first)
+    renamed = page(match, replace(first, seat_names={**first.seat_names, 0: "Someone else"}))
+
+    assert moved.previous is first.previous
+    assert len(made) == 2  # once for the first page, again where a name changed
+    assert renamed.previous is not first.previous

@@ -63,7 +63,7 @@ def test_a_bots_broadcast_wakes_a_connection_waiting_on_the_servers_loop():
 
 
 def test_a_listener_taken_off_hears_nothing_more(monkeypatch):
-    monkeypatch.setattr(events, "_listeners", [])  # this test's listener alone
+    monkeypatch.setattr(events.LINK, "listeners", [])  # this test's listener alone
     heard = []
     events.listen(heard.append)
     events.table_opened(table_id=1)

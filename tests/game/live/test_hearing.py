@@ -5,7 +5,7 @@ import asyncio
 
 from channels.layers import get_channel_layer
 
-from game.live import hearing
+from game.live import events, hearing
 from game.live.events import TABLE_CHANGED, table_group
 
 
@@ -50,7 +50,7 @@ async def test_each_connection_hears_its_tables_changes_once_and_in_order():
     await hearing.leave(910_001, "a")
     await hearing.leave(910_002, "c")
 
-    here = hearing._by_loop[asyncio.get_running_loop()]
+    here = events.LINK.hearings[asyncio.get_running_loop()]
     assert not here.tables and here.reader is None  # nothing left to hear: the reader stops
 
 

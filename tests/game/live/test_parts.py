@@ -52,7 +52,7 @@ def _pages_alone(table_id: int) -> dict[SeatOwner, str]:
 
 
 def _pages_of_a_redraw(table_id: int) -> dict[SeatOwner, str]:
-    job = redraw._Job(loop=None, waiting=dict.fromkeys([*OWNERS, SPECTATOR]), versions=[None])
+    job = redraw._Job(loop=None, waiting={*OWNERS, SPECTATOR}, versions=[None])
     return redraw._render_job(table_id, job)
 
 
@@ -166,12 +166,17 @@ def test_a_public_part_is_drawn_again_only_when_its_fields_change(monkeypatch):
     monkeypatch.setattr(parts, "draw_partial", lambda *a: drawn.append(a) or real(*a))
     table = _people_table(target=21)
     page = selectors.table_page_context(table=table, seat_owner=SPECTATOR)["t"].public
-    code = page.code
-    bid = type(page.auction)([("Guest 1", f"bid {code}")])  # an auction no other table has
+    bid = type(page.auction)([("Guest 1", "bid 2")])
+    last = parts.Drawings()  # a redraw, then the next one, which takes the last one's
+    first = parts._public_part(replace(page, auction=bid), "auction_list", None, drawings=last)
+    this = parts.Drawings(last.kept())
 
-    first = parts._draw_part("auction_list", replace(page, auction=bid))
-    again = parts._draw_part("auction_list", replace(page, auction=bid, round_number=7))
-    other = parts._draw_part("auction_list", replace(page, auction=(*bid, ("Guest 2", "pass"))))
+    again = parts._public_part(
+        replace(page, auction=bid, round_number=7), "auction_list", None, drawings=this
+    )
+    other = parts._public_part(
+        replace(page, auction=(*bid, ("Guest 2", "pass"))), "auction_list", None, drawings=this
+    )
 
     assert first == again and len(drawn) == 2
     assert "Guest 2: pass" in other and "Guest 2" not in first
@@ -196,10 +201,10 @@ def test_the_page_outside_its_parts_is_drawn_once_and_a_move_only_fills_its_slot
 def test_the_tricks_cards_are_drawn_in_order_with_the_winner_marked_once_and_names_escaped():
     plays = (Play(1, "<b>Ann</b>", "10H"), Play(2, "Bob", "AS"), Play(3, "Cy", "J1"))
 
-    html = parts.trick_plays(plays, 2)
+    html = parts.trick_plays({}, plays, 2)
 
     assert [part.split('"')[0] for part in html.split('data-card="')[1:]] == ["10H", "AS", "J1"]
     assert html.count("trick__play--winner") == 1 and html.count("trick__won") == 1
     assert 'class="trick__play at-2 trick__play--winner"' in html
     assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "<b>" not in html
-    assert "trick__play--winner" not in parts.trick_plays(plays, None)
+    assert "trick__play--winner" not in parts.trick_plays({}, plays, None)

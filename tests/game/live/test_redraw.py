@@ -70,7 +70,7 @@ async def test_connections_asking_together_share_one_job_and_get_their_own_seat(
     assert pages[0] == pages[2]
     assert await sync_to_async(_hand)(table.pk, 0) <= set(CARD_ATTR.findall(pages[0]))
     assert await sync_to_async(_hand)(table.pk, 2) <= set(CARD_ATTR.findall(pages[1]))
-    assert not redraw._queued  # the job closed when it started
+    assert store._owners[table.pk].job is None  # the job closed when it started
 
 
 async def test_a_job_that_has_started_is_not_joined(monkeypatch):
@@ -188,7 +188,7 @@ def test_a_stored_move_announces_who_acts_next(timetable, next_seat, expected):
     try:
         play.table_play(table_id=table.pk, seat_owner=owner, action=action)
     finally:
-        events._listeners.remove(heard.append)
+        events.unlisten(heard.append)
 
     [change] = heard
     assert (change.table_id, change.next) == (table.pk, expected)
@@ -209,14 +209,14 @@ def test_a_redraw_of_a_move_stored_here_reads_nothing(django_assert_num_queries)
             action=match.legal_actions()[0],
         )
     finally:
-        events._listeners.remove(heard.append)
+        events.unlisten(heard.append)
     owner = SeatOwner(session_key="the-host")
-    here = redraw._Job(loop=None, waiting={owner: None}, versions=[heard[0].version])
+    here = redraw._Job(loop=None, waiting={owner}, versions=[heard[0].version])
     # a change that is no move stored here, and carries none
-    elsewhere = redraw._Job(loop=None, waiting={owner: None}, versions=[None])
+    elsewhere = redraw._Job(loop=None, waiting={owner}, versions=[None])
 
     # on the event loop itself: no hop to the database thread, which it never needs
-    on_the_loop = redraw._Job(loop=None, waiting={owner: None}, versions=[heard[0].version])
+    on_the_loop = redraw._Job(loop=None, waiting={owner}, versions=[heard[0].version])
     with django_assert_num_queries(0):
         drawn_on_the_loop = redraw._render_here(table.pk, on_the_loop)[owner]
     with django_assert_num_queries(0):
@@ -242,7 +242,7 @@ def _move_stored_elsewhere(table: Table, monkeypatch) -> tuple[events.TableChang
                 table_id=table.pk, seat_owner=SeatOwner(session_key="the-mover"), action=action
             )
         finally:
-            events._listeners.remove(heard.append)
+            events.unlisten(heard.append)
     [change] = heard
     return change, rules.action_code(action)
 
@@ -260,13 +260,13 @@ def test_a_plain_move_stored_elsewhere_is_redrawn_from_its_announcement_without_
     heard = events.PublicMove.heard(list(change.move))  # as the layer delivers it
     owner = SeatOwner(session_key="the-host")
 
-    job = redraw._Job(loop=None, waiting={owner: None}, versions=[change.version])
+    job = redraw._Job(loop=None, waiting={owner}, versions=[change.version])
     job.moves.append(heard)
     with django_assert_num_queries(0):  # on the event loop: no hop to the database thread
         drawn = redraw._render_here(table.pk, job)[owner]
     # the next move's service here finds the match the announcement made
     assert store.kept_match(Table.objects.get(pk=table.pk)) is not None
-    read = redraw._Job(loop=None, waiting={owner: None}, versions=[None])
+    read = redraw._Job(loop=None, waiting={owner}, versions=[None])
     assert drawn == redraw._render_job(table.pk, read)[owner]
 
 
@@ -287,12 +287,12 @@ def test_a_move_stored_elsewhere_that_does_not_follow_what_is_kept_here_is_read(
     store.match_for_table(rows[0], fresh=True)
     change, _ = _move_stored_elsewhere(table, monkeypatch)
     owner = SeatOwner(session_key="the-host")
-    job = redraw._Job(loop=None, waiting={owner: None}, versions=[change.version])
+    job = redraw._Job(loop=None, waiting={owner}, versions=[change.version])
     job.moves.append(heard(change.move))
 
     assert redraw._render_here(table.pk, job) is None  # the database is needed
     drawn = redraw._render_job(table.pk, job)[owner]
-    read = redraw._Job(loop=None, waiting={owner: None}, versions=[None])
+    read = redraw._Job(loop=None, waiting={owner}, versions=[None])
     assert drawn == redraw._render_job(table.pk, read)[owner]
 
 

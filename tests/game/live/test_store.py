@@ -5,6 +5,7 @@ import copy
 
 import pytest
 
+from game import selectors
 from game.live import store
 from game.models import Seat, Table
 from game.players.identity import SeatOwner
@@ -59,3 +60,16 @@ def test_a_table_that_reuses_an_id_gets_nothing_of_the_table_before():
     store.match_for_table(other, fresh=True)  # its own owner from now on
     assert store._owners[table.pk].identity == store._identity(other)
     assert store.kept_match(table) is None
+
+
+def test_a_tables_public_page_is_built_once_per_version_and_kept_by_its_owner():
+    table = _people_table()
+    seats = list(table.seats.all())
+
+    first = selectors.public_page(table=table, seat_rows=seats)
+    again = selectors.public_page(table=table, seat_rows=seats)
+    Seat.objects.filter(table=table, number=1).update(display_name="Renamed")
+    renamed = selectors.public_page(table=table, seat_rows=list(table.seats.all()))
+
+    assert again is first and store._owners[table.pk].page[1] is renamed
+    assert "Renamed" in [seat.name for seat in renamed.seats]
