@@ -6,7 +6,8 @@ received there once and handed to every connection to that table on the loop, in
 order the messages came, table by table (a slow redraw of one table holds up no other).
 The last connection to leave takes the channel out of the group. Tables join and leave
 independently; one table's join waits for its own leave before it. Only public channel
-layer calls: ``new_channel``, ``group_add``, ``receive``, ``group_discard``, ``group_send``.
+layer calls: ``new_channel``, ``group_add``, ``receive``, ``group_discard``, ``group_send``,
+``send``.
 
 While a loop hears tables it watches its layer (a message to a group nobody joined, every
 ``WATCH_S``): when the layer cannot be reached (Redis down) every connection is told
@@ -14,10 +15,10 @@ While a loop hears tables it watches its layer (a message to a group nobody join
 opens meanwhile is served all the same. When the layer is back, the loop joins its tables'
 groups again, waits until its own channel hears a message sent to it (the Redis client
 subscribes again only at its next read, up to a second after a publish works: a redraw
-before that misses what is published meanwhile), has every connection redrawn from the database (what was published
-meanwhile is lost: Pub/Sub keeps nothing), tells them the layer is back, and announces
-again the changes this process could not broadcast (``events.unsent_tables``), for the
-other processes' connections.
+before that would miss what is published meanwhile), has every connection redrawn from
+the database (what was published during the outage is lost: Pub/Sub keeps nothing), tells
+them the layer is back, and announces again the changes this process could not broadcast
+(``events.unsent_tables``), for the other processes' connections.
 """
 
 from __future__ import annotations
