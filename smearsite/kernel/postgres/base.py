@@ -39,7 +39,8 @@ class PromptPool(ConnectionPool):
             try:
                 self.check_given(connection)
             except Exception:
-                self.putconn(connection)  # broken: dropped, and another opened meanwhile
+                connection.close()  # never handed out again, whatever failed
+                self.putconn(connection)  # dropped, and another one opened meanwhile
                 continue
             return connection
 
