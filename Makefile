@@ -99,7 +99,8 @@ test-browser: install
 
 # The fault-injection suite (issue 53): a Redis of its own on a spare port, a PostgreSQL
 # database of its own (DATABASE_URL's server, else 127.0.0.1:5432), two servers, and
-# Redis killed, the database's connections terminated, a server killed: about a minute.
+# Redis killed (back after 5 s, and down 60 s), the database's connections terminated, a
+# server killed: about two minutes.
 # Skipped loudly without redis-server or PostgreSQL (a failure under CI=true).
 test-faults: install
 	@$(BIN)/pytest -p no:xdist -m faults tests/faults -p no:cacheprovider -rs

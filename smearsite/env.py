@@ -91,6 +91,9 @@ def database_config(environ: Mapping[str, str], *, base_dir: Path) -> dict[str, 
         # it hands out (psycopg_pool's check_connection, an empty statement).
         config["CONN_HEALTH_CHECKS"] = True
         config.setdefault("OPTIONS", {})["pool"] = env_bool(environ, "DATABASE_POOL", True)
+        # Django's backend, with a pool that takes the next connection at once when one
+        # fails its check (psycopg_pool pauses 1, 2, 4 s: smearsite/kernel/postgres)
+        config["ENGINE"] = "smearsite.kernel.postgres"
     elif config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
         config["CONN_MAX_AGE"] = SQLITE_CONN_MAX_AGE

@@ -126,6 +126,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last: its process_exception comes first (a page load on a lost connection, again)
+    "smearsite.guards.lost_connection.AnswerAgainMiddleware",
 ]
 
 ROOT_URLCONF = "smearsite.urls"

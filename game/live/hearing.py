@@ -6,16 +6,19 @@ received there once and handed to every connection to that table on the loop, in
 order the messages came, table by table (a slow redraw of one table holds up no other).
 The last connection to leave takes the channel out of the group. Tables join and leave
 independently; one table's join waits for its own leave before it. Only public channel
-layer calls: ``new_channel``, ``group_add``, ``receive``, ``group_discard``, ``group_send``.
+layer calls: ``new_channel``, ``group_add``, ``receive``, ``group_discard``, ``group_send``,
+``send``.
 
 While a loop hears tables it watches its layer (a message to a group nobody joined, every
 ``WATCH_S``): when the layer cannot be reached (Redis down) every connection is told
 (``LIVE_STATUS``: the page says live updates are interrupted), and a connection that
 opens meanwhile is served all the same. When the layer is back, the loop joins its tables'
-groups again, has every connection redrawn from the database (what was published
-meanwhile is lost: Pub/Sub keeps nothing), tells them the layer is back, and announces
-again the changes this process could not broadcast (``events.unsent_tables``), for the
-other processes' connections.
+groups again, waits until its own channel hears a message sent to it (the Redis client
+subscribes again only at its next read, up to a second after a publish works: a redraw
+before that would miss what is published meanwhile), has every connection redrawn from
+the database (what was published during the outage is lost: Pub/Sub keeps nothing), tells
+them the layer is back, and announces again the changes this process could not broadcast
+(``events.unsent_tables``), for the other processes' connections.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -37,6 +41,8 @@ LIVE_STATUS = "live.status"  # {"type": LIVE_STATUS, "up": bool}: the layer lost
 WATCH_S = 1.0  # how often a loop that hears tables checks its layer
 WATCH_TIMEOUT_S = 2.0  # a check that takes longer counts as a failure (Redis paused)
 HEALTH_GROUP = "live-health"  # joined by nobody: a message there is one PUBLISH
+PROBE = "live.probe"  # {"type": PROBE, "probe": id}: sent to the loop's own channel
+PROBE_TIMEOUT_S = 2.0  # not heard by then: the layer is not back yet
 
 
 @dataclass
@@ -60,6 +66,7 @@ class _Hearing:
     last: dict[int, asyncio.Task] = field(default_factory=dict)
     up: bool = True  # the layer answered its last check
     watcher: asyncio.Task | None = None
+    probes: dict[str, asyncio.Future] = field(default_factory=dict)  # by id, until heard
 
 
 def layer_up() -> bool:
@@ -154,6 +161,11 @@ async def leave(table_id: int, key: object) -> None:
 async def _read(hearing: _Hearing, channel: str) -> None:
     while True:
         message = await hearing.layer.receive(channel)
+        if message.get("type") == PROBE:
+            heard = hearing.probes.get(message.get("probe"))
+            if heard is not None and not heard.done():
+                heard.set_result(None)
+            continue
         table_id = message.get("table")
         table = hearing.tables.get(table_id)
         if table is not None:
@@ -218,6 +230,7 @@ async def _recover(hearing: _Hearing) -> None:
     channel = await _channel(hearing)
     for table_id in list(hearing.tables):
         await hearing.layer.group_add(table_group(table_id), channel)
+    await _hears(hearing, channel)
     hearing.up = True
     logger.warning("the channel layer is back: redrawing %d tables", len(hearing.tables))
     for table_id in list(hearing.tables):
@@ -228,6 +241,18 @@ async def _recover(hearing: _Hearing) -> None:
         await hearing.layer.group_send(
             table_group(table_id), {"type": TABLE_CHANGED, "table": table_id}
         )
+
+
+async def _hears(hearing: _Hearing, channel: str) -> None:
+    """Return once the loop's channel hears a message sent to it (its groups, subscribed
+    on the same connection, are then heard too); raise if not within PROBE_TIMEOUT_S."""
+    probe = uuid.uuid4().hex
+    heard = hearing.probes[probe] = asyncio.get_running_loop().create_future()
+    try:
+        await hearing.layer.send(channel, {"type": PROBE, "probe": probe})
+        await asyncio.wait_for(heard, PROBE_TIMEOUT_S)
+    finally:
+        del hearing.probes[probe]
 
 
 def _tell_all(hearing: _Hearing, message: dict) -> None:

@@ -77,7 +77,8 @@ def test_postgres_database_url_is_parsed(tmp_path):
         {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/smear"}, base_dir=tmp_path
     )
 
-    assert config["ENGINE"] == "django.db.backends.postgresql"
+    # Django's backend, its pool quick after a dropped connection (smearsite/kernel/postgres)
+    assert config["ENGINE"] == "smearsite.kernel.postgres"
     assert config["NAME"] == "smear"
     assert config["USER"] == "postgres"
     assert config["HOST"] == "127.0.0.1"
@@ -223,7 +224,7 @@ def test_settings_module_with_postgres_and_redis(monkeypatch):
         REDIS_URL="redis://127.0.0.1:6379/0",
     )
 
-    assert module.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert module.DATABASES["default"]["ENGINE"] == "smearsite.kernel.postgres"
     layer = module.CHANNEL_LAYERS["default"]["BACKEND"]
     assert layer == "channels_redis.pubsub.RedisPubSubChannelLayer"
 
@@ -269,7 +270,7 @@ def test_running_settings_follow_this_processes_environment():
     backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
 
     if os.environ.get("DATABASE_URL"):
-        assert engine == "django.db.backends.postgresql"
+        assert engine == "smearsite.kernel.postgres"
     else:
         assert engine == "django.db.backends.sqlite3"
     if os.environ.get("REDIS_URL"):

@@ -55,13 +55,15 @@ async def test_each_connection_hears_its_tables_changes_once_and_in_order():
 
 
 class _FlakyLayer:
-    """The in-memory layer, but every call fails while ``down`` (Redis unreachable)."""
+    """The in-memory layer, but every call fails while ``down`` (Redis unreachable), and
+    what is sent is lost while ``deaf`` (Redis back, its subscriptions not yet)."""
 
     def __init__(self) -> None:
         from channels.layers import InMemoryChannelLayer
 
         self.inner = InMemoryChannelLayer()
         self.down = False
+        self.deaf = False
 
     def __getattr__(self, name):
         call = getattr(self.inner, name)
@@ -69,6 +71,8 @@ class _FlakyLayer:
         async def maybe(*args, **kwargs):
             if self.down:
                 raise ConnectionError("Redis is down")
+            if self.deaf and name in ("send", "group_send"):
+                return None
             return await call(*args, **kwargs)
 
         return maybe
@@ -100,3 +104,29 @@ async def test_a_lost_layer_is_told_to_every_connection_and_its_return_redraws_t
     assert heard[1] == {"type": TABLE_CHANGED, "table": 910_003}
     assert heard[2] == {"type": hearing.LIVE_STATUS, "up": True, "table": 910_003}
     assert heard[3]["type"] == TABLE_CHANGED
+
+
+async def test_the_return_waits_until_the_loop_hears_its_groups_again(monkeypatch):
+    layer = _FlakyLayer()
+    monkeypatch.setattr(hearing, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(hearing, "WATCH_S", 0.02)
+    monkeypatch.setattr(hearing, "PROBE_TIMEOUT_S", 0.05)
+    heard: list[dict] = []
+
+    async def hear(message: dict) -> None:
+        heard.append(message)
+
+    layer.down = True
+    await hearing.join(910_004, "a", hear)
+    await _until(lambda: heard)
+    layer.down, layer.deaf = False, True  # a publish works, nothing is heard yet
+    await asyncio.sleep(0.3)  # several checks of the layer, each one's probe unheard
+
+    assert len(heard) == 1 and not hearing.layer_up()  # no redraw that would miss a change
+
+    layer.deaf = False
+    await _until(lambda: len(heard) == 3)
+    await hearing.leave(910_004, "a")
+
+    assert heard[1] == {"type": TABLE_CHANGED, "table": 910_004}
+    assert heard[2] == {"type": hearing.LIVE_STATUS, "up": True, "table": 910_004}
