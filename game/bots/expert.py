@@ -58,6 +58,9 @@ from .valuation import (
     utility_for,
 )
 
+# at a table of three units or more, match points a missed bid of ours costs beyond its
+# standing value (``_AuctionTable``)
+MISS_COST = 0.0
 # the least time a solve in the auction gets before the hand model answers for it
 SOLVE_SHARE_MIN_S = 0.002
 # a sampled deal in card play may take this share of the time left: one that takes longer
@@ -126,11 +129,14 @@ class ExpertBot:
     budget_ms: float = 250.0
     max_deals: int = 400
     bid_margin: float = 0.5  # expert-v1: expected match value a bid must promise over passing
-    version: int = 2
+    # with three units or more, what a missed bid of ours costs beyond the standing value
+    # (expert, not expert-v2): see ``_AuctionTable``
+    miss_cost: float = MISS_COST
+    version: int = 3
 
     @property
     def name(self) -> str:
-        return "expert" if self.version >= 2 else "expert-v1"
+        return "expert" if self.version >= 3 else f"expert-v{self.version}"
 
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
         """The best action of the analysis (``analyse``, without detail). At a full-deck
@@ -288,7 +294,8 @@ class ExpertBot:
         still to act bid by the model, the winner leads, and the exact search says what
         the round then gives each side."""
         deals = sample_deals(self._knowledge(view), self.max_deals, rng.getrandbits(63))
-        table = _AuctionTable(view, legal)
+        miss_cost = self.miss_cost if self.version >= 3 and len(view.teams) > 2 else 0.0
+        table = _AuctionTable(view, legal, miss_cost)
         complete = True
         checkpoint = SETTLE_FIRST
         at_once = idle_threads()  # deals searched together: one per thread
@@ -414,11 +421,17 @@ def _our_share(situation: Situation) -> float:
 
 class _AuctionTable:
     """The auction analysis being gathered: per deal, its weight and, per action, where
-    the auction ends and what the round then gives the bidder's side and the others."""
+    the auction ends and what the round then gives the bidder's side and the others.
 
-    def __init__(self, view: SeatView, legal: Sequence[int]):
+    ``miss_cost`` is taken off every deal in which we lead and miss: at a cutthroat table
+    the standing value counts only the best opponent, but a miss of ours lets every
+    opponent gain on us at once (each one's points, with none taken by a partner of
+    ours), which the lead over the best of them does not see."""
+
+    def __init__(self, view: SeatView, legal: Sequence[int], miss_cost: float = 0.0):
         self.view = view
         self.legal = list(legal)
+        self.miss_cost = miss_cost
         order = [(view.dealer + 1 + i) % view.players for i in range(view.players)]
         self.later = order[order.index(view.seat) + 1 :]
         self.now = standing(view.auction)
@@ -518,7 +531,10 @@ class _AuctionTable:
         for row in self.rows:
             end, bidder_points, defender_points = row[column]
             situation = _situation(view, unit_of[end.holder], end.high)
-            values.append(standing_value(situation, bidder_points, defender_points))
+            value = standing_value(situation, bidder_points, defender_points)
+            if situation.we_bid and bidder_points < end.high:
+                value -= self.miss_cost
+            values.append(value)
             share = _our_share(situation) if not situation.we_bid else 1.0
             mine = bidder_points if situation.we_bid else defender_points * share
             ours.append(mine)

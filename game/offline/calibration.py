@@ -12,7 +12,8 @@ solve runs past the cap are left out (the biggest tables' hardest deals), and co
 With ``--rules`` and a full-deck preset (classic, six_handed, seven_point), whose auction
 is priced by rollouts rather than the hand model, nothing is fitted: experts play rounds
 at the preset and each price before the tricks is set against the round's outcome
-(``game.offline.rollout_calibration``).
+(``game.offline.rollout_calibration``). ``--check`` does the same at the house rules
+(``--players 3``: cutthroat), pricing the auction with the fitted model.
 """
 
 from __future__ import annotations
@@ -158,9 +159,12 @@ def main() -> None:
     parser.add_argument(
         "--rules", default="house", help="a full-deck preset: its rollouts' prices against play"
     )
+    parser.add_argument(
+        "--check", action="store_true", help="house rules: price against play, fit nothing"
+    )
     rollout_calibration.add_arguments(parser)
     args = parser.parse_args()
-    if args.rules != "house":
+    if args.rules != "house" or args.check:
         rollout_calibration.run(args.rules, args, args.players[0] if args.players else None)
         return
     rng = Random(args.seed)
