@@ -140,7 +140,13 @@ def self_play(
         result = match.round.result
         decisions += [
             Decision(
-                kind, number, view.seat, price, outcome_worth(view, result), again, chance,
+                kind,
+                number,
+                view.seat,
+                price,
+                outcome_worth(view, result),
+                again,
+                chance,
                 result.made if chance is not None and result.bidder_unit == view.unit else None,
             )  # fmt: skip
             for kind, view, price, again, chance in priced

@@ -132,7 +132,8 @@ def test_at_three_house_players_the_auction_alone_is_priced_cutthroat_by_the_lea
         lead = after[d.seat] - max(s for u, s in enumerate(after) if u != d.seat)
         lead -= before[d.seat] - max(s for u, s in enumerate(before) if u != d.seat)
         winner = state.result.winner
-        assert d.realized == lead + (0 if winner is None else WIN_VALUE * (1 - 2 * (winner != d.seat)))
+        bonus = 0 if winner is None else WIN_VALUE if winner == d.seat else -WIN_VALUE
+        assert d.realized == lead + bonus
         # a bid's chance of being made is known, and whether it was, where it led
         if d.kind == "bid":
             assert 0.0 <= d.made_chance <= 1.0
