@@ -295,7 +295,7 @@ class ExpertBot:
         the round then gives each side."""
         deals = sample_deals(self._knowledge(view), self.max_deals, rng.getrandbits(63))
         miss_cost = self.miss_cost if self.version >= 3 and len(view.teams) > 2 else 0.0
-        table = _AuctionTable(view, legal, miss_cost)
+        table = _AuctionTable(view, legal, miss_cost, own_bidding=self.version >= 3)
         complete = True
         checkpoint = SETTLE_FIRST
         at_once = idle_threads()  # deals searched together: one per thread
@@ -428,7 +428,13 @@ class _AuctionTable:
     opponent gain on us at once (each one's points, with none taken by a partner of
     ours), which the lead over the best of them does not see."""
 
-    def __init__(self, view: SeatView, legal: Sequence[int], miss_cost: float = 0.0):
+    def __init__(
+        self,
+        view: SeatView,
+        legal: Sequence[int],
+        miss_cost: float = 0.0,
+        own_bidding: bool = False,
+    ):
         self.view = view
         self.legal = list(legal)
         self.miss_cost = miss_cost
@@ -438,6 +444,12 @@ class _AuctionTable:
         unit_of = view.unit_of
         partners = [len(view.teams[unit_of[s]]) - 1 for s in range(view.players)]
         self.models = {s: hand_model(view.players, partners[s]) for s in range(view.players)}
+        # the seats still to bid judged as the expert bids, where its bidding was fitted
+        self.styles = {
+            s: (m.bid_shift, m.bid_style)
+            for s, m in self.models.items()
+            if own_bidding and m.bid_style is not None
+        }
         self.estimated = 0  # outcomes the model gave because the search ran out of time
         self.weights: list[float] = []
         self.exact: list[list[tuple[Auction, int, int]]] = []  # per deal, per action
@@ -477,7 +489,7 @@ class _AuctionTable:
             if s != view.seat  # our own hand is no evidence, and we do not model our bid
         }
         weight = evidence(view.auction, values, view.dealer)
-        judged = limits({s: values[s] for s in self.later}, rng)
+        judged = limits({s: values[s] for s in self.later}, rng, self.styles)
         ends = [
             finish(self.now.after(view.seat, action), self.later, judged, view.unit_of)
             for action in self.legal
