@@ -52,6 +52,7 @@ from .valuation import (
     leader_utility,
     match_value,
     points_utility,
+    split_standing_value,
     standing_utility,
     standing_value,
     steps_per_point,
@@ -295,7 +296,8 @@ class ExpertBot:
         the round then gives each side."""
         deals = sample_deals(self._knowledge(view), self.max_deals, rng.getrandbits(63))
         miss_cost = self.miss_cost if self.version >= 3 and len(view.teams) > 2 else 0.0
-        table = _AuctionTable(view, legal, miss_cost, own_bidding=self.version >= 3)
+        honest = self.version >= 3
+        table = _AuctionTable(view, legal, miss_cost, own_bidding=honest, split=honest)
         complete = True
         checkpoint = SETTLE_FIRST
         at_once = idle_threads()  # deals searched together: one per thread
@@ -434,10 +436,14 @@ class _AuctionTable:
         legal: Sequence[int],
         miss_cost: float = 0.0,
         own_bidding: bool = False,
+        split: bool = False,
     ):
         self.view = view
         self.legal = list(legal)
         self.miss_cost = miss_cost
+        # the round's worth to us with the defenders' points split as a round ends, not
+        # evenly (``valuation.split_standing_value``)
+        self.worth = split_standing_value if split else standing_value
         order = [(view.dealer + 1 + i) % view.players for i in range(view.players)]
         self.later = order[order.index(view.seat) + 1 :]
         self.now = standing(view.auction)
@@ -543,7 +549,7 @@ class _AuctionTable:
         for row in self.rows:
             end, bidder_points, defender_points = row[column]
             situation = _situation(view, unit_of[end.holder], end.high)
-            value = standing_value(situation, bidder_points, defender_points)
+            value = self.worth(situation, bidder_points, defender_points)
             if situation.we_bid and bidder_points < end.high:
                 value -= self.miss_cost
             values.append(value)
