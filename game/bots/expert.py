@@ -59,9 +59,6 @@ from .valuation import (
     utility_for,
 )
 
-# at a table of three units or more, match points a missed bid of ours costs beyond its
-# standing value (``_AuctionTable``)
-MISS_COST = 0.0
 # the least time a solve in the auction gets before the hand model answers for it
 SOLVE_SHARE_MIN_S = 0.002
 # a sampled deal in card play may take this share of the time left: one that takes longer
@@ -130,9 +127,6 @@ class ExpertBot:
     budget_ms: float = 250.0
     max_deals: int = 400
     bid_margin: float = 0.5  # expert-v1: expected match value a bid must promise over passing
-    # with three units or more, what a missed bid of ours costs beyond the standing value
-    # (expert, not expert-v2): see ``_AuctionTable``
-    miss_cost: float = MISS_COST
     version: int = 3
 
     @property
@@ -295,9 +289,8 @@ class ExpertBot:
         still to act bid by the model, the winner leads, and the exact search says what
         the round then gives each side."""
         deals = sample_deals(self._knowledge(view), self.max_deals, rng.getrandbits(63))
-        miss_cost = self.miss_cost if self.version >= 3 and len(view.teams) > 2 else 0.0
-        honest = self.version >= 3
-        table = _AuctionTable(view, legal, miss_cost, own_bidding=honest, split=honest)
+        honest = self.version >= 3  # expert-v2 kept the even split and the common style
+        table = _AuctionTable(view, legal, own_bidding=honest, split=honest)
         complete = True
         checkpoint = SETTLE_FIRST
         at_once = idle_threads()  # deals searched together: one per thread
@@ -424,23 +417,20 @@ def _our_share(situation: Situation) -> float:
 class _AuctionTable:
     """The auction analysis being gathered: per deal, its weight and, per action, where
     the auction ends and what the round then gives the bidder's side and the others.
-
-    ``miss_cost`` is taken off every deal in which we lead and miss: at a cutthroat table
-    the standing value counts only the best opponent, but a miss of ours lets every
-    opponent gain on us at once (each one's points, with none taken by a partner of
-    ours), which the lead over the best of them does not see."""
+    ``own_bidding``: the seats still to bid are judged as the expert itself bids where
+    that was fitted (``HandModel.bid_shift``/``bid_style``); ``split``: our worth at a
+    table of three lone seats takes the defenders' points as split between them, not
+    shared evenly (``valuation.split_standing_value``)."""
 
     def __init__(
         self,
         view: SeatView,
         legal: Sequence[int],
-        miss_cost: float = 0.0,
         own_bidding: bool = False,
         split: bool = False,
     ):
         self.view = view
         self.legal = list(legal)
-        self.miss_cost = miss_cost
         # the round's worth to us with the defenders' points split as a round ends, not
         # evenly (``valuation.split_standing_value``)
         self.worth = split_standing_value if split else standing_value
@@ -549,10 +539,7 @@ class _AuctionTable:
         for row in self.rows:
             end, bidder_points, defender_points = row[column]
             situation = _situation(view, unit_of[end.holder], end.high)
-            value = self.worth(situation, bidder_points, defender_points)
-            if situation.we_bid and bidder_points < end.high:
-                value -= self.miss_cost
-            values.append(value)
+            values.append(self.worth(situation, bidder_points, defender_points))
             share = _our_share(situation) if not situation.we_bid else 1.0
             mine = bidder_points if situation.we_bid else defender_points * share
             ours.append(mine)
