@@ -434,6 +434,7 @@ class _AuctionTable:
         # the round's worth to us with the defenders' points split as a round ends, not
         # evenly (``valuation.split_standing_value``)
         self.worth = split_standing_value if split else standing_value
+        self._worths: dict[tuple[int, int, int, int], float] = {}  # few outcomes recur
         order = [(view.dealer + 1 + i) % view.players for i in range(view.players)]
         self.later = order[order.index(view.seat) + 1 :]
         self.now = standing(view.auction)
@@ -539,7 +540,10 @@ class _AuctionTable:
         for row in self.rows:
             end, bidder_points, defender_points = row[column]
             situation = _situation(view, unit_of[end.holder], end.high)
-            values.append(self.worth(situation, bidder_points, defender_points))
+            key = (situation.bidder_unit, end.high, bidder_points, defender_points)
+            if key not in self._worths:
+                self._worths[key] = self.worth(situation, bidder_points, defender_points)
+            values.append(self._worths[key])
             share = _our_share(situation) if not situation.we_bid else 1.0
             mine = bidder_points if situation.we_bid else defender_points * share
             ours.append(mine)

@@ -72,7 +72,10 @@ def standing_value(situation: Situation, bidder_points: int, defender_points: in
     s = situation
     seats = s.seats
     defender_seats = sum(n for u, n in enumerate(seats) if u != s.bidder_unit)
-    shares = [defender_points * n / defender_seats for n in seats]
+    shares = [
+        0.0 if u == s.bidder_unit else defender_points * n / defender_seats
+        for u, n in enumerate(seats)
+    ]
     return _standing(s, bidder_points, shares)
 
 
