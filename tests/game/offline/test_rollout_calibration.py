@@ -134,7 +134,11 @@ def test_at_three_house_players_the_auction_alone_is_priced_cutthroat_by_the_lea
         winner = state.result.winner
         bonus = 0 if winner is None else WIN_VALUE if winner == d.seat else -WIN_VALUE
         assert d.realized == lead + bonus
-        # a bid's chance of being made is known, and whether it was, where it led
-        if d.kind == "bid":
+        # a bid's chance of being made is known where some deal had it lead, and whether
+        # it was made, where it led
+        if d.kind == "bid" and d.made_chance is not None:
             assert 0.0 <= d.made_chance <= 1.0
             assert (d.made is not None) == (state.result.bidder_unit == d.seat)
+        else:
+            assert d.made is None
+    assert any(d.made_chance is not None for d in decisions)
