@@ -11,6 +11,9 @@ the trainer shows a learner.
 ``version=1`` is the expert as it was before the auction search (``expert-v1``, kept
 frozen so that anyone can measure the difference): it priced a bid only as the points
 it would take as the leader and counted every opponent's points against itself.
+``version=2`` (``expert-v2``) is the expert before its honest prices (issue 50): the
+seats still to bid judged by the common style, not the expert's own fitted bidding, and
+at three lone seats the defenders' points shared evenly in our bid's worth.
 """
 
 from __future__ import annotations
