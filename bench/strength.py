@@ -2,12 +2,13 @@
 
     python bench/strength.py [--matches 96] [--workers 2] [--budget-ms 250]
                              [--pairings expert,expert-v1 expert,greedy ...]
-                             [--cutthroat-matches 48]
+                             [--cutthroat-matches 48] [--cutthroat-bots expert,expert-v2,greedy]
     python bench/strength.py --rules classic six_handed seven_point [--matches 40]
 
 Each pairing plays fair 2v2 matches to 11 at four players (the same deals with the
-seats swapped); then expert, expert-v1 and greedy play a 3-player cutthroat table with
-the seats rotated over the same deals. Every line comes from `manage.py arena --fair`:
+seats swapped); then three bots (expert, expert-v1 and greedy unless ``--cutthroat-bots``
+names others) play a 3-player cutthroat table, seated in all six orders over the same
+deals (a multiple of 6 matches keeps it even). Every line comes from `manage.py arena --fair`:
 wins, points a round, auctions won and the average bid, bids made, decision latency.
 
 With ``--rules``, each preset of the Smear family plays instead: the expert against
@@ -45,6 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=96)
     parser.add_argument("--cutthroat-matches", type=int, default=48)
+    parser.add_argument("--cutthroat-bots", default="expert,expert-v1,greedy")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--target", type=int, default=11)
@@ -60,7 +62,7 @@ def main() -> None:
     for bots in args.pairings:
         arena(bots, 4, "0,2:1,3", args.matches, args)
     if args.cutthroat_matches:
-        arena("expert,expert-v1,greedy", 3, None, args.cutthroat_matches, args)
+        arena(args.cutthroat_bots, 3, None, args.cutthroat_matches, args)
 
 
 FAMILY = ("classic", "six_handed", "seven_point")

@@ -29,13 +29,15 @@ class Bot(Protocol):
 MIN_THINK_MS = 10.0
 
 # beginner, casual and club are the expert with less search and a player's errors
-# (levels.py); expert-v1 is the expert before its auction search, kept frozen for the arena
+# (levels.py); expert-v1 is the expert before its auction search and expert-v2 the expert
+# before its honest prices (issue 50), both kept frozen for the arena
 LEVELS = {
     **{level.name: partial(level_bot, level.name) for level in LEVEL_TABLE},
     "expert": ExpertBot,
     "greedy": GreedyBot,
     "random": RandomBot,
     "expert-v1": partial(ExpertBot, version=1),
+    "expert-v2": partial(ExpertBot, version=2),
 }
 # the levels a person may seat at a table, offered in this order, weakest first; greedy
 # stays for the tables that seated it. Random is not an opponent: it is offered no more,

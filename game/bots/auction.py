@@ -69,9 +69,17 @@ def finish(
     return state
 
 
-def limits(values: dict[int, float], rng: Random) -> dict[int, float]:
-    """Each seat's judgement of its hand in one deal: its modelled worth plus its style."""
-    return {seat: value + rng.gauss(0.0, STYLE) for seat, value in values.items()}
+def limits(
+    values: dict[int, float], rng: Random, styles: dict[int, tuple[float, float]] | None = None
+) -> dict[int, float]:
+    """Each seat's judgement of its hand in one deal: its modelled worth plus its style,
+    ``STYLE`` or, where ``styles`` gives one, that seat's (shift, spread)."""
+    styles = styles or {}
+    judged = {}
+    for seat, value in values.items():
+        shift, spread = styles.get(seat, (0.0, STYLE))
+        judged[seat] = value + shift + rng.gauss(0.0, spread)
+    return judged
 
 
 def likelihood(value: float, action: int, state: Auction, forced: bool) -> float:

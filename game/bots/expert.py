@@ -11,6 +11,9 @@ the trainer shows a learner.
 ``version=1`` is the expert as it was before the auction search (``expert-v1``, kept
 frozen so that anyone can measure the difference): it priced a bid only as the points
 it would take as the leader and counted every opponent's points against itself.
+``version=2`` (``expert-v2``) is the expert before its honest prices (issue 50): the
+seats still to bid judged by the common style, not the expert's own fitted bidding, and
+at three lone seats the defenders' points shared evenly in our bid's worth.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from .valuation import (
     leader_utility,
     match_value,
     points_utility,
+    split_standing_value,
     standing_utility,
     standing_value,
     steps_per_point,
@@ -126,11 +130,11 @@ class ExpertBot:
     budget_ms: float = 250.0
     max_deals: int = 400
     bid_margin: float = 0.5  # expert-v1: expected match value a bid must promise over passing
-    version: int = 2
+    version: int = 3
 
     @property
     def name(self) -> str:
-        return "expert" if self.version >= 2 else "expert-v1"
+        return "expert" if self.version >= 3 else f"expert-v{self.version}"
 
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
         """The best action of the analysis (``analyse``, without detail). At a full-deck
@@ -288,7 +292,8 @@ class ExpertBot:
         still to act bid by the model, the winner leads, and the exact search says what
         the round then gives each side."""
         deals = sample_deals(self._knowledge(view), self.max_deals, rng.getrandbits(63))
-        table = _AuctionTable(view, legal)
+        honest = self.version >= 3  # expert-v2 kept the even split and the common style
+        table = _AuctionTable(view, legal, own_bidding=honest, split=honest)
         complete = True
         checkpoint = SETTLE_FIRST
         at_once = idle_threads()  # deals searched together: one per thread
@@ -414,17 +419,37 @@ def _our_share(situation: Situation) -> float:
 
 class _AuctionTable:
     """The auction analysis being gathered: per deal, its weight and, per action, where
-    the auction ends and what the round then gives the bidder's side and the others."""
+    the auction ends and what the round then gives the bidder's side and the others.
+    ``own_bidding``: the seats still to bid are judged as the expert itself bids where
+    that was fitted (``HandModel.bid_shift``/``bid_style``); ``split``: our worth at a
+    table of three lone seats takes the defenders' points as split between them, not
+    shared evenly (``valuation.split_standing_value``)."""
 
-    def __init__(self, view: SeatView, legal: Sequence[int]):
+    def __init__(
+        self,
+        view: SeatView,
+        legal: Sequence[int],
+        own_bidding: bool = False,
+        split: bool = False,
+    ):
         self.view = view
         self.legal = list(legal)
+        # the round's worth to us with the defenders' points split as a round ends, not
+        # evenly (``valuation.split_standing_value``)
+        self.worth = split_standing_value if split else standing_value
+        self._worths: dict[tuple[int, int, int, int], float] = {}  # few outcomes recur
         order = [(view.dealer + 1 + i) % view.players for i in range(view.players)]
         self.later = order[order.index(view.seat) + 1 :]
         self.now = standing(view.auction)
         unit_of = view.unit_of
         partners = [len(view.teams[unit_of[s]]) - 1 for s in range(view.players)]
         self.models = {s: hand_model(view.players, partners[s]) for s in range(view.players)}
+        # the seats still to bid judged as the expert bids, where its bidding was fitted
+        self.styles = {
+            s: (m.bid_shift, m.bid_style)
+            for s, m in self.models.items()
+            if own_bidding and m.bid_style is not None
+        }
         self.estimated = 0  # outcomes the model gave because the search ran out of time
         self.weights: list[float] = []
         self.exact: list[list[tuple[Auction, int, int]]] = []  # per deal, per action
@@ -464,7 +489,7 @@ class _AuctionTable:
             if s != view.seat  # our own hand is no evidence, and we do not model our bid
         }
         weight = evidence(view.auction, values, view.dealer)
-        judged = limits({s: values[s] for s in self.later}, rng)
+        judged = limits({s: values[s] for s in self.later}, rng, self.styles)
         ends = [
             finish(self.now.after(view.seat, action), self.later, judged, view.unit_of)
             for action in self.legal
@@ -518,7 +543,10 @@ class _AuctionTable:
         for row in self.rows:
             end, bidder_points, defender_points = row[column]
             situation = _situation(view, unit_of[end.holder], end.high)
-            values.append(standing_value(situation, bidder_points, defender_points))
+            key = (situation.bidder_unit, end.high, bidder_points, defender_points)
+            if key not in self._worths:
+                self._worths[key] = self.worth(situation, bidder_points, defender_points)
+            values.append(self._worths[key])
             share = _our_share(situation) if not situation.we_bid else 1.0
             mine = bidder_points if situation.we_bid else defender_points * share
             ours.append(mine)

@@ -8,6 +8,8 @@ average, over deals it cannot see) and kept in ``hand_model.json``, one set per 
 size and number of partners. ``spread`` is how far real deals stray from the estimate;
 ``excess`` is how much more the exact search promises a leader than play by the expert
 itself gives (it sees every hand; players do not), taken off every estimate.
+``bid_shift`` and ``bid_style``, where fitted (``calibration --bids``), say how the
+expert itself bids with a hand of that worth: how much higher, and how far astray.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ class HandModel:
     spread: float  # standard deviation of the exact points around the estimate
     excess: float = 0.0  # exact points minus points taken in play, on average
     excess_by_exact: tuple[float, ...] = ()  # the same for each exact value 0..6
+    # the expert's own bids: the limit it bids to is the hand's value plus bid_shift, give
+    # or take bid_style (a standard deviation); None where not fitted
+    bid_shift: float = 0.0
+    bid_style: float | None = None
 
     def shortfall(self, exact: int) -> float:
         """How many points a leader's side loses in play, on average, to what the exact
@@ -138,6 +144,8 @@ def _fitted() -> dict[str, HandModel]:
             entry["spread"],
             entry.get("excess", 0.0),
             tuple(entry.get("excess_by_exact", ())),
+            entry.get("bid_shift", 0.0),
+            entry.get("bid_style"),
         )
         for key, entry in data["models"].items()
     }

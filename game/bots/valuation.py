@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from math import comb
 
 from game.engine import rules
 from game.engine.solver import MAX_POINTS, Utility
@@ -71,13 +72,40 @@ def standing_value(situation: Situation, bidder_points: int, defender_points: in
     s = situation
     seats = s.seats
     defender_seats = sum(n for u, n in enumerate(seats) if u != s.bidder_unit)
+    shares = [
+        0.0 if u == s.bidder_unit else defender_points * n / defender_seats
+        for u, n in enumerate(seats)
+    ]
+    return _standing(s, bidder_points, shares)
+
+
+def split_standing_value(situation: Situation, bidder_points: int, defender_points: int) -> float:
+    """``standing_value`` with the points of two lone defenders (a cutthroat table of
+    three) dealt between them as if each point were as likely to go to either, rather
+    than shared evenly: the lead over the best opponent is not linear in their shares,
+    and an even share is not how a round ends (elsewhere, ``standing_value``)."""
+    s = situation
+    defenders = [u for u in range(len(s.scores)) if u != s.bidder_unit]
+    if len(defenders) != 2 or any(s.seats[u] != 1 for u in defenders):
+        return standing_value(s, bidder_points, defender_points)
+    first, second = defenders
+    value = 0.0
+    for taken in range(defender_points + 1):
+        shares = [0.0] * len(s.scores)
+        shares[first], shares[second] = taken, defender_points - taken
+        chance = comb(defender_points, taken) / 2**defender_points
+        value += chance * _standing(s, bidder_points, shares)
+    return value
+
+
+def _standing(s: Situation, bidder_points: int, shares: list[float]) -> float:
+    """``standing_value`` with each defending unit's points given (``shares``)."""
     after = []
     for unit, score in enumerate(s.scores):
         if unit == s.bidder_unit:
             gain = rules.bidder_gain(points=bidder_points, bid=s.bid)
         else:
-            share = defender_points * seats[unit] / defender_seats
-            gain = max(0, rules.capped_gain(score=score, points=share, target=s.target))
+            gain = max(0, rules.capped_gain(score=score, points=shares[unit], target=s.target))
         after.append(score + gain)
     value = _lead(after, s.unit) - _lead(s.scores, s.unit)
     if rules.bid_made(points=bidder_points, bid=s.bid) and after[s.bidder_unit] >= s.target:

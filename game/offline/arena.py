@@ -10,6 +10,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 from random import Random
 
 from game.bots import make_bot
@@ -41,11 +42,17 @@ class Outcome:
 
 
 def schedule(bots: Sequence[str], units: int, matches: int, fair: bool, seed: int) -> list[Game]:
-    """Rotate the bots around the units; with ``fair``, every rotation replays the same deals."""
-    rotations = [
-        tuple(bots[(unit + shift) % len(bots)] for unit in range(units))
-        for shift in range(max(len(bots), 1))
-    ]
+    """Rotate the bots around the units; with ``fair``, every rotation replays the same deals.
+    Three bots or more, one to a unit, sit in every order instead: rotations alone keep
+    each bot right after the same one, and at a cutthroat table who bids and plays after
+    whom is an edge that no rotation evens out."""
+    if len(bots) == units >= 3:
+        rotations = list(permutations(bots))
+    else:
+        rotations = [
+            tuple(bots[(unit + shift) % len(bots)] for unit in range(units))
+            for shift in range(max(len(bots), 1))
+        ]
     games = []
     for number in range(matches):
         if fair:

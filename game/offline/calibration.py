@@ -1,6 +1,7 @@
 """Fit the hand model (``hand_model.json``) to exact solves of random deals.
 
     python -m game.offline.calibration [--deals 1500] [--solve-cap-ms 300] [--seed 0]
+    python -m game.offline.calibration --bids 200 --players 3 [--budget-ms 100]
     python -m game.offline.calibration --rules classic [--rounds 120] [--budget-ms 100]
 
 For every table size and layout, random deals are dealt, seat 1 leads, and the exact
@@ -9,25 +10,34 @@ a ridge regression of those points on the hand's features in the suit the model 
 would lead; three rounds of "pick the suit, refit" settle which suit that is. Deals whose
 solve runs past the cap are left out (the biggest tables' hardest deals), and counted.
 
+With ``--bids``, only the expert's own bidding is fitted, for the seats still to bid in
+its auction (``auction.limits``): experts play rounds at each layout, and the shift and
+spread of the bid limit around the hand's modelled worth that make their free choices
+likeliest (``auction.model_action`` read as a likelihood) are kept with the model.
+
 With ``--rules`` and a full-deck preset (classic, six_handed, seven_point), whose auction
 is priced by rollouts rather than the hand model, nothing is fitted: experts play rounds
 at the preset and each price before the tricks is set against the round's outcome
-(``game.offline.rollout_calibration``).
+(``game.offline.rollout_calibration``). ``--check`` does the same at the house rules
+(``--players 3``: cutthroat), pricing the auction with the fitted model.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
+from dataclasses import dataclass
 from random import Random
 
+from game.bots.auction import standing
 from game.bots.expert import ExpertBot
-from game.bots.hand_model import FEATURES, MODEL_FILE, dot, model_key, suit_features
+from game.bots.hand_model import FEATURES, MODEL_FILE, dot, hand_model, model_key, suit_features
 from game.bots.valuation import points_utility
-from game.engine.rules import PASS, bid_action
+from game.engine.rules import MAX_BID, PASS, Phase, bid_action, bid_amount
 from game.engine.solver import MAX_POINTS, SearchStats, SearchTimeout, position_of, solve
-from game.engine.state import MatchSetup, RoundState, shuffle_deal
+from game.engine.state import MatchSetup, MatchState, RoundState, shuffle_deal
 from game.offline import rollout_calibration
 
 RIDGE = 1.0
@@ -81,6 +91,71 @@ def play_excess(
         losses = [loss for exact, loss in shortfalls if exact == value]
         by_exact.append((sum(losses) + PRIOR_ROUNDS * mean) / (len(losses) + PRIOR_ROUNDS))
     return mean, by_exact
+
+
+@dataclass(frozen=True)
+class BidSample:
+    """One free choice of the expert's in the auction: its hand's modelled worth, the high
+    bid it faced, whether it was the last to bid, and what it did."""
+
+    value: float
+    high: int
+    last: bool
+    action: int
+
+
+def bid_samples(setup: MatchSetup, rounds: int, budget_ms: float, rng: Random) -> list[BidSample]:
+    """The expert's auction choices in ``rounds`` rounds of self-play at the layout (experts
+    at every seat, ``budget_ms`` a decision in the auction, a quarter of it in the tricks):
+    those the model leaves free, not a forced opening nor a pass over a partner's bid."""
+    bidder, player = ExpertBot(budget_ms=budget_ms), ExpertBot(budget_ms=budget_ms / 4)
+    samples = []
+    match = MatchState(setup, first_dealer=rng.randrange(setup.players))
+    for _ in range(rounds):
+        if match.is_terminal():
+            match = MatchState(setup, first_dealer=rng.randrange(setup.players))
+        match = match.deal_round(rng)
+        while (seat := match.current_player()) is not None:
+            view, legal = match.view_for(seat), match.legal_actions()
+            in_auction = view.phase is Phase.AUCTION and view.bidder is None
+            action = (bidder if in_auction else player).choose(view, legal, rng)
+            if in_auction and len(legal) > 1:
+                state = standing(view.auction)
+                mine = state.holder is not None and view.unit_of[state.holder] == view.unit
+                if not mine:
+                    partners = len(view.teams[view.unit]) - 1
+                    value = hand_model(setup.players, partners).value(view.hand, setup.players)
+                    samples.append(BidSample(value, state.high, seat == view.dealer, action))
+            match = match.apply(action, seat)
+    return samples
+
+
+def bid_likelihood(sample: BidSample, shift: float, style: float) -> float:
+    """How likely the model makes the sample's choice when the seat judges its hand at its
+    worth plus ``shift``, give or take ``style`` (``auction.model_action``)."""
+    centre = sample.value + shift
+
+    def below(limit: float) -> float:
+        return 0.5 * math.erfc(-(limit - centre) / style / math.sqrt(2))
+
+    passes = below(sample.high + 0.5)  # supported_bid(limit) <= high
+    if sample.action == PASS:
+        return passes
+    if sample.last:
+        return 1.0 - passes  # the last seat bids one more, whatever its hand supports
+    amount = bid_amount(sample.action)
+    top = 1.0 if amount >= MAX_BID else below(amount + 0.5)
+    return max(0.0, top - below(amount - 0.5))
+
+
+def fit_bidding(samples: list[BidSample]) -> tuple[float, float]:
+    """The (shift, style) most likely to make the expert's choices: a grid, by 0.05."""
+    grid = [(shift / 20, style / 20) for shift in range(-30, 41) for style in range(6, 41)]
+
+    def log_likelihood(shift_style) -> float:
+        return sum(math.log(max(1e-9, bid_likelihood(s, *shift_style))) for s in samples)
+
+    return max(grid, key=log_likelihood)
 
 
 def _led_by_seat_1(setup: MatchSetup, rng: Random) -> RoundState:
@@ -158,9 +233,15 @@ def main() -> None:
     parser.add_argument(
         "--rules", default="house", help="a full-deck preset: its rollouts' prices against play"
     )
+    parser.add_argument(
+        "--check", action="store_true", help="house rules: price against play, fit nothing"
+    )
+    parser.add_argument(
+        "--bids", type=int, metavar="ROUNDS", help="fit only the expert's own bidding, in self-play"
+    )
     rollout_calibration.add_arguments(parser)
     args = parser.parse_args()
-    if args.rules != "house":
+    if args.rules != "house" or args.check:
         rollout_calibration.run(args.rules, args, args.players[0] if args.players else None)
         return
     rng = Random(args.seed)
@@ -171,6 +252,14 @@ def main() -> None:
             partners = len(setup.teams[setup.unit_of[1]]) - 1
             key = model_key(players, partners)
             started = time.perf_counter()
+            if args.bids:
+                samples = bid_samples(setup, args.bids, args.budget_ms, rng)
+                shift, style = fit_bidding(samples)
+                models[key].update(bid_shift=shift, bid_style=style, bid_samples=len(samples))
+                print(f"{players} players, {partners} partners: the expert bids its hand's "
+                      f"worth {shift:+.2f}, give or take {style:.2f} ({len(samples)} choices), "
+                      f"{time.perf_counter() - started:.0f} s", flush=True)  # fmt: skip
+                continue
             if not args.excess_only:
                 models[key] = _fitted_entry(setup, args, rng)
             excess, by_exact = play_excess(setup, args.play_rounds, args.solve_cap_ms, rng)

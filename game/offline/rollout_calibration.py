@@ -17,8 +17,14 @@ less outcome) near 0; prices that spread the rounds as much as they differ show 
 (outcome on price) near 1.
 
 Decisions in one round share its outcome, so the intervals count a round as one draw
-(standard errors clustered by round). The hand model that prices the house rules' auction
-is fitted and checked by ``game.offline.calibration`` without ``--rules``.
+(standard errors clustered by round).
+
+At the house rules (``--rules house``, which ``game.offline.calibration`` runs with
+``--check``) only the auction is priced before the tricks: there a bid's or the pass's
+price is the expert's own measure, how far the round moves our lead over the best
+opponent (a match won or lost ``WIN_VALUE`` more, ``game.bots.valuation``), and the
+outcome is the same measure of the round played. Three players sit cutthroat (each seat
+its own side), as the strength bench's three-player table does; more sit as two sides.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from random import Random
 from game.bots.basic import GreedyBot
 from game.bots.expert import ExpertBot
 from game.bots.rollouts import MATCH_WORTH
+from game.bots.valuation import WIN_VALUE
 from game.engine import variants
 from game.engine.rules import Phase, is_bid
 from game.engine.state import MatchSetup, MatchState, RoundResult
@@ -57,6 +64,10 @@ class Decision:
     realized: float
     # the choice made priced again, alone, over fresh deals (``reprice``)
     repriced: float | None = None
+    # a bid at the house rules: the chance it gave its unit of making the bid if it leads,
+    # and, where the unit did lead, whether it made it (None where it did not lead)
+    made_chance: float | None = None
+    made: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,13 @@ class Fit:
     bias_95: tuple[float, float]
     slope: float | None
     slope_95: tuple[float, float] | None
+
+
+def table_setup(rules: variants.Rules, players: int, target: int | None) -> MatchSetup:
+    """Two sides, but three players at the house rules: cutthroat."""
+    if rules.is_house and players == 3:
+        return MatchSetup.cutthroat(players, target or rules.target, rules)
+    return MatchSetup.partnerships(players, 2, target or rules.target, rules)
 
 
 def default_players(rules: variants.Rules) -> int:
@@ -98,12 +116,10 @@ def self_play(
     (a random stream apart, so the rounds go as they would): chosen as the best of
     several noisy prices, its first price is high by the luck of its deals, a fresh one
     is not, so the two biases part what the choosing adds from what the pricing does."""
-    if rules.is_house:
-        raise ValueError("the house rules' auction is priced by the hand model, not rollouts")
     bot = bot or ExpertBot()
     card_bot = card_bot or bot
     players = players or default_players(rules)
-    setup = MatchSetup.partnerships(players, 2, target or rules.target, rules)
+    setup = table_setup(rules, players, target)
     deals, choices, fresh = Random(seed), Random(f"{seed}/choices"), Random(f"{seed}/fresh")
     decisions: list[Decision] = []
     matches: list[MatchState] = []
@@ -111,34 +127,46 @@ def self_play(
         if not matches or matches[-1].is_terminal():
             matches.append(MatchState(setup, first_dealer=deals.randrange(players)))
         match = matches[-1].deal_round(deals)
-        priced: list[tuple[str, SeatView, float, float | None]] = []
+        priced: list[tuple[str, SeatView, float, float | None, float | None]] = []
         while match.current_player() is not None:
             seat = match.current_player()
             view, legal = match.view_for(seat), match.legal_actions()
-            action, price = _decide(bot, card_bot, view, legal, choices)
+            action, price, chance = _decide(bot, card_bot, view, legal, choices)
             if price is not None:
                 again = _price_of(bot, view, action, fresh) if reprice else None
-                priced.append((_kind(view, action), view, price, again))
+                priced.append((_kind(view, action), view, price, again, chance))
             match = match.apply(action, seat)
         matches[-1] = match
         result = match.round.result
         decisions += [
-            Decision(kind, number, view.seat, price, outcome_worth(view, result), again)
-            for kind, view, price, again in priced
+            Decision(
+                kind,
+                number,
+                view.seat,
+                price,
+                outcome_worth(view, result),
+                again,
+                chance,
+                result.made if chance is not None and result.bidder_unit == view.unit else None,
+            )  # fmt: skip
+            for kind, view, price, again, chance in priced
         ]
     return decisions, matches
 
 
 def _decide(bot, card_bot, view: SeatView, legal: Sequence[int], rng: Random):
-    """The action and, for a choice the rollouts price, the price of the one made: as
-    ``ExpertBot.choose`` decides at a full-deck table (greedy where nothing was priced)."""
-    if view.phase in PRICED and (len(legal) > 1 or view.phase is Phase.EXCHANGE):
+    """The action, for a choice priced before the tricks the price of the one made, and
+    for a house bid its chance of being made if its unit leads: as ``ExpertBot.choose``
+    decides (greedy where nothing was priced)."""
+    priced = view.phase is Phase.AUCTION or not view.rules.is_house and view.phase in PRICED
+    if priced and (len(legal) > 1 or view.phase is Phase.EXCHANGE):
         analysis = bot.analyse(view, legal, rng)
         if analysis.deals:
             best = analysis.actions[0]
-            return best.action, best.value
-        return GreedyBot().choose(view, legal, rng), None
-    return card_bot.choose(view, legal, rng), None
+            chance = best.auction.made if best.auction and is_bid(best.action) else None
+            return best.action, best.value, chance
+        return GreedyBot().choose(view, legal, rng), None, None
+    return card_bot.choose(view, legal, rng), None, None
 
 
 def _price_of(bot, view: SeatView, action: int, rng: Random) -> float | None:
@@ -157,15 +185,26 @@ def _kind(view: SeatView, action: int) -> str:
 
 
 def outcome_worth(view: SeatView, result: RoundResult) -> float:
-    """What the round played was worth to the seat's unit, as the rollouts price a choice:
-    its change in the match score less the others' on average, a match won or lost
-    counting MATCH_WORTH more (a redealt round is worth nothing)."""
+    """What the round played was worth to the seat's unit, as the expert prices a choice:
+    at a full-deck table (the rollouts) its change in the match score less the others' on
+    average, a match won or lost counting MATCH_WORTH more; at the house rules the change
+    in its lead over the best opponent, a match won or lost WIN_VALUE more (a redealt
+    round is worth nothing)."""
+    if view.rules.is_house:
+        value = _lead(result.match_after, view.unit) - _lead(view.scores, view.unit)
+        if result.winner is not None:
+            value += WIN_VALUE if result.winner == view.unit else -WIN_VALUE
+        return value
     gains = [after - before for after, before in zip(result.match_after, view.scores, strict=True)]
     others = [gain for unit, gain in enumerate(gains) if unit != view.unit]
     value = gains[view.unit] - sum(others) / len(others)
     if result.winner is not None:
         value += MATCH_WORTH if result.winner == view.unit else -MATCH_WORTH
     return value
+
+
+def _lead(scores: Sequence[int], unit: int) -> int:
+    return scores[unit] - max(score for u, score in enumerate(scores) if u != unit)
 
 
 # --- The report ---------------------------------------------------------------------------
@@ -243,6 +282,13 @@ def report(decisions: Sequence[Decision], bins: int = 5) -> dict:
             for low, high, found in by_price(auction, bins)
         ],
     }
+    led = [d for d in decisions if d.made is not None and d.made_chance is not None]
+    if led:
+        figures["bids_led"] = {
+            "bids": len(led),
+            "made_chance": sum(d.made_chance for d in led) / len(led),
+            "made": sum(d.made for d in led) / len(led),
+        }
     again = [replace(d, predicted=d.repriced) for d in decisions if d.repriced is not None]
     if again:
         figures["repriced"] = _fits(again)
@@ -267,6 +313,12 @@ def print_report(figures: dict, heading: str) -> None:
     if "repriced" in figures:
         print("the choices made, priced again alone over fresh deals:")
         _print_fits(figures["repriced"])
+    if "bids_led" in figures:
+        led = figures["bids_led"]
+        print(
+            f"bids that led: {led['bids']}, made {led['made']:.0%} "
+            f"(the chance the auction gave them: {led['made_chance']:.0%})"
+        )
     if figures["auction_by_price"]:
         print("auction (bids and passes) by price:")
         print(f"{'price':<18}{'n':>6}{'price':>8}{'outcome':>9}  bias (95%)")
@@ -331,10 +383,15 @@ def run(rules_name: str, args: argparse.Namespace, players: int | None = None) -
             figures,
             f"{rules.preset}, {players} players, {args.rounds} rounds in {len(matches)} "
             f"matches, expert at {args.budget_ms:g} ms ({play_ms:g} ms in the tricks), seed "
-            f"{args.seed}: price and outcome in match points (ours less the others', a "
-            f"match {MATCH_WORTH:g} more)",
+            f"{args.seed}: price and outcome in match points ({_measure(rules)})",
         )
     return figures
+
+
+def _measure(rules: variants.Rules) -> str:
+    if rules.is_house:
+        return f"our lead over the best opponent, a match {WIN_VALUE:g} more"
+    return f"ours less the others', a match {MATCH_WORTH:g} more"
 
 
 def main() -> None:

@@ -1,10 +1,13 @@
 """The model of how the seats still to act bid, and the evidence in the bids so far."""
 
+from random import Random
+
 from game.bots.auction import (
     Auction,
     evidence,
     finish,
     likelihood,
+    limits,
     model_action,
     standing,
     supported_bid,
@@ -71,3 +74,11 @@ def test_the_evidence_weighs_every_earlier_seat_whose_hand_the_deal_gives():
     weak_bidder = evidence(auction, {1: 1.0, 2: 1.0}, dealer=0)
     assert strong_bidder > 10 * weak_bidder
     assert evidence(auction, {}, dealer=0) == 1.0  # our own seat is no evidence
+
+
+def test_a_seat_given_its_own_style_is_judged_by_it_and_the_others_by_the_common_one():
+    values = {1: 2.0, 2: 3.0}
+    judged = limits(values, Random(5), {1: (0.5, 0.0)})
+    assert judged[1] == 2.5  # the fitted shift, with no spread
+    plain = limits(values, Random(5))
+    assert judged[2] != 3.0 and plain[1] != 2.0  # the common style strays

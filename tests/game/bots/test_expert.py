@@ -6,7 +6,9 @@ from types import SimpleNamespace
 import pytest
 
 from game.bots import make_bot
-from game.bots.expert import ExpertBot, _play_stats
+from game.bots.expert import ExpertBot, _AuctionTable, _play_stats
+from game.bots.hand_model import hand_model
+from game.bots.valuation import split_standing_value, standing_value
 from game.engine.rules import PASS, bid_action, is_bid
 from game.engine.solver import native_available
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
@@ -173,3 +175,16 @@ def test_the_expert_analyses_a_full_deck_choice_as_it_plays_it(preset):
         values = [stats.value for stats in analysis.actions]
         assert values == sorted(values, reverse=True)
         assert analysis.best == bot.choose(view, legal, Random(9))
+
+
+def test_at_three_seats_the_expert_judges_the_later_seats_as_it_bids_and_expert_v2_did_not():
+    state = round_with({}, players=3, dealer=2)
+    view, legal = state.view_for(0), state.legal_actions()
+    fitted = hand_model(3, 0)
+    assert fitted.bid_style is not None  # calibration --bids fitted the expert's bidding
+    honest = _AuctionTable(view, legal, own_bidding=True, split=True)
+    assert honest.styles == {s: (fitted.bid_shift, fitted.bid_style) for s in range(3)}
+    assert honest.worth is split_standing_value
+    today = _AuctionTable(view, legal)
+    assert today.styles == {} and today.worth is standing_value
+    assert make_bot("expert-v2").name == "expert-v2" and make_bot("expert").version == 3

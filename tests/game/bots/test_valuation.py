@@ -3,6 +3,7 @@ from game.bots.valuation import (
     Situation,
     decode,
     match_value,
+    split_standing_value,
     standing_utility,
     standing_value,
     steps_per_point,
@@ -72,3 +73,16 @@ def test_the_standing_table_is_monotone_and_decodes_to_the_standing_and_the_poin
         match, side, other = decode(value, steps)
         assert (side, other) == (4, 1)
         assert abs(match - standing_value(s, bidder, defenders)) <= 1 / steps
+
+
+def test_at_a_table_of_three_our_bid_gains_on_the_defender_who_took_more_not_on_the_average():
+    level = Situation(unit=0, bidder_unit=0, bid=3, scores=(5, 5, 5), target=11)
+    # 4 to us, 2 to the defenders: 2-0, 1-1 or 0-2 as likely as a fair coin per point
+    assert standing_value(level, 4, 2) == 3.0  # shared evenly: 4 - 1
+    assert split_standing_value(level, 4, 2) == 0.25 * 2 + 0.5 * 3 + 0.25 * 2
+    # a defender's worth is unchanged where the bidder is the rival to beat
+    defending = Situation(unit=1, bidder_unit=0, bid=3, scores=(5, 5, 5), target=11)
+    assert split_standing_value(defending, 4, 2) == standing_value(defending, 4, 2)
+    # with two units there is nothing to split
+    pair = Situation(unit=0, bidder_unit=0, bid=3, scores=(5, 5), target=11)
+    assert split_standing_value(pair, 4, 2) == standing_value(pair, 4, 2)

@@ -16,6 +16,16 @@ def test_a_fair_schedule_plays_each_deal_once_with_every_lineup():
     assert games[0].seed == games[1].seed != games[2].seed == games[3].seed
 
 
+def test_three_bots_at_a_cutthroat_table_sit_in_every_order_over_the_same_deals():
+    games = arena.schedule(["a", "b", "c"], units=3, matches=12, fair=True, seed=1)
+    lineups = [g.lineup for g in games[:6]]
+    assert len(set(lineups)) == 6 and games[6:] and [g.lineup for g in games[6:]] == lineups
+    assert len({g.seed for g in games[:6]}) == 1 != len({g.seed for g in games})
+    # each bot sits right after each other one as often as before it
+    after = [(lineup[i], lineup[(i + 1) % 3]) for lineup in lineups for i in range(3)]
+    assert after.count(("a", "b")) == after.count(("b", "a"))
+
+
 def test_an_unfair_schedule_still_rotates_seats_but_deals_afresh():
     games = arena.schedule(["random", "greedy"], units=4, matches=2, fair=False, seed=0)
     assert games[0].lineup == ("random", "greedy", "random", "greedy")

@@ -7,6 +7,7 @@ import pytest
 from game.bots.basic import GreedyBot
 from game.bots.expert import ExpertBot
 from game.bots.rollouts import MATCH_WORTH
+from game.bots.valuation import WIN_VALUE
 from game.engine import variants
 from game.offline.rollout_calibration import Decision, by_price, fit, report, self_play
 
@@ -27,10 +28,11 @@ class Shifted:
         return replace(analysis, actions=actions)
 
 
-def _played(rules, rounds, bot, seed=3, target=None, reprice=False):
+def _played(rules, rounds, bot, seed=3, target=None, reprice=False, players=None):
     return self_play(
-        rules, rounds, seed=seed, bot=bot, card_bot=GreedyBot(), target=target, reprice=reprice
-    )
+        rules, rounds, seed=seed, bot=bot, card_bot=GreedyBot(), target=target,
+        reprice=reprice, players=players,
+    )  # fmt: skip
 
 
 def test_a_bot_whose_prices_are_shifted_by_k_shows_a_bias_greater_by_k():
@@ -119,6 +121,24 @@ def test_bins_split_the_decisions_by_price_lowest_first():
     assert sum(found.decisions for *_, found in groups) == len(decisions)
 
 
-def test_the_house_rules_are_priced_by_the_hand_model_instead():
-    with pytest.raises(ValueError):
-        self_play(variants.preset("house"), 1)
+def test_at_three_house_players_the_auction_alone_is_priced_cutthroat_by_the_lead():
+    decisions, matches = _played(variants.preset("house"), 4, ExpertBot(**COUNTED), players=3)
+    assert matches[0].setup.teams == ((0,), (1,), (2,))
+    assert {d.kind for d in decisions} <= {"bid", "pass"} and decisions
+    rounds = [state for match in matches for state in match.rounds]
+    for d in decisions:
+        state = rounds[d.round]
+        after, before = state.result.match_after, state.scores
+        lead = after[d.seat] - max(s for u, s in enumerate(after) if u != d.seat)
+        lead -= before[d.seat] - max(s for u, s in enumerate(before) if u != d.seat)
+        winner = state.result.winner
+        bonus = 0 if winner is None else WIN_VALUE if winner == d.seat else -WIN_VALUE
+        assert d.realized == lead + bonus
+        # a bid's chance of being made is known where some deal had it lead, and whether
+        # it was made, where it led
+        if d.kind == "bid" and d.made_chance is not None:
+            assert 0.0 <= d.made_chance <= 1.0
+            assert (d.made is not None) == (state.result.bidder_unit == d.seat)
+        else:
+            assert d.made is None
+    assert any(d.made_chance is not None for d in decisions)
