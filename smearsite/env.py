@@ -86,13 +86,14 @@ def database_config(environ: Mapping[str, str], *, base_dir: Path) -> dict[str, 
         # Under ASGI each call may run in another thread, so persistent connections
         # (CONN_MAX_AGE) would pile up; a pool hands connections back instead of opening
         # one per call, which was most of a live move's database time.
+        pooled = env_bool(environ, "DATABASE_POOL", True)
+        config.setdefault("OPTIONS", {})["pool"] = pooled
         # A connection the server dropped (a restart, pg_terminate_backend) is found out
-        # before a request uses it: with the pool, Django makes it check each connection
-        # it hands out (psycopg_pool's check_connection, an empty statement).
-        config["CONN_HEALTH_CHECKS"] = True
-        config.setdefault("OPTIONS", {})["pool"] = env_bool(environ, "DATABASE_POOL", True)
-        # Django's backend, with a pool that takes the next connection at once when one
-        # fails its check (psycopg_pool pauses 1, 2, 4 s: smearsite/kernel/postgres)
+        # before a request uses it. With the pool, the backend checks each connection it
+        # takes and takes the next at once when one fails (smearsite/kernel/postgres);
+        # Django's health check would be psycopg_pool's, which pauses 1, 2, 4 s after
+        # each dead one. Without the pool, Django checks a connection it kept.
+        config["CONN_HEALTH_CHECKS"] = not pooled
         config["ENGINE"] = "smearsite.kernel.postgres"
     elif config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
