@@ -92,7 +92,7 @@ def choose_once(
     budget, counted from when the worker starts on it: a choice that waited in a busy
     worker's queue thinks less, so that it is still ready when its move is due."""
     if think_until is not None and level in LEVELS_BY_NAME and "budget_ms" not in options:
-        options = {**options, "budget_ms": LEVELS_BY_NAME[level].budget_ms}
+        options = {**options, "budget_ms": LEVELS_BY_NAME[level].budget_at(view.rules)}
     if think_until is not None and "budget_ms" in options:
         left_ms = (think_until - time.time()) * 1000
         options = {**options, "budget_ms": max(MIN_THINK_MS, min(options["budget_ms"], left_ms))}

@@ -58,6 +58,7 @@ class Tuning:
 
     max_deals: int
     errors: Errors
+    budget_ms: float | None = None  # the level's own where None
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,13 @@ class Level:
     max_deals: int
     errors: Errors  # at the house rules, and at any preset not in ``presets``
     presets: Mapping[str, Tuning] = field(default_factory=dict)
+
+    def budget_at(self, rules: Rules) -> float:
+        """The level's thinking time a decision under ``rules``."""
+        tuning = self.presets.get(rules.preset)
+        if tuning is None or tuning.budget_ms is None:
+            return self.budget_ms
+        return tuning.budget_ms
 
 
 # Weakest first. Budgets keep a decision well inside a live table's pace on 2 cores. The
@@ -128,7 +136,13 @@ class LevelBot(ExpertBot):
         tuning = self.presets.get(rules.preset)
         if tuning is None:
             return self
-        return replace(self, max_deals=tuning.max_deals, errors=tuning.errors, presets={})
+        return replace(
+            self,
+            budget_ms=self.budget_ms if tuning.budget_ms is None else tuning.budget_ms,
+            max_deals=tuning.max_deals,
+            errors=tuning.errors,
+            presets={},
+        )
 
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
         tuned = self.at(view.rules)
@@ -216,10 +230,13 @@ def forgotten(known: Knowledge, chance: float, rng: Random) -> Knowledge:
 
 def level_bot(name: str, **options) -> LevelBot:
     """The named level; ``budget_ms`` and ``max_deals`` in ``options`` override its own, at
-    every preset (the tests fix the deals and lift the clock, so that a choice repeats)."""
+    every preset (the tests fix the deals and lift the clock, so that a choice repeats; a
+    live table caps the budget by the time the turn allows)."""
     level = LEVELS_BY_NAME[name]
     presets = level.presets
     if "max_deals" in options:
         presets = {p: replace(t, max_deals=options["max_deals"]) for p, t in presets.items()}
+    if "budget_ms" in options:
+        presets = {p: replace(t, budget_ms=None) for p, t in presets.items()}
     options = {"budget_ms": level.budget_ms, "max_deals": level.max_deals, **options}
     return LevelBot(level=name, errors=level.errors, presets=presets, **options)

@@ -7,7 +7,15 @@ import pytest
 
 from game.bots import LEVELS, OFFERED_LEVELS, SEATED_LEVELS, full_deck, make_bot
 from game.bots.expert import ActionStats, Analysis, ExpertBot
-from game.bots.levels import LEVEL_TABLE, Errors, LevelBot, Tuning, forgotten, level_bot
+from game.bots.levels import (
+    LEVEL_TABLE,
+    Errors,
+    Level,
+    LevelBot,
+    Tuning,
+    forgotten,
+    level_bot,
+)
 from game.bots.sampling import knowledge
 from game.engine.cards import JOKERS, SUIT_MASK
 from game.engine.rules import PASS, bid_action
@@ -88,9 +96,18 @@ def test_a_level_plays_a_preset_by_its_own_tuning_there_and_the_house_one_elsewh
     assert (at_classic.max_deals, at_classic.errors) == (9, tuned.errors)
     assert at_classic.budget_ms == bot.budget_ms and at_classic.level == bot.level
     assert bot.at(PRESETS["house"]) is bot and bot.at(PRESETS["seven_point"]) is bot
-    for level in LEVEL_TABLE:  # a test's fixed deals hold at every preset
-        fixed = level_bot(level.name, max_deals=4)
+    for level in LEVEL_TABLE:  # a test's fixed deals and budget hold at every preset
+        fixed = level_bot(level.name, max_deals=4, budget_ms=7.0)
         assert {fixed.at(rules).max_deals for rules in PRESETS.values()} == {4}
+        assert {fixed.at(rules).budget_ms for rules in PRESETS.values()} == {7.0}
+
+
+def test_a_preset_may_give_a_level_more_time_and_a_live_turn_still_caps_it():
+    level = Level("club", "Club", 30.0, 6, Errors(), {"classic": Tuning(12, Errors(), 45.0)})
+    bot = LevelBot(budget_ms=level.budget_ms, max_deals=6, presets=level.presets)
+
+    assert bot.at(PRESETS["classic"]).budget_ms == 45.0 == level.budget_at(PRESETS["classic"])
+    assert bot.at(PRESETS["house"]).budget_ms == 30.0 == level.budget_at(PRESETS["house"])
 
 
 def analysis(*values: tuple[int, float]) -> Analysis:
