@@ -98,18 +98,18 @@ LEVEL_TABLE = (
         "casual",
         "Casual",
         budget_ms=30.0,
-        max_deals=6,
+        max_deals=5,
         errors=Errors(
-            misbid=0.8, bid_shift=0.45, forget=1.0, slip=0.65, slip_loss=4.5, slip_among=5
+            misbid=0.82, bid_shift=0.475, forget=1.0, slip=0.68, slip_loss=4.8, slip_among=5
         ),
     ),
     Level(
         "club",
         "Club",
-        budget_ms=60.0,
-        max_deals=21,
+        budget_ms=50.0,
+        max_deals=16,
         errors=Errors(
-            misbid=0.53, bid_shift=0.375, forget=0.58, slip=0.43, slip_loss=2.7, slip_among=4
+            misbid=0.65, bid_shift=0.41, forget=0.77, slip=0.53, slip_loss=3.5, slip_among=4
         ),
     ),
 )
