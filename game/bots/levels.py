@@ -91,16 +91,16 @@ LEVEL_TABLE = (
         budget_ms=25.0,
         max_deals=4,
         errors=Errors(
-            misbid=0.88, bid_shift=0.58, forget=1.0, slip=0.82, slip_loss=6.2, slip_among=6
+            misbid=0.92, bid_shift=0.65, forget=1.0, slip=0.88, slip_loss=7.0, slip_among=7
         ),
     ),
     Level(
         "casual",
         "Casual",
         budget_ms=30.0,
-        max_deals=5,
+        max_deals=6,
         errors=Errors(
-            misbid=0.82, bid_shift=0.475, forget=1.0, slip=0.68, slip_loss=4.8, slip_among=5
+            misbid=0.85, bid_shift=0.5, forget=1.0, slip=0.72, slip_loss=5.2, slip_among=5
         ),
     ),
     Level(
