@@ -79,11 +79,15 @@ class Level:
 
 
 # Weakest first. Budgets keep a decision well inside a live table's pace on 2 cores. The
-# errors are set by the house ladder (manage.py ladder, bench/RESULTS.md): neighbours must
-# be some 180 rating points apart for their intervals to part, greedy below them all. A
+# errors are set by the house ladder (manage.py ladder, bench/RESULTS.md): neighbours at
+# least 150 rating points apart with their intervals apart, greedy below them all. A
 # search of a few dozen deals plays as well as the expert's at the house rules (a club
 # level of 100 ms and 60 deals with few errors rated level with it), so the levels differ
-# by their errors far more than their budgets. No preset has a tuning of its own yet.
+# by their errors far more than their budgets; at a handful of deals, one deal more or
+# less moves a level as much as its errors do. At classic, four points a round to 11 and
+# a discard, greedy is a stronger opponent and an error costs more: there the levels
+# search longer and err far less (a slip at most an eighth of a round's points below the
+# best), so that the weakest still beats greedy.
 LEVEL_TABLE = (
     Level(
         "beginner",
@@ -93,6 +97,15 @@ LEVEL_TABLE = (
         errors=Errors(
             misbid=0.92, bid_shift=0.65, forget=1.0, slip=0.88, slip_loss=7.0, slip_among=7
         ),
+        presets={
+            "classic": Tuning(
+                max_deals=40,
+                budget_ms=40.0,
+                errors=Errors(
+                    misbid=0.3, bid_shift=0.2, forget=1.0, slip=0.3, slip_loss=0.5, slip_among=3
+                ),
+            ),
+        },
     ),
     Level(
         "casual",
@@ -102,6 +115,15 @@ LEVEL_TABLE = (
         errors=Errors(
             misbid=0.85, bid_shift=0.5, forget=1.0, slip=0.72, slip_loss=5.2, slip_among=5
         ),
+        presets={
+            "classic": Tuning(
+                max_deals=60,
+                budget_ms=50.0,
+                errors=Errors(
+                    misbid=0.2, bid_shift=0.15, forget=0.6, slip=0.2, slip_loss=0.4, slip_among=3
+                ),
+            ),
+        },
     ),
     Level(
         "club",
@@ -111,6 +133,15 @@ LEVEL_TABLE = (
         errors=Errors(
             misbid=0.65, bid_shift=0.41, forget=0.77, slip=0.53, slip_loss=3.5, slip_among=4
         ),
+        presets={
+            "classic": Tuning(
+                max_deals=100,
+                budget_ms=80.0,
+                errors=Errors(
+                    misbid=0.1, bid_shift=0.1, forget=0.3, slip=0.1, slip_loss=0.3, slip_among=3
+                ),
+            ),
+        },
     ),
 )
 LEVELS_BY_NAME = {level.name: level for level in LEVEL_TABLE}

@@ -79,13 +79,16 @@ def test_the_levels_are_offered_weakest_first_and_random_is_not_offered():
         assert make_bot(level).name == level
 
 
-def test_the_lower_levels_search_less_and_err_more_the_weaker_they_are():
-    budgets = [level.budget_ms for level in LEVEL_TABLE]
-    deals = [level.max_deals for level in LEVEL_TABLE]
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_at_every_preset_the_weaker_level_searches_less_and_errs_more(preset):
+    rules = PRESETS[preset]
+    bots = [level_bot(level.name).at(rules) for level in LEVEL_TABLE]
+    budgets = [bot.budget_ms for bot in bots]
+    deals = [bot.max_deals for bot in bots]
     assert budgets == sorted(budgets) and max(budgets) < ExpertBot().budget_ms
     assert deals == sorted(deals) and max(deals) < ExpertBot().max_deals
-    for field in ("misbid", "forget", "slip", "slip_loss"):
-        rates = [getattr(level.errors, field) for level in LEVEL_TABLE]
+    for field in ("misbid", "bid_shift", "forget", "slip", "slip_loss"):
+        rates = [getattr(bot.errors, field) for bot in bots]
         assert rates == sorted(rates, reverse=True), field
 
 
