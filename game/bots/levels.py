@@ -117,10 +117,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=60,
-                budget_ms=50.0,
+                max_deals=80,
+                budget_ms=60.0,
                 errors=Errors(
-                    misbid=0.2, bid_shift=0.15, forget=0.6, slip=0.2, slip_loss=0.4, slip_among=3
+                    misbid=0.15, bid_shift=0.1, forget=0.4, slip=0.15, slip_loss=0.3, slip_among=3
                 ),
             ),
         },
@@ -135,10 +135,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=100,
-                budget_ms=80.0,
+                max_deals=200,
+                budget_ms=120.0,
                 errors=Errors(
-                    misbid=0.1, bid_shift=0.1, forget=0.3, slip=0.1, slip_loss=0.3, slip_among=3
+                    misbid=0.05, bid_shift=0.05, forget=0.1, slip=0.05, slip_loss=0.2, slip_among=3
                 ),
             ),
         },
