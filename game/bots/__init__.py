@@ -56,8 +56,8 @@ ABOUT_LEVELS = {
     ),
     "club": (
         "Club",
-        "Steadier over a couple of dozen deals: misjudges about half its hands and forgets "
-        "about half the voids it has seen, and plays a weaker card less often.",
+        "Steadier over a dozen or more deals: still misjudges many hands and forgets most "
+        "of the voids it has seen, but plays a weaker card less often.",
     ),
     "expert": (
         "Expert",

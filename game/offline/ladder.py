@@ -39,8 +39,9 @@ GREEDY_RATING = 1500.0
 # settle near +-90 however many rounds were played. A bot's drift is only the machine's
 # load on a search bound by the clock: 0.01, under 2 points a round, so that the
 # intervals narrow with the matches as a fixed strength's should (to about +-60 at 40
-# rounds of four levels, with a floor near +-35 some 200 rounds on). Simulated ladders of known strengths keep the truth inside the
-# 95% intervals 98% of the time, each gap between neighbours 97% (docs/bots.md).
+# rounds of four levels, with a floor near +-35 some 200 rounds on). Simulated ladders
+# of known strengths keep the truth inside the 95% intervals 98% of the time, each gap
+# between neighbours 97% (docs/bots.md).
 VOLATILITY = 0.01
 
 
