@@ -47,6 +47,8 @@ def measure(
         else MatchSetup.cutthroat(players, rules=table)
     )
     expert, greedy = make_bot(level), GreedyBot()
+    if hasattr(expert, "at"):
+        expert = expert.at(table)  # a level as it plays at this preset (its tuning there)
     rng = Random(seed)
     match = MatchState(setup)
     times: dict[str, list[float]] = defaultdict(list)

@@ -58,8 +58,8 @@ ABOUT_LEVELS = {
     ),
     "club": (
         "Club",
-        "Steadier over a couple of dozen deals: misjudges about half its hands and forgets "
-        "about half the voids it has seen, and plays a weaker card less often.",
+        "Steadier over a dozen or more deals: still misjudges many hands and forgets most "
+        "of the voids it has seen, but plays a weaker card less often.",
     ),
     "expert": (
         "Expert",
@@ -94,7 +94,7 @@ def choose_once(
     budget, counted from when the worker starts on it: a choice that waited in a busy
     worker's queue thinks less, so that it is still ready when its move is due."""
     if think_until is not None and level in LEVELS_BY_NAME and "budget_ms" not in options:
-        options = {**options, "budget_ms": LEVELS_BY_NAME[level].budget_ms}
+        options = {**options, "budget_ms": LEVELS_BY_NAME[level].budget_at(view.rules)}
     if think_until is not None and "budget_ms" in options:
         left_ms = (think_until - time.time()) * 1000
         options = {**options, "budget_ms": max(MIN_THINK_MS, min(options["budget_ms"], left_ms))}

@@ -58,6 +58,7 @@ class Tuning:
 
     max_deals: int
     errors: Errors
+    budget_ms: float | None = None  # the level's own where None
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,24 @@ class Level:
     errors: Errors  # at the house rules, and at any preset not in ``presets``
     presets: Mapping[str, Tuning] = field(default_factory=dict)
 
+    def budget_at(self, rules: Rules) -> float:
+        """The level's thinking time a decision under ``rules``."""
+        tuning = self.presets.get(rules.preset)
+        if tuning is None or tuning.budget_ms is None:
+            return self.budget_ms
+        return tuning.budget_ms
+
 
 # Weakest first. Budgets keep a decision well inside a live table's pace on 2 cores. The
-# errors are set by the house ladder (manage.py ladder, bench/RESULTS.md): neighbours must
-# be some 180 rating points apart for their intervals to part, greedy below them all. A
+# errors are set by the house ladder (manage.py ladder, bench/RESULTS.md): neighbours at
+# least 150 rating points apart with their intervals apart, greedy below them all. A
 # search of a few dozen deals plays as well as the expert's at the house rules (a club
 # level of 100 ms and 60 deals with few errors rated level with it), so the levels differ
-# by their errors far more than their budgets. No preset has a tuning of its own yet.
+# by their errors far more than their budgets; at a handful of deals, one deal more or
+# less moves a level as much as its errors do. At classic, four points a round to 11 and
+# a discard, greedy is a stronger opponent and an error costs more: there the levels
+# search longer and err far less (a slip at most an eighth of a round's points below the
+# best), so that the weakest still beats greedy.
 LEVEL_TABLE = (
     Level(
         "beginner",
@@ -83,8 +95,17 @@ LEVEL_TABLE = (
         budget_ms=25.0,
         max_deals=4,
         errors=Errors(
-            misbid=0.88, bid_shift=0.58, forget=1.0, slip=0.82, slip_loss=6.2, slip_among=6
+            misbid=0.92, bid_shift=0.65, forget=1.0, slip=0.88, slip_loss=7.0, slip_among=7
         ),
+        presets={
+            "classic": Tuning(
+                max_deals=40,
+                budget_ms=40.0,
+                errors=Errors(
+                    misbid=0.3, bid_shift=0.2, forget=1.0, slip=0.3, slip_loss=0.5, slip_among=3
+                ),
+            ),
+        },
     ),
     Level(
         "casual",
@@ -92,17 +113,35 @@ LEVEL_TABLE = (
         budget_ms=30.0,
         max_deals=6,
         errors=Errors(
-            misbid=0.8, bid_shift=0.45, forget=1.0, slip=0.65, slip_loss=4.5, slip_among=5
+            misbid=0.85, bid_shift=0.5, forget=1.0, slip=0.72, slip_loss=5.2, slip_among=5
         ),
+        presets={
+            "classic": Tuning(
+                max_deals=80,
+                budget_ms=60.0,
+                errors=Errors(
+                    misbid=0.15, bid_shift=0.1, forget=0.4, slip=0.15, slip_loss=0.3, slip_among=3
+                ),
+            ),
+        },
     ),
     Level(
         "club",
         "Club",
-        budget_ms=60.0,
-        max_deals=21,
+        budget_ms=50.0,
+        max_deals=16,
         errors=Errors(
-            misbid=0.53, bid_shift=0.375, forget=0.58, slip=0.43, slip_loss=2.7, slip_among=4
+            misbid=0.65, bid_shift=0.41, forget=0.77, slip=0.53, slip_loss=3.5, slip_among=4
         ),
+        presets={
+            "classic": Tuning(
+                max_deals=200,
+                budget_ms=120.0,
+                errors=Errors(
+                    misbid=0.05, bid_shift=0.05, forget=0.1, slip=0.05, slip_loss=0.2, slip_among=3
+                ),
+            ),
+        },
     ),
 )
 LEVELS_BY_NAME = {level.name: level for level in LEVEL_TABLE}
@@ -128,7 +167,13 @@ class LevelBot(ExpertBot):
         tuning = self.presets.get(rules.preset)
         if tuning is None:
             return self
-        return replace(self, max_deals=tuning.max_deals, errors=tuning.errors, presets={})
+        return replace(
+            self,
+            budget_ms=self.budget_ms if tuning.budget_ms is None else tuning.budget_ms,
+            max_deals=tuning.max_deals,
+            errors=tuning.errors,
+            presets={},
+        )
 
     def choose(self, view: SeatView, legal: Sequence[int], rng: Random) -> int:
         tuned = self.at(view.rules)
@@ -216,10 +261,13 @@ def forgotten(known: Knowledge, chance: float, rng: Random) -> Knowledge:
 
 def level_bot(name: str, **options) -> LevelBot:
     """The named level; ``budget_ms`` and ``max_deals`` in ``options`` override its own, at
-    every preset (the tests fix the deals and lift the clock, so that a choice repeats)."""
+    every preset (the tests fix the deals and lift the clock, so that a choice repeats; a
+    live table caps the budget by the time the turn allows)."""
     level = LEVELS_BY_NAME[name]
     presets = level.presets
     if "max_deals" in options:
         presets = {p: replace(t, max_deals=options["max_deals"]) for p, t in presets.items()}
+    if "budget_ms" in options:
+        presets = {p: replace(t, budget_ms=None) for p, t in presets.items()}
     options = {"budget_ms": level.budget_ms, "max_deals": level.max_deals, **options}
     return LevelBot(level=name, errors=level.errors, presets=presets, **options)

@@ -7,10 +7,13 @@ each side once, so the deals favour nobody. Every match has a ``key`` naming its
 the schedule, so a stored ladder resumes where it stopped and never replays a match.
 
 The ratings are a fold over the results, a round at a time: each round is one Glicko-2
-rating period for the whole pool, from a newcomer's rating. A match called off (no
-winner after ``arena.MAX_ROUNDS`` rounds) counts as a draw. The scale is then shifted so
-that greedy, when it plays, sits where the players' ratings have always put it
-(``GREEDY_RATING``): only the gaps are measured, the zero is a convention.
+rating period for the whole pool, from a newcomer's rating and deviation but a bot's
+volatility (``VOLATILITY``, below). A match called off (no winner after
+``arena.MAX_ROUNDS`` rounds) counts as a draw. The scale is then shifted so that greedy,
+when it plays, sits where the players' ratings have always put it (``GREEDY_RATING``):
+only the gaps are measured, the zero is a convention. ``head_to_head`` sets each pair's
+share of its matches beside the share the ratings predict: the check that the ratings
+say what the matches did.
 """
 
 from __future__ import annotations
@@ -29,6 +32,17 @@ from game.players import glicko
 LEVELS = ("beginner", "casual", "club", "expert", "greedy")
 PRESETS = tuple(variants.PRESETS)
 GREEDY_RATING = 1500.0
+# A bot plays its last match of the ladder as it played its first (a retuned level's
+# matches are forgotten and played again), so its strength does not drift between rating
+# periods as a person's does: the players' volatility (0.06, about 10 rating points a
+# period) would give every deviation back that much each round, and intervals would
+# settle near +-90 however many rounds were played. A bot's drift is only the machine's
+# load on a search bound by the clock: 0.01, under 2 points a round, so that the
+# intervals narrow with the matches as a fixed strength's should (to about +-60 at 40
+# rounds of four levels, with a floor near +-35 some 200 rounds on). Simulated ladders
+# of known strengths keep the truth inside the 95% intervals 98% of the time, each gap
+# between neighbours 97% (docs/bots.md).
+VOLATILITY = 0.01
 
 
 def players_for(preset: str) -> int:
@@ -110,7 +124,7 @@ class Standing:
 
 def standings(levels: Iterable[str], results: Iterable[Result]) -> list[Standing]:
     """Each level's rating after these results, a round at a time, strongest first."""
-    ratings = {level: glicko.Rating() for level in levels}
+    ratings = {level: glicko.Rating(volatility=VOLATILITY) for level in levels}
     by_round: dict[int, list[Result]] = {}
     for result in results:
         by_round.setdefault(result.round, []).append(result)
@@ -137,3 +151,46 @@ def standings(levels: Iterable[str], results: Iterable[Result]) -> list[Standing
         for level, rating in ratings.items()
     ]
     return sorted(rows, key=lambda row: -row.rating.rating)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two levels' matches against each other: ``score`` is the first's (a win 1, a match
+    called off a half), ``expected`` the share of them its rating predicts."""
+
+    first: str
+    second: str
+    matches: int
+    score: float
+    expected: float
+
+    @property
+    def share(self) -> float:
+        return self.score / self.matches
+
+    @property
+    def z(self) -> float:
+        """How many standard errors of a share of this many matches the share lies from
+        the prediction (within 2 either way, the ratings say what the matches did)."""
+        spread = (self.expected * (1.0 - self.expected) / self.matches) ** 0.5
+        return (self.share - self.expected) / spread if spread else 0.0
+
+
+def head_to_head(rows: Sequence[Standing], results: Iterable[Result]) -> list[Pair]:
+    """Every pair that met, in the order of ``rows`` (strongest first): its share of the
+    pair's matches beside what the ratings predict."""
+    order = {row.level: index for index, row in enumerate(rows)}
+    rating = {row.level: row.rating for row in rows}
+    tally: dict[tuple[str, str], list[float]] = {}
+    for result in results:
+        first, second = sorted(result.lineup, key=order.__getitem__)
+        score = 0.5 if result.winner is None else float(result.lineup[result.winner] == first)
+        counts = tally.setdefault((first, second), [0, 0.0])
+        counts[0] += 1
+        counts[1] += score
+    return [
+        Pair(a, b, int(n), score, glicko.expected_between(rating[a], rating[b]))
+        for (a, b), (n, score) in sorted(
+            tally.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]])
+        )
+    ]

@@ -75,6 +75,12 @@ def expected_score(player: Rating, opponent: Rating) -> float:
     return _expected(player.mu, opponent.mu, opponent.phi)
 
 
+def expected_between(a: Rating, b: Rating) -> float:
+    """The share of their games ``a`` should score against ``b``, both ratings' deviations
+    reckoned (symmetric: ``expected_between(b, a)`` is one less this)."""
+    return _expected(a.mu, b.mu, math.hypot(a.phi, b.phi))
+
+
 def _new_volatility(sigma: float, phi: float, v: float, delta: float, tau: float) -> float:
     """Step 5 of the paper: the Illinois algorithm on f(x) = 0, where x = ln(sigma'^2)."""
     a = math.log(sigma * sigma)

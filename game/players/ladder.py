@@ -182,6 +182,17 @@ def _logged(progress: Progress) -> None:
 # --- Reading ----------------------------------------------------------------------------
 
 
+def ladder_summary(
+    *, preset: str, target: int | None = None
+) -> tuple[list[ladder.Standing], list[ladder.Pair]]:
+    """The preset's ladder to ``target`` (the preset's own unless given) as rated from every
+    stored match, and each pair's share beside the one the ratings predict."""
+    results = results_for(preset, target or variants.preset(preset).target)
+    levels = sorted({level for result in results for level in result.lineup})
+    rows = ladder.standings(levels, results)
+    return rows, ladder.head_to_head(rows, results)
+
+
 def ratings_at(*, preset: str, players: int) -> dict[str, glicko.Rating]:
     """Each level's ladder rating at this preset and table size; empty when the ladder has
     not rated it."""

@@ -79,6 +79,8 @@ class Command(BaseCommand):
             report=self._report,
         )
         self.stdout.write(f"{played} matches played.")
+        for preset in presets:
+            self._summary(preset, opts["target"])
 
     def _report(self, progress: stored.Progress) -> None:
         result = progress.result
@@ -93,6 +95,23 @@ class Command(BaseCommand):
             f"{first} v {second}: {won} after {_rounds(result.rounds)} | {table}"
         )
         self.stdout.flush()
+
+    def _summary(self, preset: str, target: int | None) -> None:
+        rows, pairs = stored.ladder_summary(preset=preset, target=target)
+        if not rows:
+            return
+        self.stdout.write(f"\n{preset}: rating ± 95% half-width, matches won of played")
+        for row in rows:
+            self.stdout.write(
+                f"  {row.level:9} {row.rating.rating:5.0f} ± {row.rating.half_width95:3.0f}"
+                f"  {row.wins} of {row.matches}"
+            )
+        self.stdout.write("head to head: the first's share of the pair's matches, predicted")
+        for pair in pairs:
+            self.stdout.write(
+                f"  {pair.first} v {pair.second}: {pair.score:g} of {pair.matches}, "
+                f"{pair.share:.2f} against {pair.expected:.2f} (z {pair.z:+.1f})"
+            )
 
 
 def _rounds(count: int) -> str:

@@ -1,12 +1,14 @@
 """choose_once: what a worker process runs for one bot decision at a live table."""
 
 import time
+from dataclasses import replace
 from random import Random
 
 import pytest
 
 import game.bots
 from game.bots import MIN_THINK_MS, choose_once
+from game.bots.levels import Tuning
 from game.engine.state import MatchSetup, RoundState, shuffle_deal
 
 
@@ -63,5 +65,21 @@ def test_a_level_seated_without_options_thinks_no_longer_than_its_turn_allows(mo
     view, legal = first_decision()
     choose_once("club", view, legal, 1, {}, think_until=time.time() + 5)
     choose_once("club", view, legal, 1, {}, think_until=time.time() + 0.03)
-    assert seen[0] == game.bots.LEVELS_BY_NAME["club"].budget_ms
+    assert seen[0] == game.bots.LEVELS_BY_NAME["club"].budget_at(view.rules)
     assert MIN_THINK_MS <= seen[1] <= 30.0
+
+
+def test_a_level_seated_at_a_preset_of_its_own_starts_from_that_presets_budget(monkeypatch):
+    seen = []
+
+    def recorder(**options):
+        seen.append(options["budget_ms"])
+        return type("Recorder", (), {"choose": lambda self, view, legal, rng: legal[0]})()
+
+    club = game.bots.LEVELS_BY_NAME["club"]
+    tuned = replace(club, presets={"house": Tuning(club.max_deals, club.errors, 41.0)})
+    monkeypatch.setitem(game.bots.LEVELS_BY_NAME, "club", tuned)
+    monkeypatch.setitem(game.bots.LEVELS, "club", recorder)
+    view, legal = first_decision()
+    choose_once("club", view, legal, 1, {}, think_until=time.time() + 5)
+    assert seen == [41.0]

@@ -7,7 +7,15 @@ import pytest
 
 from game.bots import LEVELS, OFFERED_LEVELS, SEATED_LEVELS, full_deck, make_bot
 from game.bots.expert import ActionStats, Analysis, ExpertBot
-from game.bots.levels import LEVEL_TABLE, Errors, LevelBot, Tuning, forgotten, level_bot
+from game.bots.levels import (
+    LEVEL_TABLE,
+    Errors,
+    Level,
+    LevelBot,
+    Tuning,
+    forgotten,
+    level_bot,
+)
 from game.bots.sampling import knowledge
 from game.engine.cards import JOKERS, SUIT_MASK
 from game.engine.rules import PASS, bid_action
@@ -71,13 +79,16 @@ def test_the_levels_are_offered_weakest_first_and_random_is_not_offered():
         assert make_bot(level).name == level
 
 
-def test_the_lower_levels_search_less_and_err_more_the_weaker_they_are():
-    budgets = [level.budget_ms for level in LEVEL_TABLE]
-    deals = [level.max_deals for level in LEVEL_TABLE]
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_at_every_preset_the_weaker_level_searches_less_and_errs_more(preset):
+    rules = PRESETS[preset]
+    bots = [level_bot(level.name).at(rules) for level in LEVEL_TABLE]
+    budgets = [bot.budget_ms for bot in bots]
+    deals = [bot.max_deals for bot in bots]
     assert budgets == sorted(budgets) and max(budgets) < ExpertBot().budget_ms
     assert deals == sorted(deals) and max(deals) < ExpertBot().max_deals
-    for field in ("misbid", "forget", "slip", "slip_loss"):
-        rates = [getattr(level.errors, field) for level in LEVEL_TABLE]
+    for field in ("misbid", "bid_shift", "forget", "slip", "slip_loss"):
+        rates = [getattr(bot.errors, field) for bot in bots]
         assert rates == sorted(rates, reverse=True), field
 
 
@@ -88,9 +99,18 @@ def test_a_level_plays_a_preset_by_its_own_tuning_there_and_the_house_one_elsewh
     assert (at_classic.max_deals, at_classic.errors) == (9, tuned.errors)
     assert at_classic.budget_ms == bot.budget_ms and at_classic.level == bot.level
     assert bot.at(PRESETS["house"]) is bot and bot.at(PRESETS["seven_point"]) is bot
-    for level in LEVEL_TABLE:  # a test's fixed deals hold at every preset
-        fixed = level_bot(level.name, max_deals=4)
+    for level in LEVEL_TABLE:  # a test's fixed deals and budget hold at every preset
+        fixed = level_bot(level.name, max_deals=4, budget_ms=7.0)
         assert {fixed.at(rules).max_deals for rules in PRESETS.values()} == {4}
+        assert {fixed.at(rules).budget_ms for rules in PRESETS.values()} == {7.0}
+
+
+def test_a_preset_may_give_a_level_more_time_and_a_live_turn_still_caps_it():
+    level = Level("club", "Club", 30.0, 6, Errors(), {"classic": Tuning(12, Errors(), 45.0)})
+    bot = LevelBot(budget_ms=level.budget_ms, max_deals=6, presets=level.presets)
+
+    assert bot.at(PRESETS["classic"]).budget_ms == 45.0 == level.budget_at(PRESETS["classic"])
+    assert bot.at(PRESETS["house"]).budget_ms == 30.0 == level.budget_at(PRESETS["house"])
 
 
 def analysis(*values: tuple[int, float]) -> Analysis:

@@ -79,6 +79,58 @@ def test_matches_called_off_are_draws_and_leave_equals_equal():
     assert rows[0].wins == 0
 
 
+def _beats_three_in_four(strength):
+    """The stronger level wins the first three matches of a round's four against each
+    weaker one (two fair pairs: the round's two matches and the next round's two)."""
+
+    def winner_of(game):
+        first, second = game.lineup
+        upset = game.round % 2 == 0 and strength[first] > strength[second]
+        return 0 if (strength[first] > strength[second]) != upset else 1
+
+    return winner_of
+
+
+def _played_out(levels, rounds, winner_of):
+    return [
+        Result(g.key, g.round, g.lineup, winner_of(g), 10)
+        for g in ladder.schedule(levels, "house", 11, rounds)
+    ]
+
+
+def test_a_bots_interval_keeps_narrowing_as_rounds_are_added():
+    strength = {"a": 0, "b": 1, "c": 2}
+    winner_of = _beats_three_in_four(strength)
+
+    def half_width(rounds):
+        rows = ladder.standings(strength, _played_out(strength, rounds, winner_of))
+        return max(row.rating.half_width95 for row in rows)
+
+    ten, forty = half_width(10), half_width(40)
+    # a fixed strength's deviation falls as one over the root of its matches: four times
+    # the rounds, half the interval; a person's volatility would hold it near +-90
+    assert forty == pytest.approx(ten / 2, rel=0.15)
+    assert forty < 80
+
+
+def test_the_head_to_head_sets_each_pairs_share_beside_the_ratings_prediction():
+    strength = {"a": 0, "b": 1, "c": 2}
+    results = _played_out(strength, 40, _beats_three_in_four(strength))
+    results.append(Result("extra", 41, ("a", "b"), None, 200))  # called off: a half each
+
+    rows = ladder.standings(strength, results)
+    pairs = ladder.head_to_head(rows, results)
+
+    assert [(p.first, p.second) for p in pairs] == [("c", "b"), ("c", "a"), ("b", "a")]
+    by_pair = {(p.first, p.second): p for p in pairs}
+    assert by_pair["c", "b"].matches == 80 and by_pair["c", "b"].score == 60
+    assert by_pair["b", "a"].matches == 81 and by_pair["b", "a"].score == 60.5
+    # the ratings say what the matches did: each pair's share within two standard errors
+    assert all(abs(p.z) < 2 for p in pairs)
+    # though c beat a exactly as often as b: the logistic curve spreads three levels
+    assert by_pair["c", "a"].expected > by_pair["c", "b"].expected
+
+
 def test_one_match_of_the_schedule_is_played_to_its_end():
     game = LadderGame("house", 3, 1, ("greedy", "random"), seed=7)
 

@@ -69,6 +69,16 @@ def test_expected_score_is_a_half_between_equals_and_symmetric():
     assert glicko.expected_score(a, b) < 0.5
 
 
+def test_the_expected_share_between_two_ratings_reckons_both_deviations_and_sums_to_one():
+    a, b = Rating(1500, 30), Rating(1700, 30)
+    unsure = Rating(1500, 300)
+
+    assert glicko.expected_between(a, b) + glicko.expected_between(b, a) == pytest.approx(1)
+    assert glicko.expected_between(a, b) == pytest.approx(1 / (1 + 10 ** (200 / 400)), abs=0.005)
+    # the less certain a rating, the nearer a half its prediction
+    assert glicko.expected_between(a, b) < glicko.expected_between(unsure, b) < 0.5
+
+
 def test_the_95_percent_interval_spans_1_96_deviations_either_side():
     low, high = Rating(1464.06, 151.52).interval95
 

@@ -1,6 +1,8 @@
 """The ladder stored: a run keeps each match, resumes without replaying one, and rates the
 levels; the command checks its input and can queue the run instead."""
 
+from io import StringIO
+
 import pytest
 from django.core.management import CommandError, call_command
 from django_tasks_db.models import DBTaskResult
@@ -51,6 +53,22 @@ def test_a_retuned_level_is_forgotten_at_the_presets_named_and_played_again():
     assert LadderResult.objects.filter(preset="house").first().pk > (
         LadderResult.objects.filter(preset="classic").last().pk
     )
+
+
+def test_the_command_ends_with_the_ratings_and_each_pairs_share_beside_its_prediction():
+    out = StringIO()
+    args = ["--presets", "house", "--levels", "greedy,random", "--target", "3", "--rounds", "2"]
+
+    call_command("ladder", *args, stdout=out)
+
+    rows, pairs = ladder.ladder_summary(preset="house", target=3)
+    assert {row.level: row.matches for row in rows} == {"greedy": 4, "random": 4}
+    (pair,) = pairs
+    assert pair.matches == 4
+    text = out.getvalue()
+    assert "head to head" in text
+    assert f"{pair.first} v {pair.second}: {pair.score:g} of 4" in text
+    assert f"{rows[0].level:9} {rows[0].rating.rating:5.0f}" in text
 
 
 def test_the_ratings_of_a_preset_not_laddered_are_empty():
