@@ -59,6 +59,7 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_positions.jsonl
 	$(BIN)/python manage.py load_positions learn/fixtures/starter_family_positions.jsonl
+	$(BIN)/python manage.py ladder_results load
 	$(BIN)/python -m smearsite.server.serve --host $(HOST) --port $(PORT) --backlog $(BACKLOG) \
 		--worker "$(BIN)/python manage.py review_worker --interval 1"
 
