@@ -168,7 +168,7 @@ def test_only_the_expert_prices_its_later_seats_by_its_own_bidding(monkeypatch):
         return styled_bid(view, judged)
 
     monkeypatch.setattr(rollouts, "styled_bid", spy)
-    state = seven_point_auction([])
+    state = classic_round({0: STRONG_SPADES})
     for name in ("expert-v2", "expert"):
         bot = make_bot(name, budget_ms=1e9, max_deals=4)
         bot.choose(state.view_for(0), state.legal_actions(), Random(0))
