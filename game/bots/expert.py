@@ -13,7 +13,8 @@ frozen so that anyone can measure the difference): it priced a bid only as the p
 it would take as the leader and counted every opponent's points against itself.
 ``version=2`` (``expert-v2``) is the expert before its honest prices (issue 50): the
 seats still to bid judged by the common style, not the expert's own fitted bidding, and
-at three lone seats the defenders' points shared evenly in our bid's worth.
+at three lone seats the defenders' points shared evenly in our bid's worth; at a
+full-deck preset the rollouts' later seats bid by greedy's rule, not as the expert does.
 """
 
 from __future__ import annotations
@@ -164,8 +165,16 @@ class ExpertBot:
         return not view.rules.is_house or view.bidder is None
 
     def _price_full_deck(self, view: SeatView, legal: Sequence[int], rng: Random) -> Prices:
-        price = price_cards if view.phase is Phase.PLAY else price_before_play
-        return price(view, legal, rng, budget_ms=self.budget_ms, max_deals=self.max_deals)
+        if view.phase is Phase.PLAY:
+            return price_cards(view, legal, rng, budget_ms=self.budget_ms, max_deals=self.max_deals)
+        return price_before_play(
+            view,
+            legal,
+            rng,
+            budget_ms=self.budget_ms,
+            max_deals=self.max_deals,
+            own_bidding=self.version >= 3,  # expert-v2 kept greedy's later seats
+        )
 
     def analyse(
         self,

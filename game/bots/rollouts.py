@@ -11,8 +11,10 @@ the auction and in naming trump (``MISMATCH`` where greedy would have done other
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from itertools import product
 from math import comb
 from random import Random
@@ -21,6 +23,7 @@ from game.engine.cards import RANK_OF, SUIT_OF, cards_of
 from game.engine.rules import (
     PASS,
     Phase,
+    bid_action,
     bid_amount,
     discard_action,
     is_discard,
@@ -29,10 +32,12 @@ from game.engine.rules import (
     trumps_dealt,
 )
 from game.engine.solver import Position
+from game.engine.variants import PRESETS, Rules
 from game.engine.view import SeatView
 from game.engine.worlds import world
 
-from .basic import GreedyBot
+from .auction import standing
+from .basic import GreedyBot, family_strength
 from .playout import play_out
 from .pricing import Prices
 
@@ -47,14 +52,41 @@ MAX_DISCARDS = 10
 GUESS_TRIES = 20
 
 
+@dataclass(frozen=True)
+class BidStyle:
+    """How a seat bids in this model: it judges its hand at ``scale`` times greedy's
+    estimate (``family_strength``) plus ``shift``, give or take ``spread`` (a standard
+    deviation, drawn once per deal), and raises the high bid by one (or opens at the
+    least bid) where that judgement, rounded, reaches the raise; it never overbids a
+    partner."""
+
+    scale: float
+    shift: float
+    spread: float
+
+
+# The expert's own bidding at each preset (its usual table: four seats, six at
+# six_handed), fitted by maximum likelihood to its free choices in self-play at 100 ms
+# (``game.offline.rollout_calibration --bids``), where it does not lower the expert's
+# strength (bench/RESULTS.md); elsewhere, and at a preset with other options, the later
+# seats bid by greedy's rule. Seven_point's fit, BidStyle(0.4, 2.6, 1.5), lost 18 of 48
+# fair matches to expert-v2: not used.
+EXPERT_BIDDING = {
+    "classic": BidStyle(0.9, 0.8, 0.6),
+}
+
+
 def price(view: SeatView, legal: Sequence[int], rng: Random, *, budget_ms: float,
-          max_deals: int) -> Prices:  # fmt: skip
+          max_deals: int, own_bidding: bool = False) -> Prices:  # fmt: skip
     """The choices in the auction (``legal``), in naming trump (``legal``) or in the
     exchange (the discards worth pricing, and any discard ``legal`` names: the review
-    prices the one a player made), each priced over the same deals."""
+    prices the one a player made), each priced over the same deals. ``own_bidding``: in
+    the auction the seats still to bid bid as the expert does at the preset, where that
+    was fitted (``EXPERT_BIDDING``), else by greedy's rule."""
     deadline = time.perf_counter() + budget_ms / 1000
     if view.phase is Phase.AUCTION:
-        prices = _auction(view, legal, rng, deadline, max_deals)
+        style = bid_style(view.rules) if own_bidding else None
+        prices = _auction(view, legal, rng, deadline, max_deals, style)
     else:
         choices = list(legal)
         if view.phase is Phase.EXCHANGE:
@@ -88,10 +120,12 @@ def _each(view, choices, rng, deadline, max_deals) -> Prices:
     return prices
 
 
-def _auction(view, legal, rng, deadline, max_deals) -> Prices:
+def _auction(view, legal, rng, deadline, max_deals, style: BidStyle | None = None) -> Prices:
     """Passing and each bid, in the same deals. A bid nobody overbids is priced as our
     side leading with the suit that does best over all the deals, so each suit is played
-    out once per deal; a bid that is overbid, and the pass, are played out as they go."""
+    out once per deal; a bid that is overbid, and the pass, are played out as they go.
+    With a ``style`` the seats after ours bid by it, each judging its hand once a deal
+    (the same judgement after every choice of ours), else by greedy's rule."""
     bids = [a for a in legal if a != PASS]
     prices = Prices(legal)
     led: list[dict[int, tuple[int, ...]]] = []  # per deal: each suit's points when we lead
@@ -101,12 +135,13 @@ def _auction(view, legal, rng, deadline, max_deals) -> Prices:
         if guess is None:
             break
         start, weight = guess
+        judged = _judgements(start, view.seat, style, rng) if style else None
         if bids:
             ours = _close_auction(start.apply(bids[0]), everyone_passes=True)
             led.append({s: _play_out(ours.apply(trump_action(s)), rng)[0] for s in range(4)})
         values: dict[int, float | None] = {}
         for action in legal:
-            after = _close_auction(start.apply(action), everyone_passes=False)
+            after = _close_auction(start.apply(action), everyone_passes=False, judged=judged)
             ours_to_name = after.phase() is Phase.TRUMP and after.current_player() == view.seat
             values[action] = None if ours_to_name else _worth(view, _play_out(after, rng))
         kept.append((values, weight))
@@ -164,13 +199,53 @@ def _score_worth(view: SeatView, after: tuple[int, ...], winner: int | None) -> 
 # --- Playing a world out ----------------------------------------------------------------
 
 
-def _close_auction(state, *, everyone_passes: bool):
+def _close_auction(state, *, everyone_passes: bool, judged: dict[int, float] | None = None):
+    """The auction to its end: everyone passing, or each seat bidding by its judgement of
+    its hand (``judged``, by seat: ``styled_bid``), else by greedy's rule."""
     while state.phase() is Phase.AUCTION:
+        seat = state.current_player()
         if everyone_passes:
-            state = state.apply(PASS)
+            action = PASS
+        elif judged is not None:
+            action = styled_bid(state.view_for(seat), judged[seat])
         else:
-            state = state.apply(_policy(state.view_for(state.current_player())))
+            action = _policy(state.view_for(seat))
+        state = state.apply(action)
     return state
+
+
+def bid_style(rules: Rules) -> BidStyle | None:
+    """The expert's fitted bidding at these rules: a preset as it stands (to any target),
+    else None."""
+    base = PRESETS.get(rules.preset)
+    if rules.preset not in EXPERT_BIDDING or replace(rules, target=base.target) != base:
+        return None
+    return EXPERT_BIDDING[rules.preset]
+
+
+def _judgements(state, seat: int, style: BidStyle, rng: Random) -> dict[int, float]:
+    """What each other seat judges its hand worth in this world (``BidStyle``)."""
+    rules = state.setup.rules
+    return {
+        other: style.scale * family_strength(state.hands[other], rules)[0]
+        + style.shift
+        + rng.gauss(0.0, style.spread)
+        for other in range(state.setup.players)
+        if other != seat
+    }
+
+
+def styled_bid(view: SeatView, judged: float) -> int:
+    """A seat's bid that judges its hand at ``judged`` points (``BidStyle``): one more than
+    the high bid (the least bid to open) where the judgement, rounded, reaches it and no
+    partner holds the bid; else a pass."""
+    rules = view.rules
+    state = standing(view.auction)
+    raise_to = max(state.high + 1, rules.min_bid)
+    partner_holds = state.holder is not None and view.unit_of[state.holder] == view.unit
+    if partner_holds or raise_to > rules.max_bid or math.floor(judged + 0.5) < raise_to:
+        return PASS
+    return bid_action(raise_to)
 
 
 def _play_out(state, rng: Random) -> tuple[tuple[int, ...], int, int] | None:
@@ -223,6 +298,13 @@ class _Evidence:
     def __call__(self, seen: SeatView, action: int) -> None:
         if _policy(seen) != action:
             self.weight *= MISMATCH
+
+
+def reach_chance(style: BidStyle, estimate: float, amount: int) -> float:
+    """The chance that a seat bidding by ``style`` whose hand greedy estimates at
+    ``estimate`` judges it worth ``amount`` or more, rounded."""
+    centre = style.scale * estimate + style.shift
+    return 0.5 * math.erfc((amount - 0.5 - centre) / style.spread / math.sqrt(2))
 
 
 def _deal(view: SeatView, rng: Random) -> tuple[list[int], list[int]] | None:

@@ -19,7 +19,9 @@ With ``--rules`` and a full-deck preset (classic, six_handed, seven_point), whos
 is priced by rollouts rather than the hand model, nothing is fitted: experts play rounds
 at the preset and each price before the tricks is set against the round's outcome
 (``game.offline.rollout_calibration``). ``--check`` does the same at the house rules
-(``--players 3``: cutthroat), pricing the auction with the fitted model.
+(``--players 3``: cutthroat), pricing the auction with the fitted model. ``--rules P
+--bids ROUNDS`` fits how the expert bids at the preset, for the rollouts' later seats
+(``rollout_calibration.fit_bidding``), and prints it.
 """
 
 from __future__ import annotations

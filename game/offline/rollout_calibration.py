@@ -6,6 +6,14 @@
 
 (``python -m game.offline.rollout_calibration`` takes the same options.)
 
+    python -m game.offline.calibration --rules seven_point --bids 60 [--seed 3]
+
+With ``--bids ROUNDS`` it fits how the expert bids at the preset instead, for the
+rollouts' seats still to bid (``game.bots.rollouts.BidStyle``): experts play the rounds,
+and each free choice in the auction (a raise left, no partner holding the bid) is kept
+with greedy's estimate of the hand; the scale, shift and spread that make those choices
+likeliest are printed, for ``rollouts.EXPERT_BIDDING``.
+
 At a full-deck preset the expert prices its bid (or pass), the suit it names and its
 discard by playing each choice out over guessed deals (``game.bots.rollouts``): a
 choice's price is the mean change in the match score, ours less the others' on average,
@@ -37,12 +45,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from random import Random
 
-from game.bots.basic import GreedyBot
+from game.bots.auction import standing
+from game.bots.basic import GreedyBot, family_strength
 from game.bots.expert import ExpertBot
-from game.bots.rollouts import MATCH_WORTH
+from game.bots.rollouts import MATCH_WORTH, BidStyle, reach_chance
 from game.bots.valuation import WIN_VALUE
 from game.engine import variants
-from game.engine.rules import Phase, is_bid
+from game.engine.rules import Phase, bid_amount, is_bid
 from game.engine.state import MatchSetup, MatchState, RoundResult
 from game.engine.view import SeatView
 
@@ -358,11 +367,100 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+# --- The expert's own bidding -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BidChoice:
+    """A free choice of the expert's in a full-deck auction: greedy's estimate of its hand
+    (``family_strength``), the least bid it could make, and the bid made (0: a pass)."""
+
+    estimate: float
+    raise_to: int
+    bid: int
+
+
+def bid_choices(
+    rules: variants.Rules, rounds: int, *, seed: int, players: int, budget_ms: float, play_ms: float
+) -> list[BidChoice]:
+    """The expert's free auction choices in ``rounds`` rounds of self-play at ``rules``."""
+    setup = table_setup(rules, players, None)
+    rng = Random(seed)
+    bidder, player = ExpertBot(budget_ms=budget_ms), ExpertBot(budget_ms=play_ms)
+    choices = []
+    match = MatchState(setup, first_dealer=rng.randrange(players))
+    for _ in range(rounds):
+        if match.is_terminal():
+            match = MatchState(setup, first_dealer=rng.randrange(players))
+        match = match.deal_round(rng)
+        while (seat := match.current_player()) is not None:
+            view, legal = match.view_for(seat), match.legal_actions()
+            in_auction = view.phase is Phase.AUCTION
+            action = (bidder if in_auction else player).choose(view, legal, rng)
+            state = standing(view.auction)
+            partner_holds = state.holder is not None and view.unit_of[state.holder] == view.unit
+            if in_auction and len(legal) > 1 and not partner_holds:
+                estimate = family_strength(view.hand, rules)[0]
+                raise_to = max(state.high + 1, rules.min_bid)
+                choices.append(
+                    BidChoice(estimate, raise_to, bid_amount(action) if is_bid(action) else 0)
+                )
+            match = match.apply(action, seat)
+    return choices
+
+
+def fit_bidding(choices: Sequence[BidChoice]) -> tuple[BidStyle, float]:
+    """The style most likely to make ``choices`` (a pass: the judgement fell short of the
+    raise; a bid: it reached the bid): on a grid by 0.5, then by 0.1 around the best; and
+    its log-likelihood."""
+
+    def log_likelihood(style: BidStyle) -> float:
+        total = 0.0
+        for choice in choices:
+            reach = reach_chance(style, choice.estimate, choice.bid or choice.raise_to)
+            total += math.log(max(1e-9, reach if choice.bid else 1.0 - reach))
+        return total
+
+    coarse = [
+        BidStyle(a / 2, b / 2, c / 2) for a in range(4) for b in range(-4, 9) for c in range(1, 7)
+    ]
+    best = max(coarse, key=log_likelihood)
+    fine = [
+        BidStyle(best.scale + a / 10, best.shift + b / 10, best.spread + c / 10)
+        for a in range(-5, 6)
+        for b in range(-5, 6)
+        for c in range(-5, 6)
+        if best.scale + a / 10 >= 0 and best.spread + c / 10 >= 0.2
+    ]
+    best = max(fine, key=log_likelihood)
+    return BidStyle(*(round(x, 2) for x in (best.scale, best.shift, best.spread))), log_likelihood(
+        best
+    )
+
+
+def run_bids(rules: variants.Rules, args: argparse.Namespace, players: int) -> BidStyle:
+    play_ms = args.play_budget_ms or args.budget_ms / 4
+    started = time.perf_counter()
+    choices = bid_choices(
+        rules, args.bids, seed=args.seed, players=players, budget_ms=args.budget_ms, play_ms=play_ms
+    )
+    style, likelihood = fit_bidding(choices)
+    bids = sum(1 for choice in choices if choice.bid)
+    print(
+        f"{rules.preset}, {players} players, {args.bids} rounds: the expert bid {bids} of "
+        f"{len(choices)} free choices; {style} (log-likelihood {likelihood:.1f}), "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    return style
+
+
 def run(rules_name: str, args: argparse.Namespace, players: int | None = None) -> dict:
     """Self-play at a preset (or a record's rules object), its report printed."""
     text = rules_name
     rules = variants.from_record(json.loads(text) if text.startswith("{") else text)
     players = players or default_players(rules)
+    if getattr(args, "bids", None):
+        return {"bidding": asdict(run_bids(rules, args, players))}
     play_ms = args.play_budget_ms or args.budget_ms
     started = time.perf_counter()
     decisions, matches = self_play(
@@ -399,6 +497,7 @@ def main() -> None:
     parser.add_argument("--rules", required=True, help="a full-deck preset or rules object")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, help="seats (default: 6 at six_handed, else 4)")
+    parser.add_argument("--bids", type=int, metavar="ROUNDS", help="fit the expert's bidding")
     add_arguments(parser)
     args = parser.parse_args()
     run(args.rules, args, args.players)

@@ -7,7 +7,7 @@ import pytest
 
 from game.bots import make_bot
 from game.bots.basic import GreedyBot
-from game.bots.rollouts import MAX_DISCARDS, _deal, _discards, _guess, price
+from game.bots.rollouts import MAX_DISCARDS, _deal, _discards, _guess, bid_style, price, styled_bid
 from game.engine.cards import SUIT_OF, card_code, cards_of, parse_card
 from game.engine.rules import PASS, Phase, bid_action, discard_action, trump_action
 from game.engine.state import MatchSetup, RoundState
@@ -133,3 +133,47 @@ def test_the_discard_keeps_the_aces_and_throws_the_small_plain_cards():
     kept = view.hand & ~(action & ~(1 << 64))
     assert action == discard_action(action & ~(1 << 64))
     assert {"AS", "KS", "JS", "2S", "AH", "AC"} == set(map(card_code, cards_of(kept)))
+
+
+def seven_point_auction(actions: list[int]) -> RoundState:
+    """A seven-point round (dealer 3) after ``actions`` in its auction."""
+    setup = MatchSetup.partnerships(4, 2, rules=PRESETS["seven_point"])
+    state = RoundState(setup, full_deal(setup, {0: STRONG_SPADES}, dealer=3, seed=0))
+    for action in actions:
+        state = state.apply(action)
+    return state
+
+
+def test_a_styled_seat_raises_by_one_where_its_judgement_reaches_it():
+    opening = seven_point_auction([]).view_for(0)
+    assert styled_bid(opening, 1.4) == PASS
+    assert styled_bid(opening, 1.6) == bid_action(2)  # the least bid, however strong
+    assert styled_bid(opening, 6.0) == bid_action(2)
+    over_three = seven_point_auction([PASS, PASS, bid_action(3)]).view_for(3)
+    assert styled_bid(over_three, 3.4) == PASS
+    assert styled_bid(over_three, 3.6) == bid_action(4)
+    partners = seven_point_auction([PASS, bid_action(3), PASS]).view_for(3)
+    assert styled_bid(partners, 6.0) == PASS  # seat 1's bid is its partner's
+    top = seven_point_auction([bid_action(7)]).view_for(1)
+    assert styled_bid(top, 9.0) == PASS
+
+
+def test_only_the_expert_prices_its_later_seats_by_its_own_bidding(monkeypatch):
+    import game.bots.rollouts as rollouts
+
+    styled = []
+
+    def spy(view, judged):
+        styled.append(view.seat)
+        return styled_bid(view, judged)
+
+    monkeypatch.setattr(rollouts, "styled_bid", spy)
+    state = classic_round({0: STRONG_SPADES})
+    for name in ("expert-v2", "expert"):
+        bot = make_bot(name, budget_ms=1e9, max_deals=4)
+        bot.choose(state.view_for(0), state.legal_actions(), Random(0))
+        assert bool(styled) == (name == "expert")  # expert-v2 keeps greedy's later seats
+    assert set(styled) == {1, 2, 3}
+    classic = PRESETS["classic"]
+    assert bid_style(classic) is not None and bid_style(classic.with_options(target=15))
+    assert bid_style(classic.with_options(jokers=2)) is None  # another game: not fitted

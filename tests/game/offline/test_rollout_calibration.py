@@ -1,15 +1,24 @@
 """The rollouts' calibration: prices before the tricks set against the rounds they led to."""
 
 from dataclasses import dataclass, replace
+from random import Random
 
 import pytest
 
 from game.bots.basic import GreedyBot
 from game.bots.expert import ExpertBot
-from game.bots.rollouts import MATCH_WORTH
+from game.bots.rollouts import MATCH_WORTH, BidStyle, reach_chance
 from game.bots.valuation import WIN_VALUE
 from game.engine import variants
-from game.offline.rollout_calibration import Decision, by_price, fit, report, self_play
+from game.offline.rollout_calibration import (
+    BidChoice,
+    Decision,
+    by_price,
+    fit,
+    fit_bidding,
+    report,
+    self_play,
+)
 
 # a budget no decision reaches: the deals are counted, not timed, so runs repeat exactly
 COUNTED = {"budget_ms": 1e7, "max_deals": 3}
@@ -142,3 +151,20 @@ def test_at_three_house_players_the_auction_alone_is_priced_cutthroat_by_the_lea
         else:
             assert d.made is None
     assert any(d.made_chance is not None for d in decisions)
+
+
+def test_the_bidding_fit_finds_the_style_that_made_the_choices():
+    truth = BidStyle(0.5, 1.5, 0.8)
+    rng = Random(0)
+    choices = []
+    for _ in range(1000):
+        estimate, raise_to = rng.uniform(0, 3), rng.choice((2, 3, 4))
+        judged = truth.scale * estimate + truth.shift + rng.gauss(0, truth.spread)
+        choices.append(BidChoice(estimate, raise_to, raise_to if judged >= raise_to - 0.5 else 0))
+    fitted, _ = fit_bidding(choices)
+    for estimate in (0.5, 1.5, 2.5):
+        for amount in (2, 3, 4):
+            expected = reach_chance(truth, estimate, amount)
+            assert reach_chance(fitted, estimate, amount) == pytest.approx(expected, abs=0.05)
+    always = [BidChoice(rng.uniform(0, 3), 2, 2) for _ in range(50)]
+    assert reach_chance(fit_bidding(always)[0], 0.0, 2) > 0.95
