@@ -37,9 +37,9 @@ from game.bots.auction import standing
 from game.bots.expert import ExpertBot
 from game.bots.hand_model import FEATURES, MODEL_FILE, dot, hand_model, model_key, suit_features
 from game.bots.valuation import points_utility
-from game.engine.rules import MAX_BID, PASS, Phase, bid_action, bid_amount
+from game.engine.rules import MAX_BID, PASS, bid_action, bid_amount
 from game.engine.solver import MAX_POINTS, SearchStats, SearchTimeout, position_of, solve
-from game.engine.state import MatchSetup, MatchState, RoundState, shuffle_deal
+from game.engine.state import MatchSetup, RoundState, shuffle_deal
 from game.offline import rollout_calibration
 
 RIDGE = 1.0
@@ -107,28 +107,17 @@ class BidSample:
 
 
 def bid_samples(setup: MatchSetup, rounds: int, budget_ms: float, rng: Random) -> list[BidSample]:
-    """The expert's auction choices in ``rounds`` rounds of self-play at the layout (experts
-    at every seat, ``budget_ms`` a decision in the auction, a quarter of it in the tricks):
-    those the model leaves free, not a forced opening nor a pass over a partner's bid."""
-    bidder, player = ExpertBot(budget_ms=budget_ms), ExpertBot(budget_ms=budget_ms / 4)
+    """The expert's free auction choices in ``rounds`` rounds of self-play at the layout
+    (``rollout_calibration.free_bids``, a quarter of ``budget_ms`` in the tricks), each
+    with its hand's modelled worth."""
     samples = []
-    match = MatchState(setup, first_dealer=rng.randrange(setup.players))
-    for _ in range(rounds):
-        if match.is_terminal():
-            match = MatchState(setup, first_dealer=rng.randrange(setup.players))
-        match = match.deal_round(rng)
-        while (seat := match.current_player()) is not None:
-            view, legal = match.view_for(seat), match.legal_actions()
-            in_auction = view.phase is Phase.AUCTION and view.bidder is None
-            action = (bidder if in_auction else player).choose(view, legal, rng)
-            if in_auction and len(legal) > 1:
-                state = standing(view.auction)
-                mine = state.holder is not None and view.unit_of[state.holder] == view.unit
-                if not mine:
-                    partners = len(view.teams[view.unit]) - 1
-                    value = hand_model(setup.players, partners).value(view.hand, setup.players)
-                    samples.append(BidSample(value, state.high, seat == view.dealer, action))
-            match = match.apply(action, seat)
+    for view, action in rollout_calibration.free_bids(
+        setup, rounds, rng, budget_ms=budget_ms, play_ms=budget_ms / 4
+    ):
+        partners = len(view.teams[view.unit]) - 1
+        value = hand_model(setup.players, partners).value(view.hand, setup.players)
+        high = standing(view.auction).high
+        samples.append(BidSample(value, high, view.seat == view.dealer, action))
     return samples
 
 

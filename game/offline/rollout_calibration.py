@@ -41,7 +41,7 @@ import argparse
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from random import Random
 
@@ -380,32 +380,41 @@ class BidChoice:
     bid: int
 
 
+def free_bids(
+    setup: MatchSetup, rounds: int, rng: Random, *, budget_ms: float, play_ms: float
+) -> Iterator[tuple[SeatView, int]]:
+    """The expert's free auction choices in ``rounds`` rounds of self-play at the layout
+    (experts at every seat, ``budget_ms`` a decision in the auction, ``play_ms`` after it),
+    each as (the seat's view, the action): a choice with more than one action legal and no
+    partner holding the bid."""
+    bidder, player = ExpertBot(budget_ms=budget_ms), ExpertBot(budget_ms=play_ms)
+    match = MatchState(setup, first_dealer=rng.randrange(setup.players))
+    for _ in range(rounds):
+        if match.is_terminal():
+            match = MatchState(setup, first_dealer=rng.randrange(setup.players))
+        match = match.deal_round(rng)
+        while (seat := match.current_player()) is not None:
+            view, legal = match.view_for(seat), match.legal_actions()
+            in_auction = view.phase is Phase.AUCTION and view.bidder is None
+            action = (bidder if in_auction else player).choose(view, legal, rng)
+            if in_auction and len(legal) > 1:
+                state = standing(view.auction)
+                if state.holder is None or view.unit_of[state.holder] != view.unit:
+                    yield view, action
+            match = match.apply(action, seat)
+
+
 def bid_choices(
     rules: variants.Rules, rounds: int, *, seed: int, players: int, budget_ms: float, play_ms: float
 ) -> list[BidChoice]:
     """The expert's free auction choices in ``rounds`` rounds of self-play at ``rules``."""
     setup = table_setup(rules, players, None)
-    rng = Random(seed)
-    bidder, player = ExpertBot(budget_ms=budget_ms), ExpertBot(budget_ms=play_ms)
     choices = []
-    match = MatchState(setup, first_dealer=rng.randrange(players))
-    for _ in range(rounds):
-        if match.is_terminal():
-            match = MatchState(setup, first_dealer=rng.randrange(players))
-        match = match.deal_round(rng)
-        while (seat := match.current_player()) is not None:
-            view, legal = match.view_for(seat), match.legal_actions()
-            in_auction = view.phase is Phase.AUCTION
-            action = (bidder if in_auction else player).choose(view, legal, rng)
-            state = standing(view.auction)
-            partner_holds = state.holder is not None and view.unit_of[state.holder] == view.unit
-            if in_auction and len(legal) > 1 and not partner_holds:
-                estimate = family_strength(view.hand, rules)[0]
-                raise_to = max(state.high + 1, rules.min_bid)
-                choices.append(
-                    BidChoice(estimate, raise_to, bid_amount(action) if is_bid(action) else 0)
-                )
-            match = match.apply(action, seat)
+    for view, action in free_bids(setup, rounds, Random(seed), budget_ms=budget_ms,
+                                  play_ms=play_ms):  # fmt: skip
+        raise_to = max(standing(view.auction).high + 1, rules.min_bid)
+        bid = bid_amount(action) if is_bid(action) else 0
+        choices.append(BidChoice(family_strength(view.hand, rules)[0], raise_to, bid))
     return choices
 
 

@@ -5,19 +5,23 @@ from random import Random
 
 import pytest
 
+from game.bots.auction import standing
 from game.bots.basic import GreedyBot
 from game.bots.expert import ExpertBot
 from game.bots.rollouts import MATCH_WORTH, BidStyle, reach_chance
 from game.bots.valuation import WIN_VALUE
 from game.engine import variants
+from game.engine.rules import PASS, Phase, is_bid
 from game.offline.rollout_calibration import (
     BidChoice,
     Decision,
     by_price,
     fit,
     fit_bidding,
+    free_bids,
     report,
     self_play,
+    table_setup,
 )
 
 # a budget no decision reaches: the deals are counted, not timed, so runs repeat exactly
@@ -168,3 +172,15 @@ def test_the_bidding_fit_finds_the_style_that_made_the_choices():
             assert reach_chance(fitted, estimate, amount) == pytest.approx(expected, abs=0.05)
     always = [BidChoice(rng.uniform(0, 3), 2, 2) for _ in range(50)]
     assert reach_chance(fit_bidding(always)[0], 0.0, 2) > 0.95
+
+
+def test_the_free_bids_of_self_play_are_open_choices_with_no_partner_holding_the_bid():
+    setup = table_setup(variants.PRESETS["classic"], 4, None)
+    seen = list(free_bids(setup, 3, Random(1), budget_ms=5, play_ms=2))
+
+    assert seen
+    for view, action in seen:
+        held = standing(view.auction).holder
+        assert view.phase is Phase.AUCTION and view.bidder is None
+        assert held is None or view.unit_of[held] != view.unit
+        assert action == PASS or is_bid(action)
