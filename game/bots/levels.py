@@ -105,6 +105,12 @@ LEVEL_TABLE = (
                     misbid=0.3, bid_shift=0.2, forget=1.0, slip=0.3, slip_loss=0.5, slip_among=3
                 ),
             ),
+            "seven_point": Tuning(
+                max_deals=5,
+                errors=Errors(
+                    misbid=0.88, bid_shift=0.57, forget=1.0, slip=0.8, slip_loss=3.5, slip_among=6
+                ),
+            ),
         },
     ),
     Level(
@@ -123,6 +129,12 @@ LEVEL_TABLE = (
                     misbid=0.15, bid_shift=0.1, forget=0.4, slip=0.15, slip_loss=0.3, slip_among=3
                 ),
             ),
+            "seven_point": Tuning(
+                max_deals=6,
+                errors=Errors(
+                    misbid=0.82, bid_shift=0.48, forget=1.0, slip=0.7, slip_loss=3.0, slip_among=5
+                ),
+            ),
         },
     ),
     Level(
@@ -139,6 +151,12 @@ LEVEL_TABLE = (
                 budget_ms=120.0,
                 errors=Errors(
                     misbid=0.05, bid_shift=0.05, forget=0.1, slip=0.05, slip_loss=0.2, slip_among=3
+                ),
+            ),
+            "seven_point": Tuning(
+                max_deals=12,
+                errors=Errors(
+                    misbid=0.75, bid_shift=0.45, forget=0.85, slip=0.62, slip_loss=2.5, slip_among=4
                 ),
             ),
         },
