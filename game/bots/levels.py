@@ -130,9 +130,10 @@ LEVEL_TABLE = (
                 ),
             ),
             "seven_point": Tuning(
-                max_deals=6,
+                max_deals=12,
+                budget_ms=40.0,
                 errors=Errors(
-                    misbid=0.82, bid_shift=0.48, forget=1.0, slip=0.7, slip_loss=3.0, slip_among=5
+                    misbid=0.65, bid_shift=0.4, forget=0.75, slip=0.5, slip_loss=2.0, slip_among=4
                 ),
             ),
         },
@@ -154,9 +155,9 @@ LEVEL_TABLE = (
                 ),
             ),
             "seven_point": Tuning(
-                max_deals=12,
+                max_deals=16,
                 errors=Errors(
-                    misbid=0.75, bid_shift=0.45, forget=0.85, slip=0.62, slip_loss=2.5, slip_among=4
+                    misbid=0.4, bid_shift=0.3, forget=0.4, slip=0.2, slip_loss=1.0, slip_among=3
                 ),
             ),
         },
