@@ -106,9 +106,9 @@ LEVEL_TABLE = (
                 ),
             ),
             "seven_point": Tuning(
-                max_deals=5,
+                max_deals=4,
                 errors=Errors(
-                    misbid=0.88, bid_shift=0.57, forget=1.0, slip=0.8, slip_loss=3.5, slip_among=6
+                    misbid=0.9, bid_shift=0.6, forget=1.0, slip=0.85, slip_loss=4.5, slip_among=6
                 ),
             ),
         },
@@ -130,10 +130,10 @@ LEVEL_TABLE = (
                 ),
             ),
             "seven_point": Tuning(
-                max_deals=12,
-                budget_ms=40.0,
+                max_deals=8,
+                budget_ms=35.0,
                 errors=Errors(
-                    misbid=0.65, bid_shift=0.4, forget=0.75, slip=0.5, slip_loss=2.0, slip_among=4
+                    misbid=0.78, bid_shift=0.46, forget=0.9, slip=0.65, slip_loss=2.8, slip_among=5
                 ),
             ),
         },
@@ -157,7 +157,7 @@ LEVEL_TABLE = (
             "seven_point": Tuning(
                 max_deals=16,
                 errors=Errors(
-                    misbid=0.4, bid_shift=0.3, forget=0.4, slip=0.2, slip_loss=1.0, slip_among=3
+                    misbid=0.5, bid_shift=0.35, forget=0.55, slip=0.35, slip_loss=1.5, slip_among=3
                 ),
             ),
         },
