@@ -130,10 +130,9 @@ LEVEL_TABLE = (
                 ),
             ),
             "seven_point": Tuning(
-                max_deals=8,
-                budget_ms=35.0,
+                max_deals=6,
                 errors=Errors(
-                    misbid=0.78, bid_shift=0.46, forget=0.9, slip=0.65, slip_loss=2.8, slip_among=5
+                    misbid=0.8, bid_shift=0.47, forget=0.95, slip=0.68, slip_loss=3.0, slip_among=5
                 ),
             ),
         },
@@ -157,7 +156,7 @@ LEVEL_TABLE = (
             "seven_point": Tuning(
                 max_deals=16,
                 errors=Errors(
-                    misbid=0.5, bid_shift=0.35, forget=0.55, slip=0.35, slip_loss=1.5, slip_among=3
+                    misbid=0.45, bid_shift=0.32, forget=0.48, slip=0.28, slip_loss=1.2, slip_among=3
                 ),
             ),
         },
