@@ -156,7 +156,7 @@ LEVEL_TABLE = (
             "seven_point": Tuning(
                 max_deals=16,
                 errors=Errors(
-                    misbid=0.45, bid_shift=0.32, forget=0.48, slip=0.28, slip_loss=1.2, slip_among=3
+                    misbid=0.47, bid_shift=0.33, forget=0.5, slip=0.3, slip_loss=1.3, slip_among=3
                 ),
             ),
         },
