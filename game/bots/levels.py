@@ -99,10 +99,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=40,
-                budget_ms=40.0,
+                max_deals=10,
+                budget_ms=30.0,
                 errors=Errors(
-                    misbid=0.3, bid_shift=0.2, forget=1.0, slip=0.3, slip_loss=0.5, slip_among=3
+                    misbid=0.78, bid_shift=0.47, forget=1.0, slip=0.68, slip_loss=3.0, slip_among=5
                 ),
             ),
         },
@@ -117,10 +117,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=80,
-                budget_ms=60.0,
+                max_deals=25,
+                budget_ms=45.0,
                 errors=Errors(
-                    misbid=0.15, bid_shift=0.1, forget=0.4, slip=0.15, slip_loss=0.3, slip_among=3
+                    misbid=0.55, bid_shift=0.32, forget=0.8, slip=0.5, slip_loss=1.7, slip_among=4
                 ),
             ),
         },
@@ -135,10 +135,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=200,
-                budget_ms=120.0,
+                max_deals=60,
+                budget_ms=80.0,
                 errors=Errors(
-                    misbid=0.05, bid_shift=0.05, forget=0.1, slip=0.05, slip_loss=0.2, slip_among=3
+                    misbid=0.35, bid_shift=0.22, forget=0.55, slip=0.35, slip_loss=0.9, slip_among=3
                 ),
             ),
         },
