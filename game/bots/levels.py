@@ -117,10 +117,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=25,
-                budget_ms=45.0,
+                max_deals=20,
+                budget_ms=40.0,
                 errors=Errors(
-                    misbid=0.55, bid_shift=0.32, forget=0.8, slip=0.5, slip_loss=1.7, slip_among=4
+                    misbid=0.62, bid_shift=0.36, forget=0.85, slip=0.56, slip_loss=2.0, slip_among=4
                 ),
             ),
         },
@@ -135,10 +135,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=60,
-                budget_ms=80.0,
+                max_deals=40,
+                budget_ms=60.0,
                 errors=Errors(
-                    misbid=0.35, bid_shift=0.22, forget=0.55, slip=0.35, slip_loss=0.9, slip_among=3
+                    misbid=0.45, bid_shift=0.28, forget=0.7, slip=0.42, slip_loss=1.3, slip_among=3
                 ),
             ),
         },
