@@ -117,10 +117,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=20,
-                budget_ms=40.0,
+                max_deals=23,
+                budget_ms=45.0,
                 errors=Errors(
-                    misbid=0.62, bid_shift=0.36, forget=0.85, slip=0.56, slip_loss=2.0, slip_among=4
+                    misbid=0.57, bid_shift=0.33, forget=0.82, slip=0.52, slip_loss=1.8, slip_among=4
                 ),
             ),
         },
@@ -135,10 +135,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=40,
-                budget_ms=60.0,
+                max_deals=50,
+                budget_ms=70.0,
                 errors=Errors(
-                    misbid=0.45, bid_shift=0.28, forget=0.7, slip=0.42, slip_loss=1.3, slip_among=3
+                    misbid=0.38, bid_shift=0.24, forget=0.6, slip=0.37, slip_loss=1.0, slip_among=3
                 ),
             ),
         },
