@@ -117,10 +117,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=23,
-                budget_ms=45.0,
+                max_deals=21,
+                budget_ms=42.0,
                 errors=Errors(
-                    misbid=0.57, bid_shift=0.33, forget=0.82, slip=0.52, slip_loss=1.8, slip_among=4
+                    misbid=0.6, bid_shift=0.35, forget=0.84, slip=0.54, slip_loss=1.9, slip_among=4
                 ),
             ),
         },
@@ -135,10 +135,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=50,
-                budget_ms=70.0,
+                max_deals=45,
+                budget_ms=65.0,
                 errors=Errors(
-                    misbid=0.38, bid_shift=0.24, forget=0.6, slip=0.37, slip_loss=1.0, slip_among=3
+                    misbid=0.41, bid_shift=0.26, forget=0.65, slip=0.4, slip_loss=1.15, slip_among=3
                 ),
             ),
         },
