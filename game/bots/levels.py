@@ -85,9 +85,11 @@ class Level:
 # level of 100 ms and 60 deals with few errors rated level with it), so the levels differ
 # by their errors far more than their budgets; at a handful of deals, one deal more or
 # less moves a level as much as its errors do. At classic, four points a round to 11 and
-# a discard, greedy is a stronger opponent and an error costs more: there the levels
-# search longer and err far less (a slip at most an eighth of a round's points below the
-# best), so that the weakest still beats greedy.
+# a discard, an error costs more and greedy is a stronger opponent (only some 200 points
+# under the expert): there the levels search a little longer and slip by less (at most
+# 1-3 points below the best, not 3.5-7), set by a classic ladder of their own; club rates
+# near greedy there, casual and the beginner below it. Near club, a few deals and a few
+# points of error move a level by a hundred rating points or more.
 LEVEL_TABLE = (
     Level(
         "beginner",
