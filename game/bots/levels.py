@@ -85,12 +85,15 @@ class Level:
 # level of 100 ms and 60 deals with few errors rated level with it), so the levels differ
 # by their errors far more than their budgets; at a handful of deals, one deal more or
 # less moves a level as much as its errors do. At classic, four points a round to 11 and
-# a discard, greedy is a stronger opponent and an error costs more: there the levels
-# search longer and err far less (a slip at most an eighth of a round's points below the
-# best), so that the weakest still beats greedy. At seven-point, seven points a round
-# and bids to 7, the house errors put the club level near the expert and the two lower
-# ones far below it: there a slip costs at most 1.3 (club) to 4.5 (beginner) match points
-# and the club errs far less, set by a seven-point ladder (greedy is not above them all).
+# a discard, an error costs more and greedy is a stronger opponent (only some 200 points
+# under the expert): there the levels search a little longer and slip by less (at most
+# 1-3 points below the best, not 3.5-7), set by a classic ladder of their own; club rates
+# near greedy there, casual and the beginner below it. Near club, a few deals and a few
+# points of error move a level by a hundred rating points or more. At seven-point, seven
+# points a round and bids to 7, the house errors put the club level near the expert and
+# the two lower ones far below it: there a slip costs at most 1.3 (club) to 4.5 (beginner)
+# match points and the club errs far less, set by a seven-point ladder (greedy rates
+# between club and casual).
 LEVEL_TABLE = (
     Level(
         "beginner",
@@ -102,10 +105,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=40,
-                budget_ms=40.0,
+                max_deals=10,
+                budget_ms=30.0,
                 errors=Errors(
-                    misbid=0.3, bid_shift=0.2, forget=1.0, slip=0.3, slip_loss=0.5, slip_among=3
+                    misbid=0.78, bid_shift=0.47, forget=1.0, slip=0.68, slip_loss=3.0, slip_among=5
                 ),
             ),
             "seven_point": Tuning(
@@ -126,10 +129,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=80,
-                budget_ms=60.0,
+                max_deals=21,
+                budget_ms=42.0,
                 errors=Errors(
-                    misbid=0.15, bid_shift=0.1, forget=0.4, slip=0.15, slip_loss=0.3, slip_among=3
+                    misbid=0.6, bid_shift=0.35, forget=0.84, slip=0.54, slip_loss=1.9, slip_among=4
                 ),
             ),
             "seven_point": Tuning(
@@ -150,10 +153,10 @@ LEVEL_TABLE = (
         ),
         presets={
             "classic": Tuning(
-                max_deals=200,
-                budget_ms=120.0,
+                max_deals=45,
+                budget_ms=65.0,
                 errors=Errors(
-                    misbid=0.05, bid_shift=0.05, forget=0.1, slip=0.05, slip_loss=0.2, slip_among=3
+                    misbid=0.41, bid_shift=0.26, forget=0.65, slip=0.4, slip_loss=1.15, slip_among=3
                 ),
             ),
             "seven_point": Tuning(

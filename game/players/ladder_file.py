@@ -3,8 +3,11 @@
 A ladder takes hours of play, so the matches behind the published ratings are kept in
 ``game/fixtures/ladder_results.jsonl`` (one match a line) and loaded by ``make run``: a
 new deployment shows the levels' ratings at once, and a ladder run there resumes from
-them instead of starting again. Loading adds only the matches not stored yet, then rates
-each preset from all its stored matches; a file with any bad line is refused whole.
+them instead of starting again. Loading adds the matches not stored yet and, where a stored
+match under the same key differs, takes the file's (a retuned level's ladder is played
+again under the old keys, so a deployment that loaded the last file would otherwise keep
+the old results), then rates each preset from all its stored matches; a file with any
+bad line is refused whole.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ class LadderFileError(ValueError):
 @dataclass(frozen=True)
 class Loaded:
     added: int
-    known: int  # lines whose match was stored already
+    known: int  # lines whose match was stored already, as the file has it
+    replaced: int  # lines whose key was stored with another result
     presets: tuple[str, ...]
 
 
@@ -46,20 +50,27 @@ def exported() -> Iterator[str]:
 
 
 def load(lines: Iterable[str]) -> Loaded:
-    """Store the matches of ``lines`` not stored yet and rate their presets anew; raises
-    ``LadderFileError`` (storing nothing) at the first line that is not a match."""
+    """Store the matches of ``lines``, new or stored otherwise, and rate their presets anew;
+    raises ``LadderFileError`` (storing nothing) at the first line that is not a match."""
     rows = [_parsed(number, line) for number, line in _numbered(lines)]
     keys = {row.key for row in rows}
     if len(keys) < len(rows):
         raise LadderFileError("the file names a match twice")
     with transaction.atomic():
-        stored = set(LadderResult.objects.filter(key__in=keys).values_list("key", flat=True))
+        stored = {row.key: _fields(row) for row in LadderResult.objects.filter(key__in=keys)}
         new = [row for row in rows if row.key not in stored]
-        LadderResult.objects.bulk_create(new)
+        changed = [row for row in rows if row.key in stored and stored[row.key] != _fields(row)]
+        LadderResult.objects.filter(key__in=[row.key for row in changed]).delete()
+        LadderResult.objects.bulk_create(new + changed)
         rated = sorted({(row.preset, row.target) for row in rows})
         for preset, target in rated:
             ratings_store(preset, target)
-    return Loaded(len(new), len(rows) - len(new), tuple(preset for preset, _ in rated))
+    known = len(rows) - len(new) - len(changed)
+    return Loaded(len(new), known, len(changed), tuple(preset for preset, _ in rated))
+
+
+def _fields(row: LadderResult) -> tuple:
+    return tuple(getattr(row, name) for name in FIELDS)
 
 
 def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:

@@ -10,7 +10,8 @@ from game.players import ladder_file
 class Command(BaseCommand):
     help = (
         "export: write every stored ladder match as JSON lines (the published file by "
-        "default). load: store a file's matches not stored yet and rate their presets."
+        "default). load: store a file's matches not stored yet (a stored match under one "
+        "of its keys takes the file's result) and rate their presets."
     )
 
     def add_arguments(self, parser):
@@ -39,6 +40,7 @@ class Command(BaseCommand):
         except (ladder_file.LadderFileError, UnicodeDecodeError) as error:
             raise CommandError(f"{path} is refused, nothing stored: {error}") from None
         self.stdout.write(
-            f"{loaded.added} ladder matches stored ({loaded.known} known already); "
+            f"{loaded.added} ladder matches stored, {loaded.replaced} replaced by the file's "
+            f"({loaded.known} known already); "
             f"rated: {', '.join(loaded.presets) or 'nothing'}."
         )

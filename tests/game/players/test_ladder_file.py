@@ -39,7 +39,21 @@ def test_loading_again_adds_nothing(tmp_path):
 
     loaded = ladder_file.load(lines)
 
-    assert (loaded.added, loaded.known, loaded.presets) == (0, 2, ("house",))
+    assert (loaded.added, loaded.known, loaded.replaced, loaded.presets) == (0, 2, 0, ("house",))
+
+
+def test_a_match_stored_under_a_key_of_the_file_takes_the_files_result():
+    """A retuned level's ladder is played again under the old keys: a deployment that
+    loaded the last file must rate by the new one."""
+    ladder.ladder_run(rounds=1, **QUICK)
+    first, second = (json.loads(line) for line in ladder_file.exported())
+    replayed = {**first, "winner": 1 - first["winner"] if first["winner"] is not None else 0}
+
+    loaded = ladder_file.load([json.dumps(replayed), json.dumps(second)])
+
+    assert (loaded.added, loaded.known, loaded.replaced) == (0, 1, 1)
+    assert LadderResult.objects.get(key=first["key"]).winner == replayed["winner"]
+    assert LadderResult.objects.count() == 2
 
 
 @pytest.mark.parametrize(
