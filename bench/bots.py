@@ -128,12 +128,14 @@ def main() -> None:
     )
     args = parser.parse_args()
     search = "native core" if native_available() else "Python (no native core)"
-    expert = make_bot(args.level)
-    print(
-        f"{args.level} budget {expert.budget_ms:.0f} ms, at most {expert.max_deals} deals; {search}"
-    )
     for name in args.rules:
         table = PRESETS[name]
+        bot = make_bot(args.level)
+        bot = bot.at(table) if hasattr(bot, "at") else bot  # a level's own tuning there
+        print(
+            f"{name}: {args.level} budget {bot.budget_ms:.0f} ms, "
+            f"at most {bot.max_deals} deals; {search}"
+        )
         counts = [n for n in args.players if table.allows_players(n)] or [max(table.players)]
         for players in counts:
             measure(players, args.rounds, args.seed, args.cutthroat, table, args.level)
