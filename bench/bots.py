@@ -38,6 +38,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def bot_at(level: str, table: Rules):
+    """The named bot as it plays at this preset (a level by its tuning there)."""
+    bot = make_bot(level)
+    return bot.at(table) if hasattr(bot, "at") else bot
+
+
 def measure(
     players: int, rounds: int, seed: int, cutthroat: bool, table: Rules, level: str = "expert"
 ) -> None:
@@ -46,9 +52,7 @@ def measure(
         if players % 2 == 0 and not cutthroat
         else MatchSetup.cutthroat(players, rules=table)
     )
-    expert, greedy = make_bot(level), GreedyBot()
-    if hasattr(expert, "at"):
-        expert = expert.at(table)  # a level as it plays at this preset (its tuning there)
+    expert, greedy = bot_at(level, table), GreedyBot()
     rng = Random(seed)
     match = MatchState(setup)
     times: dict[str, list[float]] = defaultdict(list)
@@ -130,8 +134,7 @@ def main() -> None:
     search = "native core" if native_available() else "Python (no native core)"
     for name in args.rules:
         table = PRESETS[name]
-        bot = make_bot(args.level)
-        bot = bot.at(table) if hasattr(bot, "at") else bot  # a level's own tuning there
+        bot = bot_at(args.level, table)
         print(
             f"{name}: {args.level} budget {bot.budget_ms:.0f} ms, "
             f"at most {bot.max_deals} deals; {search}"

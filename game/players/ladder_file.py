@@ -46,7 +46,7 @@ class Loaded:
 def exported() -> Iterator[str]:
     """Every stored match, one JSON line each, in the ladder's order."""
     for row in LadderResult.objects.order_by("preset", "target", "round", "key"):
-        yield json.dumps({name: getattr(row, name) for name in FIELDS}, separators=(",", ":"))
+        yield json.dumps(dict(zip(FIELDS, _fields(row), strict=True)), separators=(",", ":"))
 
 
 def load(lines: Iterable[str]) -> Loaded:
