@@ -67,7 +67,9 @@ def kept_by_the_worker(page: Page) -> None:
 
 def save_offline(page: Page, number: int) -> None:
     page.get_by_role("button", name=f"Save hand {number}").click()
-    expect(page.get_by_role("status").filter(has_text=f"Hand {number} is saved on this phone"))
+    expect(
+        page.get_by_role("status").filter(has_text=f"Hand {number} is saved on this phone")
+    ).to_be_visible()
 
 
 def standings(page: Page) -> list[str]:
