@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.engine import cards, notation, rules, variants
+from game.engine.notation import listed
 from game.rules_guide import (
     DeckRow,
     DiscardExample,
@@ -99,12 +100,6 @@ _SPELLED = (
 def spelled(n: int) -> str:
     """``nine`` for 9, as a sentence says a small number; larger ones in figures."""
     return _SPELLED[n] if 0 <= n < len(_SPELLED) else str(n)
-
-
-def listed(items: list[str] | tuple[str, ...]) -> str:
-    """``a, b and c``"""
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def points_said(table: variants.Rules) -> str:

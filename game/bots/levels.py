@@ -171,6 +171,11 @@ LEVEL_TABLE = (
 LEVELS_BY_NAME = {level.name: level for level in LEVEL_TABLE}
 
 
+def tuned_presets() -> set[str]:
+    """The presets where some level plays a tuning of its own, not its house errors."""
+    return {preset for level in LEVEL_TABLE for preset in level.presets}
+
+
 @dataclass
 class LevelBot(ExpertBot):
     """The expert at a smaller budget, erring as ``errors`` says."""

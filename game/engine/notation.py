@@ -120,6 +120,13 @@ EXCHANGE_BRIEF = {
 }
 
 
+def listed(words: list[str] | tuple[str, ...]) -> str:
+    """``a, b and c`` in a sentence; ``nothing`` for none."""
+    if len(words) < 2:
+        return "".join(words) or "nothing"
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def preset_name(name: str) -> str:
     return PRESET_NAMES.get(name, name)
 

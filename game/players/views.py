@@ -13,8 +13,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from donations import selectors as donation_selectors
 from game.bots import ABOUT_LEVELS, OFFERED_LEVELS
+from game.bots.levels import tuned_presets
 from game.engine import cards as engine_cards
-from game.engine.notation import PRESET_NAMES
+from game.engine.notation import PRESET_NAMES, listed
 from game.players import history, ladder, profiles, ratings, table_prefs
 from game.players.forms import ProfileForm
 from smearsite.kernel import BadNumber, request_int
@@ -116,6 +117,13 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _tuned_games() -> str:
+    """``classic four-point and seven-point``: the games where the levels err less than at
+    the house rules; empty where none."""
+    games = [name.lower() for preset, name in PRESET_NAMES.items() if preset in tuned_presets()]
+    return listed(games) if games else ""
+
+
 @require_safe
 def bots(request: HttpRequest) -> HttpResponse:
     """The bots' levels: how each plays, and its rating on the ladder in every game."""
@@ -124,6 +132,7 @@ def bots(request: HttpRequest) -> HttpResponse:
         "game/bots.html",
         {
             "levels": [(level, *ABOUT_LEVELS[level]) for level in OFFERED_LEVELS],
+            "tuned_games": _tuned_games(),
             "tables": ladder.ladder_tables(),
             "fixed": ratings.fixed_anchors(),
         },

@@ -28,6 +28,7 @@ from game.engine.cards import (
     game_total,
     parse_card,
 )
+from game.engine.notation import listed
 from game.engine.rules import MAX_BID, bid_amount, parse_action_code
 from game.engine.view import SeatView
 
@@ -123,7 +124,7 @@ def _verdict_sentence(
         judged,
         _doing(chosen.code, phase, view),
         _doing(best.code, phase, view),
-        _listed([_doing(o.code, phase, view) for o in tied]) if tied else "",
+        listed([_doing(o.code, phase, view) for o in tied]) if tied else "",
     )
 
 
@@ -306,10 +307,6 @@ def _pts(value: float, signed: bool = False) -> str:
     return grades.points(value, signed=signed)
 
 
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _sentence(text: str) -> str:
     return f" {text}" if text else ""
 
@@ -468,7 +465,7 @@ def _protecting_jack(position, view, card, trump) -> str:
     out = higher_trumps_out(view, trump)
     higher = out.bit_count()
     if higher:
-        names = _listed([_card_name(c) for c in reversed(cards_of(out))])
+        names = listed([_card_name(c) for c in reversed(cards_of(out))])
         return (
             f"{held}; {higher} higher trump{'s' if higher != 1 else ''} you have not seen "
             f"could take it ({names}), so the best play keeps it back."

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from game.engine import notation
 from game.engine.cards import JOKER_1, JOKER_2, RANK_OF, RANKS, cards_of
+from game.engine.notation import listed
 from game.engine.rules import (
     bid_amount,
     discarded,
@@ -311,12 +312,6 @@ def _the(card: int) -> str:
     if card in (JOKER_1, JOKER_2):
         return "the high joker" if card == JOKER_1 else "the low joker"
     return f"the {notation.card_name(card)}"
-
-
-def listed(words: list[str]) -> str:
-    if len(words) < 2:
-        return "".join(words) or "nothing"
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def ordinal(n: int) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.engine.notation import listed
 from learn.analysis_board.links import analysis_link
 from learn.core import grades
 from learn.models import RoundReview
@@ -107,9 +108,8 @@ class ReviewPage:
         if not parts:
             text = f"None of your {total} {noun} is marked"
         else:
-            listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
             are = "is" if self.marked == 1 else "are"
-            text = f"{self.marked} of your {total} {noun} {are} marked: {listed}"
+            text = f"{self.marked} of your {total} {noun} {are} marked: {listed(parts)}"
         unmarked = [
             (label, sum(d.kind == kind for d in self.decisions))
             for kind, label in (("noise", "too close to call"), ("thin", "not graded"))

@@ -38,3 +38,10 @@ def test_a_games_brief_is_read_from_its_rules_so_it_follows_a_change_of_them():
     assert notation.preset_brief(changed).startswith(
         "Classic four-point: 4 players, 9 cards, 2 jokers"
     )
+
+
+def test_a_list_in_a_sentence_joins_its_last_two_words_with_and():
+    assert notation.listed(["High", "Low", "Jack"]) == "High, Low and Jack"
+    assert notation.listed(("High", "Low")) == "High and Low"
+    assert notation.listed(["Game"]) == "Game"
+    assert notation.listed([]) == "nothing"

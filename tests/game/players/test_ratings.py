@@ -17,7 +17,7 @@ from game.models import (
     Seat,
     Table,
 )
-from game.players import glicko, profiles, ratings
+from game.players import glicko, profiles, ratings, views
 from game.players.identity import SeatOwner
 from game.services import play
 from tests.game.stored import greedy_match, greedy_round, stored_table
@@ -265,3 +265,14 @@ def test_the_bots_page_shows_each_games_ladder_and_what_each_level_does(client):
     assert "6 players, two sides, matches to 11 points" in page
     assert "Casual</th><td>1850</td><td>1752 and 1948</td><td>20 of 40</td>" in page
     assert "misjudges most hands in the auction" in page
+
+
+def test_the_bots_page_names_the_games_where_the_levels_play_a_tuning_of_their_own(
+    client, monkeypatch
+):
+    page = " ".join(client.get("/bots/").content.decode().split())
+    assert "In the classic four-point and seven-point games" in page
+
+    monkeypatch.setattr(views, "tuned_presets", lambda: set())
+    page = client.get("/bots/").content.decode()
+    assert "err less often and by less" not in page
