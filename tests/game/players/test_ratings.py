@@ -275,4 +275,4 @@ def test_the_bots_page_names_the_games_where_the_levels_play_a_tuning_of_their_o
 
     monkeypatch.setattr(views, "tuned_presets", lambda: set())
     page = client.get("/bots/").content.decode()
-    assert "err less often and by less" not in page
+    assert "tuned for the game" not in page
