@@ -117,6 +117,12 @@ LEVEL_TABLE = (
                     misbid=0.9, bid_shift=0.6, forget=1.0, slip=0.85, slip_loss=4.5, slip_among=6
                 ),
             ),
+            "six_handed": Tuning(
+                max_deals=3,
+                errors=Errors(
+                    misbid=0.95, bid_shift=0.7, forget=1.0, slip=0.92, slip_loss=8.0, slip_among=7
+                ),
+            ),
         },
     ),
     Level(
@@ -141,6 +147,13 @@ LEVEL_TABLE = (
                     misbid=0.8, bid_shift=0.47, forget=0.95, slip=0.68, slip_loss=3.0, slip_among=5
                 ),
             ),
+            "six_handed": Tuning(
+                max_deals=8,
+                budget_ms=35.0,
+                errors=Errors(
+                    misbid=0.78, bid_shift=0.46, forget=0.9, slip=0.65, slip_loss=4.5, slip_among=5
+                ),
+            ),
         },
     ),
     Level(
@@ -163,6 +176,12 @@ LEVEL_TABLE = (
                 max_deals=16,
                 errors=Errors(
                     misbid=0.47, bid_shift=0.33, forget=0.5, slip=0.3, slip_loss=1.3, slip_among=3
+                ),
+            ),
+            "six_handed": Tuning(
+                max_deals=12,
+                errors=Errors(
+                    misbid=0.72, bid_shift=0.45, forget=0.85, slip=0.6, slip_loss=4.0, slip_among=4
                 ),
             ),
         },
