@@ -179,9 +179,9 @@ LEVEL_TABLE = (
                 ),
             ),
             "six_handed": Tuning(
-                max_deals=12,
+                max_deals=14,
                 errors=Errors(
-                    misbid=0.72, bid_shift=0.45, forget=0.85, slip=0.6, slip_loss=4.0, slip_among=4
+                    misbid=0.68, bid_shift=0.43, forget=0.81, slip=0.56, slip_loss=3.7, slip_among=4
                 ),
             ),
         },
