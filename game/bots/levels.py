@@ -179,9 +179,9 @@ LEVEL_TABLE = (
                 ),
             ),
             "six_handed": Tuning(
-                max_deals=14,
+                max_deals=16,
                 errors=Errors(
-                    misbid=0.68, bid_shift=0.43, forget=0.81, slip=0.56, slip_loss=3.7, slip_among=4
+                    misbid=0.67, bid_shift=0.42, forget=0.8, slip=0.55, slip_loss=3.6, slip_among=4
                 ),
             ),
         },
