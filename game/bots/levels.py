@@ -93,7 +93,11 @@ class Level:
 # points a round and bids to 7, the house errors put the club level near the expert and
 # the two lower ones far below it: there a slip costs at most 1.3 (club) to 4.5 (beginner)
 # match points and the club errs far less, set by a seven-point ladder (greedy rates
-# between club and casual).
+# between club and casual). At six-handed, three a side with six cards each, the house
+# club level rated near the expert and casual near the beginner (60 matches): there the
+# beginner searches 3 deals and errs more than at the house rules, casual 7 deals and
+# errs less, club keeps the house's 16 deals and errs a shade more, set by a six-handed
+# ladder (greedy rates level with club, the two lower levels under it).
 LEVEL_TABLE = (
     Level(
         "beginner",
@@ -115,6 +119,12 @@ LEVEL_TABLE = (
                 max_deals=4,
                 errors=Errors(
                     misbid=0.9, bid_shift=0.6, forget=1.0, slip=0.85, slip_loss=4.5, slip_among=6
+                ),
+            ),
+            "six_handed": Tuning(
+                max_deals=3,
+                errors=Errors(
+                    misbid=0.95, bid_shift=0.7, forget=1.0, slip=0.92, slip_loss=8.0, slip_among=7
                 ),
             ),
         },
@@ -141,6 +151,13 @@ LEVEL_TABLE = (
                     misbid=0.8, bid_shift=0.47, forget=0.95, slip=0.68, slip_loss=3.0, slip_among=5
                 ),
             ),
+            "six_handed": Tuning(
+                max_deals=7,
+                budget_ms=32.0,
+                errors=Errors(
+                    misbid=0.78, bid_shift=0.46, forget=0.9, slip=0.65, slip_loss=4.5, slip_among=5
+                ),
+            ),
         },
     ),
     Level(
@@ -163,6 +180,12 @@ LEVEL_TABLE = (
                 max_deals=16,
                 errors=Errors(
                     misbid=0.47, bid_shift=0.33, forget=0.5, slip=0.3, slip_loss=1.3, slip_among=3
+                ),
+            ),
+            "six_handed": Tuning(
+                max_deals=16,
+                errors=Errors(
+                    misbid=0.67, bid_shift=0.42, forget=0.8, slip=0.55, slip_loss=3.6, slip_among=4
                 ),
             ),
         },
