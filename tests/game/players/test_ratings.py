@@ -271,7 +271,7 @@ def test_the_bots_page_names_the_games_where_the_levels_play_a_tuning_of_their_o
     client, monkeypatch
 ):
     page = " ".join(client.get("/bots/").content.decode().split())
-    assert "In the classic four-point and seven-point games" in page
+    assert "In the classic four-point, six-handed and seven-point games" in page
 
     monkeypatch.setattr(views, "tuned_presets", lambda: set())
     page = client.get("/bots/").content.decode()
