@@ -173,7 +173,12 @@ LEVEL_TABLE = (
                 max_deals=45,
                 budget_ms=65.0,
                 errors=Errors(
-                    misbid=0.43, bid_shift=0.27, forget=0.68, slip=0.42, slip_loss=1.22, slip_among=3
+                    misbid=0.43,
+                    bid_shift=0.27,
+                    forget=0.68,
+                    slip=0.42,
+                    slip_loss=1.22,
+                    slip_among=3,
                 ),
             ),
             "seven_point": Tuning(
