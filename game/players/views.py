@@ -118,9 +118,10 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 def _tuned_games() -> str:
-    """``classic four-point and seven-point``: the games where the levels err less than at
-    the house rules; empty where none."""
-    games = [name.lower() for preset, name in PRESET_NAMES.items() if preset in tuned_presets()]
+    """``classic four-point and seven-point``: the games where the levels play a tuning of
+    their own, not their house errors; empty where none."""
+    tuned = tuned_presets()
+    games = [name.lower() for preset, name in PRESET_NAMES.items() if preset in tuned]
     return listed(games) if games else ""
 
 
